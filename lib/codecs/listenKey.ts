@@ -1,0 +1,15 @@
+import * as t from 'io-ts';
+
+/**
+ * Response of the listen-key creation call (`POST /api/v1/userDataStream`). A response without
+ * `listenKey` is a failure (SPEC, Errors).
+ *
+ * @example
+ * ```ts
+ * import { ListenKeyResponseCodec } from 'ex-streams';
+ * ListenKeyResponseCodec.is({ listenKey: 'abc' }); // true
+ * ```
+ */
+export const ListenKeyResponseCodec = t.type({ listenKey: t.string }, 'ListenKeyResponse');
+/** A decoded listen-key response. */
+export type ListenKeyResponse = t.TypeOf<typeof ListenKeyResponseCodec>;

@@ -1,0 +1,195 @@
+/**
+ * Typed errors of ex-streams. Every error is a plain `class XxxError extends Error` with `name` set and
+ * structured, readonly fields. None of them ever carries a secret key, a signature, a 2FA token or a
+ * listen key in its message, its fields or its `toString()`.
+ *
+ * @module
+ */
+
+/** Where a {@link DecodeError} happened: the frame layer or the codec layer. */
+export type DecodeErrorKind =
+  | 'frame-too-large'
+  | 'inflated-too-large'
+  | 'zip'
+  | 'utf8'
+  | 'json'
+  | 'codec';
+
+/**
+ * A frame or a payload that could not be turned into a typed value. The stream it arrived on keeps going;
+ * the error is reported on the `errors$` side stream of the stream factories.
+ *
+ * @example
+ * ```ts
+ * import { DecodeError } from 'ex-streams';
+ * const e = new DecodeError('codec', 'TradeRecord failed', ['Invalid value "x" supplied to : TradeRecord/t: Int']);
+ * e.paths; // ['Invalid value "x" supplied to : TradeRecord/t: Int']
+ * ```
+ */
+export class DecodeError extends Error {
+  override readonly name = 'DecodeError';
+  constructor(
+    /** Which layer rejected the input. */
+    readonly kind: DecodeErrorKind,
+    message: string,
+    /** PathReporter-style lines, one per failed path (empty for frame-level errors). */
+    readonly paths: readonly string[] = [],
+    /** The offending input, truncated to a few hundred characters and with secrets redacted. */
+    readonly raw?: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * An HTTP request the service answered with a rejection (non-2xx status, an error body, or a body that
+ * lacks what the call needs, e.g. a listen-key response without `listenKey`).
+ *
+ * @example
+ * ```ts
+ * import { RequestRejectedError } from 'ex-streams';
+ * const e = new RequestRejectedError(401, -1022, 'Signature for this request is not valid.');
+ * String(e); // 'RequestRejectedError: HTTP 401, code -1022: Signature for this request is not valid.'
+ * ```
+ */
+export class RequestRejectedError extends Error {
+  override readonly name = 'RequestRejectedError';
+  constructor(
+    /** HTTP status code. */
+    readonly status: number,
+    /** The service's error code, as sent (number or text), when the body had one. */
+    readonly code?: number | string,
+    /** The service's message (`msg` or `desc`), when the body had one. */
+    readonly msg?: string,
+  ) {
+    super(
+      `HTTP ${status}` +
+        (code !== undefined ? `, code ${code}` : '') +
+        (msg !== undefined ? `: ${msg}` : ''),
+    );
+  }
+}
+
+/**
+ * An HTTP request that never got an answer: DNS, connection refused, reset, or an abort by the runtime.
+ *
+ * @example
+ * ```ts
+ * import { RequestFailedError } from 'ex-streams';
+ * new RequestFailedError('POST', '/api/v1/userDataStream', 'fetch failed').message;
+ * // 'POST /api/v1/userDataStream failed: fetch failed'
+ * ```
+ */
+export class RequestFailedError extends Error {
+  override readonly name = 'RequestFailedError';
+  constructor(
+    readonly method: string,
+    /** The request path, without query string (so no signature or listen key). */
+    readonly path: string,
+    /** The runtime's own description of the failure. */
+    readonly reason: string,
+  ) {
+    super(`${method} ${path} failed: ${reason}`);
+  }
+}
+
+/**
+ * A configuration value that cannot work (a non-positive `recvWindow`, a missing secret, ...), reported
+ * before anything is sent.
+ *
+ * @example
+ * ```ts
+ * import { ConfigError } from 'ex-streams';
+ * new ConfigError('recvWindow', 'must be a positive integer').message; // 'recvWindow must be a positive integer'
+ * ```
+ */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    /** The option at fault. */
+    readonly option: string,
+    reason: string,
+  ) {
+    super(`${option} ${reason}`);
+  }
+}
+
+/**
+ * The websocket closed without being asked to.
+ *
+ * @example
+ * ```ts
+ * import { ConnectionClosedError } from 'ex-streams';
+ * new ConnectionClosedError(1006, '', false).message; // 'connection closed (code 1006)'
+ * ```
+ */
+export class ConnectionClosedError extends Error {
+  override readonly name = 'ConnectionClosedError';
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    readonly wasClean: boolean,
+  ) {
+    super(`connection closed (code ${code}${reason ? `, ${reason}` : ''})`);
+  }
+}
+
+/**
+ * No frame at all arrived within the heartbeat window: the peer is considered dead and the connection is
+ * failed so that reconnection takes over.
+ *
+ * @example
+ * ```ts
+ * import { HeartbeatTimeoutError } from 'ex-streams';
+ * new HeartbeatTimeoutError(30000).message; // 'no frame received for 30000 ms'
+ * ```
+ */
+export class HeartbeatTimeoutError extends Error {
+  override readonly name = 'HeartbeatTimeoutError';
+  constructor(readonly silentForMs: number) {
+    super(`no frame received for ${silentForMs} ms`);
+  }
+}
+
+/**
+ * A frame could not be queued because the outgoing queue (frames waiting for the socket to open) is full.
+ *
+ * @example
+ * ```ts
+ * import { SendQueueFullError } from 'ex-streams';
+ * new SendQueueFullError(1000).message; // 'send queue full (1000 frames waiting for an open socket)'
+ * ```
+ */
+export class SendQueueFullError extends Error {
+  override readonly name = 'SendQueueFullError';
+  constructor(readonly capacity: number) {
+    super(`send queue full (${capacity} frames waiting for an open socket)`);
+  }
+}
+
+/**
+ * The service answered one subscription with an error frame (unknown symbol or topic). Only the
+ * observable of that subscription errors; every other topic keeps flowing.
+ *
+ * @example
+ * ```ts
+ * import { SubscriptionRejectedError } from 'ex-streams';
+ * new SubscriptionRejectedError('NOPE', 'trade', '-100010', 'Invalid Symbols!').message;
+ * // 'subscription NOPE trade rejected: code -100010: Invalid Symbols!'
+ * ```
+ */
+export class SubscriptionRejectedError extends Error {
+  override readonly name = 'SubscriptionRejectedError';
+  constructor(
+    readonly symbol: string,
+    readonly topic: string,
+    readonly code?: number | string,
+    readonly msg?: string,
+  ) {
+    super(
+      `subscription ${symbol} ${topic} rejected` +
+        (code !== undefined ? `: code ${code}` : '') +
+        (msg !== undefined ? `: ${msg}` : ''),
+    );
+  }
+}

@@ -1,0 +1,6 @@
+/**
+ * ex-streams/simulator: a local server implementing the service side of the specification (Node only).
+ *
+ * @packageDocumentation
+ */
+export {};
