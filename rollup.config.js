@@ -1,5 +1,5 @@
 import typescript from '@rollup/plugin-typescript';
-import dts from 'rollup-plugin-dts';
+import { dts } from 'rollup-plugin-dts';
 
 /**
  * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and one bundled `.d.ts`.
@@ -23,9 +23,7 @@ const onwarn = (warning, warn) => {
 const ts = () =>
   typescript({
     tsconfig: './tsconfig.json',
-    include: ['lib/**/*.ts'],
-    exclude: ['spec/**', 'docs/**', 'scripts/**'],
-    compilerOptions: { declaration: false, noEmitOnError: true, rootDir: 'lib', outDir: undefined, types: ['node'] },
+    compilerOptions: { declaration: false, noEmitOnError: true, rootDir: 'lib', types: ['node'] },
     noEmitOnError: true,
   });
 
