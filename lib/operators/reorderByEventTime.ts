@@ -1,0 +1,234 @@
+import {
+  asyncScheduler,
+  Observable,
+  type MonoTypeOperatorFunction,
+  type SchedulerAction,
+  type SchedulerLike,
+  type Subscription,
+} from 'rxjs';
+import { ConfigError } from '../errors';
+import { DeadlineQueue } from '../internal/deadlineQueue';
+import { EventHeap } from '../internal/heap';
+import { RecentKeys } from '../internal/recentKeys';
+import { LateEventError } from './lateEventError';
+
+/** What {@link reorderByEventTime} does with an event whose time is before an event already emitted. */
+export type LatePolicy = 'emit' | 'drop' | 'error';
+
+/** Configuration of {@link reorderByEventTime}. Every field is optional. */
+export interface ReorderByEventTimeConfig<T> {
+  /** Event time of a value, in ms. Default: `e => e.E` (the private stream's event time). */
+  readonly eventTime?: (event: T) => number;
+  /**
+   * Longest time (processing time, ms, on `scheduler`) an event is held waiting for earlier events.
+   * Default `250`. Larger values put right events that arrive further apart, at the cost of that much added
+   * latency on every event; `Infinity` holds events until `maxBuffered` or completion forces them out.
+   */
+  readonly maxDelayMs?: number;
+  /** Most events held at once; past it the earliest held event is emitted at once. Default `10000`. */
+  readonly maxBuffered?: number;
+  /**
+   * Policy for an event older than one already emitted: `'emit'` (default) passes it on at once, out of
+   * order, and reports it to `onLate`; `'drop'` reports it to `onLate` and discards it; `'error'` emits
+   * what is held, then errors with a {@link LateEventError}.
+   */
+  readonly late?: LatePolicy;
+  /** Called with each late event and the time of the last event emitted in order (policies `'emit'`, `'drop'`). */
+  readonly onLate?: (event: T, watermark: number) => void;
+  /**
+   * Identity of an event, for de-duplication. When set, an event whose key was seen within the last
+   * `dedupeWindowMs` (among the last `dedupeMaxKeys` keys) is discarded, whether the first copy is still held
+   * or already emitted. Default: no de-duplication.
+   */
+  readonly dedupeKey?: (event: T) => string;
+  /** How long a key is remembered after its event arrived (ms). Default `60000`. */
+  readonly dedupeWindowMs?: number;
+  /** Most keys remembered; the oldest are forgotten first. Default `100000`. */
+  readonly dedupeMaxKeys?: number;
+  /** Clock and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+}
+
+const eventTimeE = (event: unknown): number => (event as { readonly E: number }).E;
+
+/**
+ * Puts events back in event-time order: holds each event up to `maxDelayMs` and emits in non-decreasing
+ * event time (`E` by default), ties in arrival order. The service pushes private payloads out of order in
+ * busy times and asks consumers to order them by `E`; this is that buffer.
+ *
+ * Behaviour:
+ * - every event leaves at the latest `maxDelayMs` after it arrived (so an idle stream strands nothing);
+ *   when it leaves, every held event with an earlier or equal time leaves before it;
+ * - more than `maxBuffered` held: the earliest held event is emitted at once;
+ * - late events (time before one already emitted) follow `late` (default `'emit'` + `onLate`, since silently
+ *   dropping an order update is worse than seeing it out of order);
+ * - duplicates (same `dedupeKey`) are dropped, also after the first copy was emitted;
+ * - an event whose time is not a number (NaN, missing) is passed on at once, unordered;
+ * - source completion: everything held is emitted in order, then completion; source error (or an exception
+ *   in a callback): everything held is emitted in order, then the error;
+ * - O(log n) per event (a stable binary heap), and at most one timer at a time, cancelled on completion,
+ *   error and unsubscribe.
+ *
+ * ```
+ * source:  --c-a-b-----d---|        c, a, b, d have E = 3, 1, 2, 4
+ *          reorderByEventTime({ maxDelayMs: 5 })      (1 frame = 1 ms)
+ * result:  -------(abc)----(d|)     c is held 5 frames, a and b leave with it; completion flushes d
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { from } from 'rxjs';
+ * import { reorderByEventTime } from 'ex-streams';
+ *
+ * from([{ E: 3 }, { E: 1 }, { E: 2 }])
+ *   .pipe(reorderByEventTime({ maxDelayMs: 100, dedupeKey: (e) => String(e.E) }))
+ *   .subscribe((e) => console.log(e.E)); // 1, 2, 3
+ * ```
+ */
+export function reorderByEventTime<T>(
+  config: ReorderByEventTimeConfig<T> & { readonly eventTime: (event: T) => number },
+): MonoTypeOperatorFunction<T>;
+export function reorderByEventTime<T extends { readonly E: number }>(
+  config?: ReorderByEventTimeConfig<T>,
+): MonoTypeOperatorFunction<T>;
+export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}): MonoTypeOperatorFunction<T> {
+  const {
+    eventTime = eventTimeE,
+    maxDelayMs = 250,
+    maxBuffered = 10_000,
+    late = 'emit',
+    onLate,
+    dedupeKey,
+    dedupeWindowMs = 60_000,
+    dedupeMaxKeys = 100_000,
+    scheduler = asyncScheduler,
+  } = config;
+  validate(maxDelayMs, maxBuffered, late, dedupeWindowMs, dedupeMaxKeys);
+  const timed = maxDelayMs !== Infinity;
+
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const heap = new EventHeap<T>();
+      const deadlines = new DeadlineQueue(); // (deadline, running max of E) per new maximum, arrival order
+      const seen = dedupeKey !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
+      let watermark = -Infinity; // E of the last event emitted in order
+      let queuedMax = -Infinity; // highest E pushed to `deadlines`
+      let timer: Subscription | undefined;
+
+      const release = (threshold: number): void => {
+        while (heap.size > 0 && heap.peekTime() <= threshold && !subscriber.closed) {
+          watermark = heap.peekTime();
+          subscriber.next(heap.pop());
+        }
+      };
+
+      function onTimer(this: SchedulerAction<undefined>): void {
+        const now = scheduler.now();
+        let threshold = -Infinity;
+        while (deadlines.size > 0 && deadlines.headDeadline() <= now) {
+          threshold = deadlines.headTime();
+          deadlines.shift();
+        }
+        release(threshold);
+        while (deadlines.size > 0 && deadlines.headTime() < watermark) deadlines.shift();
+        timer =
+          deadlines.size > 0 && !subscriber.closed
+            ? this.schedule(undefined, deadlines.headDeadline() - now)
+            : undefined;
+      }
+
+      const stopTimer = (): void => {
+        timer?.unsubscribe();
+        timer = undefined;
+      };
+
+      const fail = (err: unknown): void => {
+        stopTimer();
+        release(Infinity);
+        subscriber.error(err);
+      };
+
+      const onLateEvent = (event: T, time: number): void => {
+        switch (late) {
+          case 'emit':
+            onLate?.(event, watermark);
+            subscriber.next(event);
+            return;
+          case 'drop':
+            onLate?.(event, watermark);
+            return;
+          case 'error':
+            fail(new LateEventError(time, watermark));
+            return;
+          default: {
+            const never: never = late;
+            throw new ConfigError('late', `is not a known policy: ${String(never)}`);
+          }
+        }
+      };
+
+      const next = (event: T): void => {
+        if (subscriber.closed) return;
+        try {
+          const time = eventTime(event);
+          if (typeof time !== 'number' || time !== time) {
+            subscriber.next(event);
+            return;
+          }
+          if (seen !== undefined && !seen.add(dedupeKey!(event), scheduler.now())) return;
+          if (time < watermark) {
+            onLateEvent(event, time);
+            return;
+          }
+          heap.push(time, event);
+          if (timed && time >= queuedMax) {
+            queuedMax = time;
+            deadlines.push(scheduler.now() + maxDelayMs, time);
+            // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
+            if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
+          }
+          if (heap.size > maxBuffered) {
+            watermark = heap.peekTime();
+            subscriber.next(heap.pop());
+          }
+        } catch (err) {
+          fail(err);
+        }
+      };
+
+      subscriber.add(() => {
+        stopTimer();
+        heap.clear();
+        deadlines.clear();
+        seen?.clear();
+      });
+
+      return source.subscribe({
+        next,
+        error: fail,
+        complete: () => {
+          stopTimer();
+          release(Infinity);
+          subscriber.complete();
+        },
+      });
+    });
+}
+
+function validate(
+  maxDelayMs: number,
+  maxBuffered: number,
+  late: LatePolicy,
+  dedupeWindowMs: number,
+  dedupeMaxKeys: number,
+): void {
+  if (!(maxDelayMs >= 0)) throw new ConfigError('maxDelayMs', 'must be a number >= 0 (or Infinity)');
+  if (!(maxBuffered >= 1) || (maxBuffered !== Infinity && !Number.isInteger(maxBuffered))) {
+    throw new ConfigError('maxBuffered', 'must be an integer >= 1 (or Infinity)');
+  }
+  if (late !== 'emit' && late !== 'drop' && late !== 'error') {
+    throw new ConfigError('late', "must be 'emit', 'drop' or 'error'");
+  }
+  if (!(dedupeWindowMs > 0)) throw new ConfigError('dedupeWindowMs', 'must be a number > 0');
+  if (!(dedupeMaxKeys >= 1)) throw new ConfigError('dedupeMaxKeys', 'must be a number >= 1');
+}
