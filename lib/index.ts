@@ -18,9 +18,117 @@ export {
 } from './errors';
 export type { DecodeErrorKind } from './errors';
 
-// Codecs
-export { decodeWith } from './codecs/decode';
-export { ListenKeyResponseCodec } from './codecs/listenKey';
-export type { ListenKeyResponse } from './codecs/listenKey';
-export { ErrorBodyCodec } from './codecs/errorBody';
-export type { ErrorBody } from './codecs/errorBody';
+// Codecs: wire shapes of every message
+export {
+  decodeWith,
+  BooleanFromStringOrBoolean,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+  averagePrice,
+  decimalToNumber,
+  ClientPingCodec,
+  ClientPongCodec,
+  SubscriptionEventCodec,
+  SubscriptionParamsCodec,
+  SubscriptionRequestCodec,
+  cancelFrame,
+  pingFrame,
+  pongFrame,
+  subscribeFrame,
+  PrivatePongCodec,
+  PublicPongCodec,
+  ServerPingCodec,
+  EnvelopeParamsCodec,
+  PublicEnvelopeCodec,
+  PublicErrorFrameCodec,
+  KlineEnvelopeCodec,
+  KlineRecordCodec,
+  RealtimesEnvelopeCodec,
+  RealtimesRecordCodec,
+  TradeEnvelopeCodec,
+  TradeRecordCodec,
+  DepthEnvelopeCodec,
+  DepthLevelCodec,
+  DepthRecordCodec,
+  BalanceCodec,
+  ExecutionReportCodec,
+  OrderSideCodec,
+  OrderStatusCodec,
+  OutboundAccountInfoCodec,
+  PrivateEventCodec,
+  TicketInfoCodec,
+  decodePrivateFrame,
+  ErrorBodyCodec,
+  ListenKeyResponseCodec,
+} from './codecs/index';
+export type {
+  ClientPing,
+  ClientPong,
+  SubscriptionEvent,
+  SubscriptionExtraParams,
+  SubscriptionParams,
+  SubscriptionRequest,
+  PrivatePong,
+  PublicPong,
+  ServerPing,
+  EnvelopeParams,
+  PublicEnvelope,
+  PublicErrorFrame,
+  KlineEnvelope,
+  KlineRecord,
+  RealtimesEnvelope,
+  RealtimesRecord,
+  TradeEnvelope,
+  TradeRecord,
+  DepthEnvelope,
+  DepthLevel,
+  DepthRecord,
+  Balance,
+  ExecutionReport,
+  OrderSide,
+  OrderStatus,
+  OutboundAccountInfo,
+  PrivateEvent,
+  TicketInfo,
+  ErrorBody,
+  ListenKeyResponse,
+} from './codecs/index';
+
+// Signing
+export {
+  formEncode,
+  totalParams,
+  hmacSha256Hex,
+  signer,
+} from './auth/index';
+export type {
+  Params,
+  ParamValue,
+  Signer,
+  SignerConfig,
+  SignRequest,
+  SignedParams,
+  SignFunction,
+} from './auth/index';
+
+// Signed REST and listen-key calls
+export {
+  restClient,
+} from './rest/index';
+export type {
+  RestClient,
+  RestClientConfig,
+  RestRequest,
+  SecurityType,
+  HttpMethod,
+} from './rest/index';
+
+// Operators
+export { reorderByEventTime } from './operators/reorderByEventTime';
+export type { ReorderByEventTimeConfig, LatePolicy } from './operators/reorderByEventTime';
+export { LateEventError } from './operators/lateEventError';
+
+// User stream
+export { listenKey } from './user/listenKey';
+export type { ListenKeyApi, ListenKeyConfig } from './user/listenKey';

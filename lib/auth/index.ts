@@ -1,0 +1,11 @@
+/**
+ * Request signing: form encoding, totalParams, HMAC SHA256 (Web Crypto) and a signer.
+ * @module
+ */
+export { formEncode } from './formEncode';
+export type { Params, ParamValue } from './formEncode';
+export { totalParams } from './totalParams';
+export { hmacSha256Hex } from './hmacSha256Hex';
+export { signer } from './signer';
+export type { Signer, SignerConfig, SignRequest, SignedParams } from './signer';
+export type { SignFunction } from './signConfig';

@@ -1,0 +1,42 @@
+import { ConfigError } from '../errors';
+import { hmacSha256Hex } from './hmacSha256Hex';
+
+/** Default validity window of a signed request, in milliseconds (SPEC, Limits). @internal */
+export const DEFAULT_RECV_WINDOW_MS = 5000;
+
+/** Parameter names the signer adds itself; a request may not carry them. @internal */
+export const RESERVED_PARAMS: readonly string[] = ['timestamp', 'recvWindow', 'signature'];
+
+/** A signing function: message in, hex signature out. */
+export type SignFunction = (message: string) => string | Promise<string>;
+
+/** Throws a {@link ConfigError} unless `recvWindow` is a positive integer. @internal */
+export function validRecvWindow(recvWindow: number = DEFAULT_RECV_WINDOW_MS): number {
+  if (typeof recvWindow !== 'number' || !Number.isSafeInteger(recvWindow) || recvWindow <= 0) {
+    throw new ConfigError('recvWindow', `must be a positive integer number of milliseconds (got ${String(recvWindow)})`);
+  }
+  return recvWindow;
+}
+
+/**
+ * The signing function of a config: the custom `sign`, or HMAC SHA256 with `secretKey`. Throws a
+ * {@link ConfigError} when both or neither are given, or the secret is empty.
+ * @internal
+ */
+export function signFunctionOf(config: { readonly secretKey?: string; readonly sign?: SignFunction }): SignFunction {
+  const { secretKey, sign } = config;
+  if (sign !== undefined && secretKey !== undefined) {
+    throw new ConfigError('sign', 'and secretKey cannot both be given');
+  }
+  if (sign !== undefined) {
+    if (typeof sign !== 'function') throw new ConfigError('sign', 'must be a function');
+    return sign;
+  }
+  if (secretKey === undefined) {
+    throw new ConfigError('secretKey', 'is required for signed requests (or pass a custom sign function)');
+  }
+  if (typeof secretKey !== 'string' || secretKey.length === 0) {
+    throw new ConfigError('secretKey', 'must be a non-empty string');
+  }
+  return (message) => hmacSha256Hex(secretKey, message);
+}

@@ -1,0 +1,54 @@
+import * as t from 'io-ts';
+import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
+import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+import { struct } from './struct';
+
+/**
+ * One order book level `[price, quantity]`, decimal text (numbers are turned into text). Extra elements
+ * after the second are dropped; a missing one fails.
+ *
+ * @example
+ * ```ts
+ * import { DepthLevelCodec } from 'ex-streams';
+ * DepthLevelCodec.decode(['34924.15', 0.5]); // right(['34924.15', '0.5'])
+ * ```
+ */
+export const DepthLevelCodec = t.tuple([DecimalString, DecimalString], 'DepthLevel');
+/** `[price, quantity]`. */
+export type DepthLevel = t.TypeOf<typeof DepthLevelCodec>;
+
+/**
+ * The order book record of the `depth` topic (SPEC, depth record), up to 200 levels a side.
+ *
+ * Required: `t` (ms), `a` (asks) and `b` (bids), arrays of {@link DepthLevelCodec} (either may be empty).
+ * Optional: `s` (pair), `e` (exchange id), `v` and `o` ("ignore" in the SPEC; kept as id text when present
+ * so a 64-bit value cannot fail the book). Extra fields are ignored.
+ *
+ * @example
+ * ```ts
+ * import { DepthRecordCodec } from 'ex-streams';
+ * DepthRecordCodec.decode({ e: 301, s: 'BTCUSDT', t: 1626249138535, v: '6583_18', o: 0,
+ *   a: [['34924.15', '0.5']], b: [] });
+ * // right({ e: '301', s: 'BTCUSDT', t: 1626249138535, v: '6583_18', o: '0', a: [['34924.15', '0.5']], b: [] })
+ * ```
+ */
+export const DepthRecordCodec = struct(
+  'DepthRecord',
+  { t: IntFromNumberOrString, a: t.array(DepthLevelCodec), b: t.array(DepthLevelCodec) },
+  { s: t.string, e: IdFromNumberOrString, v: IdFromNumberOrString, o: IdFromNumberOrString },
+);
+/** A decoded order book record. */
+export type DepthRecord = t.TypeOf<typeof DepthRecordCodec>;
+
+/**
+ * A depth data message: {@link PublicEnvelopeCodec} over {@link DepthRecordCodec}.
+ *
+ * @example
+ * ```ts
+ * import { DepthEnvelopeCodec } from 'ex-streams';
+ * DepthEnvelopeCodec.name; // 'PublicEnvelope<DepthRecord>'
+ * ```
+ */
+export const DepthEnvelopeCodec = PublicEnvelopeCodec(DepthRecordCodec);
+/** A decoded depth data message. */
+export type DepthEnvelope = PublicEnvelope<DepthRecord>;

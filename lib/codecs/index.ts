@@ -1,0 +1,79 @@
+/**
+ * Wire codecs of ex-streams: io-ts codecs for every message of the service, tolerant of the spellings
+ * real deployments send (numeric text, `"true"`/`"false"`, ids as numbers or text), plus decode helpers.
+ *
+ * @module
+ */
+
+// Decoding
+export { decodeWith } from './decode';
+
+// Primitives and decimal helpers
+export { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+export { averagePrice, decimalToNumber } from './decimal';
+
+// Client → server frames
+export {
+  ClientPingCodec,
+  ClientPongCodec,
+  SubscriptionEventCodec,
+  SubscriptionParamsCodec,
+  SubscriptionRequestCodec,
+  cancelFrame,
+  pingFrame,
+  pongFrame,
+  subscribeFrame,
+} from './requests';
+export type {
+  ClientPing,
+  ClientPong,
+  SubscriptionEvent,
+  SubscriptionExtraParams,
+  SubscriptionParams,
+  SubscriptionRequest,
+} from './requests';
+
+// Heartbeats
+export { PrivatePongCodec, PublicPongCodec, ServerPingCodec } from './heartbeat';
+export type { PrivatePong, PublicPong, ServerPing } from './heartbeat';
+
+// Public stream
+export { EnvelopeParamsCodec, PublicEnvelopeCodec } from './envelope';
+export type { EnvelopeParams, PublicEnvelope } from './envelope';
+export { PublicErrorFrameCodec } from './publicErrorFrame';
+export type { PublicErrorFrame } from './publicErrorFrame';
+export { KlineEnvelopeCodec, KlineRecordCodec } from './kline';
+export type { KlineEnvelope, KlineRecord } from './kline';
+export { RealtimesEnvelopeCodec, RealtimesRecordCodec } from './realtimes';
+export type { RealtimesEnvelope, RealtimesRecord } from './realtimes';
+export { TradeEnvelopeCodec, TradeRecordCodec } from './trade';
+export type { TradeEnvelope, TradeRecord } from './trade';
+export { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec } from './depth';
+export type { DepthEnvelope, DepthLevel, DepthRecord } from './depth';
+
+// Private stream
+export {
+  BalanceCodec,
+  ExecutionReportCodec,
+  OrderSideCodec,
+  OrderStatusCodec,
+  OutboundAccountInfoCodec,
+  PrivateEventCodec,
+  TicketInfoCodec,
+  decodePrivateFrame,
+} from './privateEvents';
+export type {
+  Balance,
+  ExecutionReport,
+  OrderSide,
+  OrderStatus,
+  OutboundAccountInfo,
+  PrivateEvent,
+  TicketInfo,
+} from './privateEvents';
+
+// HTTP bodies
+export { ErrorBodyCodec } from './errorBody';
+export type { ErrorBody } from './errorBody';
+export { ListenKeyResponseCodec } from './listenKey';
+export type { ListenKeyResponse } from './listenKey';

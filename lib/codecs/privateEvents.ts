@@ -1,0 +1,121 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import { DecodeError } from '../errors';
+import { excerpt } from '../internal/redact';
+import { decodeWith } from './decode';
+import { ExecutionReportCodec, type ExecutionReport } from './executionReport';
+import { OutboundAccountInfoCodec, type OutboundAccountInfo } from './outboundAccountInfo';
+import { TicketInfoCodec, type TicketInfo } from './ticketInfo';
+
+export { ExecutionReportCodec, OrderSideCodec, OrderStatusCodec } from './executionReport';
+export type { ExecutionReport, OrderSide, OrderStatus } from './executionReport';
+export { BalanceCodec, OutboundAccountInfoCodec } from './outboundAccountInfo';
+export type { Balance, OutboundAccountInfo } from './outboundAccountInfo';
+export { TicketInfoCodec } from './ticketInfo';
+export type { TicketInfo } from './ticketInfo';
+
+/** One event of the private stream, tagged by `e`. */
+export type PrivateEvent = OutboundAccountInfo | ExecutionReport | TicketInfo;
+
+const PrivateEventTypeCodec = t.keyof({ outboundAccountInfo: null, executionReport: null, ticketInfo: null });
+
+type EventDecoder = t.Decoder<unknown, PrivateEvent> & { readonly is: t.Is<PrivateEvent> };
+
+const codecOf = (tag: PrivateEvent['e']): EventDecoder => {
+  switch (tag) {
+    case 'outboundAccountInfo':
+      return OutboundAccountInfoCodec;
+    case 'executionReport':
+      return ExecutionReportCodec;
+    case 'ticketInfo':
+      return TicketInfoCodec;
+    default: {
+      const never: never = tag;
+      return never;
+    }
+  }
+};
+
+const isObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * Any private stream event, dispatched on its `e` field to {@link OutboundAccountInfoCodec},
+ * {@link ExecutionReportCodec} or {@link TicketInfoCodec}. Only the selected codec runs, so a failure
+ * names exactly the bad field: `: PrivateEvent/executionReport: ExecutionReport/i: IdFromNumberOrString`.
+ * An unknown `e` fails at `: PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo"` with
+ * the offending value; a non-object fails at `: PrivateEvent`.
+ *
+ * @example
+ * ```ts
+ * import { PrivateEventCodec } from 'ex-streams';
+ * const r = PrivateEventCodec.decode({ e: 'ticketInfo', E: '1668693440976', s: 'BTCUSDT', q: '0.001', t: '1668693440899',
+ *   p: '16699.1', T: '1291488620385157122', o: '1291488620167835136', S: 'BUY' });
+ * if (r._tag === 'Right' && r.right.e === 'ticketInfo') console.log(r.right.T); // '1291488620385157122'
+ * ```
+ */
+export const PrivateEventCodec = new t.Type<PrivateEvent, PrivateEvent, unknown>(
+  'PrivateEvent',
+  (u): u is PrivateEvent => isObject(u) && PrivateEventTypeCodec.is(u.e) && codecOf(u.e).is(u),
+  (u, c) => {
+    if (!isObject(u)) return t.failure(u, c);
+    const tag = u.e;
+    if (!PrivateEventTypeCodec.is(tag)) return t.failure(tag, t.appendContext(c, 'e', PrivateEventTypeCodec, tag));
+    const codec = codecOf(tag);
+    return codec.validate(u, t.appendContext(c, tag, codec, u));
+  },
+  (a) => {
+    switch (a.e) {
+      case 'outboundAccountInfo':
+        return OutboundAccountInfoCodec.encode(a);
+      case 'executionReport':
+        return ExecutionReportCodec.encode(a);
+      case 'ticketInfo':
+        return TicketInfoCodec.encode(a);
+      default: {
+        const never: never = a;
+        return never;
+      }
+    }
+  },
+);
+
+const PrivateFrameName = 'PrivateFrame';
+
+const show = (u: unknown): string => {
+  try {
+    return JSON.stringify(u) ?? String(u);
+  } catch {
+    return String(u);
+  }
+};
+
+/**
+ * Decodes one private stream frame (already parsed JSON): an array of events, or a single event object.
+ * Each element is decoded on its own, so one bad element yields one `Left` and the others still arrive, in
+ * order. Anything else (a number, text, `null`) yields a single `Left` (`: PrivateFrame`). Heartbeat frames
+ * (`{ ping, channelId }`, `{ pong, channelId }`) are not events: filter them out before calling.
+ * Never throws.
+ *
+ * @example
+ * ```ts
+ * import { decodePrivateFrame } from 'ex-streams';
+ * const results = decodePrivateFrame([{ e: 'outboundAccountInfo', E: 1, B: [] }, { e: 'nope' }]);
+ * results.map((r) => r._tag); // ['Right', 'Left']
+ * ```
+ */
+export function decodePrivateFrame(json: unknown): Array<E.Either<DecodeError, PrivateEvent>> {
+  if (Array.isArray(json)) return json.map((element) => decodeWith(PrivateEventCodec, element));
+  if (isObject(json)) return [decodeWith(PrivateEventCodec, json)];
+  const shown = show(json);
+  return [
+    E.left(
+      new DecodeError(
+        'codec',
+        `${PrivateFrameName} failed to decode: expected an array of events or one event object`,
+        [`Invalid value ${shown} supplied to : ${PrivateFrameName}`],
+        excerpt(shown),
+      ),
+    ),
+  ];
+}

@@ -1,0 +1,83 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+
+/**
+ * Internal codec combinators shared by the wire codecs.
+ *
+ * @internal
+ * @module
+ */
+
+const isObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/**
+ * An object codec with required and optional fields in one named type, so that every failure reads as
+ * `: Name/field: Codec` (io-ts `t.intersection([t.type, t.partial])` would add `0:`/`1:` levels).
+ *
+ * - extra fields are kept and ignored, like `t.type`;
+ * - an optional field that is absent or `undefined` is skipped; `null` is a value (and fails unless its
+ *   codec accepts it, see {@link nullable});
+ * - the input object is returned as is when no field is transformed, else a shallow copy.
+ *
+ * @internal
+ */
+export function struct<R extends t.Props, P extends t.Props>(
+  name: string,
+  required: R,
+  optional: P,
+): t.Type<t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<P>>, t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<P>>, unknown> {
+  type A = t.TypeOf<t.TypeC<R>> & t.TypeOf<t.PartialC<P>>;
+  type O = t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<P>>;
+  const requiredKeys = Object.keys(required);
+  const optionalKeys = Object.keys(optional);
+  return new t.Type<A, O, unknown>(
+    name,
+    (u): u is A =>
+      isObject(u) &&
+      requiredKeys.every((k) => required[k].is(u[k])) &&
+      optionalKeys.every((k) => u[k] === undefined || optional[k].is(u[k])),
+    (u, c) => {
+      if (!isObject(u)) return t.failure(u, c);
+      let out = u;
+      let errors: t.ValidationError[] | undefined;
+      const check = (k: string, codec: t.Mixed): void => {
+        const ak = u[k];
+        const r = codec.validate(ak, t.appendContext(c, k, codec, ak));
+        if (E.isLeft(r)) {
+          errors = errors === undefined ? [...r.left] : errors.concat(r.left);
+        } else if (r.right !== ak) {
+          if (out === u) out = { ...u };
+          out[k] = r.right;
+        }
+      };
+      for (const k of requiredKeys) check(k, required[k]);
+      for (const k of optionalKeys) if (u[k] !== undefined) check(k, optional[k]);
+      return errors === undefined ? t.success(out as A) : t.failures(errors);
+    },
+    (a) => {
+      const o: Record<string, unknown> = { ...a };
+      for (const k of requiredKeys) o[k] = required[k].encode((a as Record<string, unknown>)[k]);
+      for (const k of optionalKeys) {
+        const v = (a as Record<string, unknown>)[k];
+        if (v !== undefined) o[k] = optional[k].encode(v);
+      }
+      return o as O;
+    },
+  );
+}
+
+/**
+ * `codec` or `null`, failing with a single path line named `<codec> | null` (a `t.union` would report one
+ * line per member).
+ *
+ * @internal
+ */
+export function nullable<C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> {
+  return new t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown>(
+    `${codec.name} | null`,
+    (u): u is t.TypeOf<C> | null => u === null || codec.is(u),
+    (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
+    (a) => (a === null ? null : codec.encode(a)),
+  );
+}

@@ -1,0 +1,110 @@
+import * as E from 'fp-ts/Either';
+import { DecodeError } from '../errors';
+import { excerpt } from './redact';
+
+/**
+ * The one `JSON.parse` of ex-streams, with 64-bit ids kept exact.
+ *
+ * @internal
+ * @module
+ */
+
+/** Integer literals with at least this many digits may exceed `Number.MAX_SAFE_INTEGER` (16 digits). */
+const LONG_DIGITS = 16;
+
+/**
+ * Cheap pre-check: 16 digits standing where a JSON value starts (document start, after `:`, `,` or `[`,
+ * optional whitespace and `-`). Quoted ids (`"v":"929681067596857345"`) do not match, so the common frame
+ * pays one native regex scan and nothing else. It may match inside a string (`"a,1234567890123456"`); the
+ * exact scanner then finds nothing to change.
+ */
+const BARE_LONG_INTEGER = /(?:^|[:,[])\s*-?\d{16}/;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const MINUS = 0x2d;
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** Characters that may continue a JSON number after its integer digits: `.`, `e`, `E`, `+`, `-`, digits. */
+const continuesNumber = (c: number): boolean =>
+  isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === MINUS;
+
+/**
+ * Wraps every integer literal of 16 or more digits (optionally negative) that stands as a JSON value in
+ * double quotes, so `JSON.parse` yields its exact text instead of a rounded number. Scans once, tracking
+ * strings and escapes: text inside strings is never changed. Numbers with a fraction or an exponent are
+ * left alone (they are amounts, not ids). Returns `text` itself when nothing was quoted.
+ *
+ * Limits: a quoted literal becomes text, so the codec of that field must accept numeric text (every
+ * ex-streams codec for times, ids and amounts does); a 16-digit literal that is still a safe integer is
+ * quoted too; on invalid JSON the result is unspecified (and `JSON.parse` rejects it anyway).
+ * @internal
+ */
+export function quoteLongIntegers(text: string): string {
+  const n = text.length;
+  let out = '';
+  let copied = 0;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i++;
+      while (i < n) {
+        const s = text.charCodeAt(i);
+        if (s === BACKSLASH) i += 2;
+        else {
+          i++;
+          if (s === QUOTE) break;
+        }
+      }
+    } else if (c === MINUS || isDigit(c)) {
+      const start = i;
+      if (c === MINUS) i++;
+      const digitsStart = i;
+      while (i < n && isDigit(text.charCodeAt(i))) i++;
+      const integerEnd = i;
+      while (i < n && continuesNumber(text.charCodeAt(i))) i++;
+      if (i === integerEnd && integerEnd - digitsStart >= LONG_DIGITS) {
+        out += text.slice(copied, start) + '"' + text.slice(start, integerEnd) + '"';
+        copied = integerEnd;
+      }
+    } else {
+      i++;
+    }
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+const POSITION = /position (\d+)/;
+
+/**
+ * Parses JSON text without ever throwing. Integer literals of 16+ digits (64-bit ids) are turned into text
+ * first (see {@link quoteLongIntegers}), only when a cheap check finds one, so they survive exactly.
+ *
+ * A failure is a `DecodeError` of kind `'json'` with a redacted excerpt of the text (`secrets` are replaced
+ * by `***`, as are listen keys and signature-like parameters). The runtime's own parser message is not
+ * copied, since it may quote the input unredacted; only its position is kept.
+ *
+ * @example
+ * ```ts
+ * parseJson('{"i":1291488620385157122,"p":"0.1"}'); // right({ i: '1291488620385157122', p: '0.1' })
+ * parseJson('{"a":');                                 // left(DecodeError { kind: 'json', ... })
+ * ```
+ * @internal
+ */
+export function parseJson(text: string, secrets?: readonly string[]): E.Either<DecodeError, unknown> {
+  const source = BARE_LONG_INTEGER.test(text) ? quoteLongIntegers(text) : text;
+  try {
+    return E.right(JSON.parse(source));
+  } catch (e) {
+    const position = source === text && e instanceof Error ? POSITION.exec(e.message) : null;
+    return E.left(
+      new DecodeError(
+        'json',
+        `frame is not valid JSON (${text.length} characters${position ? `, error at position ${position[1]}` : ''})`,
+        [],
+        excerpt(text, secrets),
+      ),
+    );
+  }
+}

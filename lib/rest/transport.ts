@@ -1,0 +1,112 @@
+import { concatMap, defer, from, map, of, throwError, type Observable } from 'rxjs';
+import { formEncode, paramPairs, type Params } from '../auth/formEncode';
+import { signer, type Signer } from '../auth/signer';
+import { validRecvWindow } from '../auth/signConfig';
+import { ConfigError } from '../errors';
+import { fetchText, type RawResponse } from './fetchText';
+import type { RestClientConfig, RestRequest } from './types';
+
+/** Default name of the API-key header. @internal */
+export const DEFAULT_API_KEY_HEADER = 'X-EX-APIKEY';
+/** Header carrying the two-factor token (SPEC, Authentication 10). @internal */
+export const TWO_FA_HEADER = 'X-TWO-FA-TOKEN';
+/** Content type of form bodies, as the sample clients send it. @internal */
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
+
+/** An answer plus the literal secrets of its request, for redaction. @internal */
+export interface Answer extends RawResponse {
+  readonly secrets: readonly (string | undefined)[];
+}
+
+/** Sends one request (signed or not); the shared core of {@link restClient}. @internal */
+export type Transport = (request: RestRequest<unknown>, signed: boolean) => Observable<Answer>;
+
+interface Parts {
+  readonly query: string;
+  readonly body: string | undefined;
+  readonly signature: string | undefined;
+}
+
+function listenKeysIn(params: Params | undefined): string[] {
+  return params === undefined ? [] : paramPairs(params).filter(([n]) => n === 'listenKey').map(([, v]) => v);
+}
+
+function freshToken(provider: () => string | Promise<string>): Observable<string> {
+  return defer(() => {
+    const token = provider();
+    return typeof token === 'string' ? of(token) : from(token);
+  }).pipe(
+    map((token) => {
+      if (typeof token !== 'string' || token.length === 0) {
+        throw new ConfigError('twoFactorToken', 'must return a non-empty string');
+      }
+      return token;
+    }),
+  );
+}
+
+function problemOf(config: RestClientConfig, request: RestRequest<unknown>, sign: Signer | undefined, signed: boolean): ConfigError | undefined {
+  const security = request.security ?? 'NONE';
+  if (typeof request.path !== 'string' || /[?#]/.test(request.path)) {
+    return new ConfigError('path', 'must be a path without query string or fragment (pass parameters in `query`)');
+  }
+  if (request.method === 'GET' && request.body !== undefined) return new ConfigError('body', 'is not allowed on GET requests');
+  if (security !== 'NONE' && !config.apiKey) return new ConfigError('apiKey', `is required for ${security} requests`);
+  if (signed && sign === undefined) {
+    return new ConfigError('secretKey', 'is required for signed requests (TRADE, USER_DATA, listen keys); or pass sign');
+  }
+  if (request.twoFactor && config.twoFactorToken === undefined) {
+    return new ConfigError('twoFactorToken', 'is required for requests with twoFactor: true');
+  }
+  return undefined;
+}
+
+/**
+ * Validates a client config (throws {@link ConfigError}) and returns its transport: per subscription it asks
+ * for a fresh 2FA token when asked, signs (reading the clock) and makes one fetch call.
+ * @internal
+ */
+export function transport(config: RestClientConfig): Transport {
+  const { baseUrl, apiKey, apiKeyHeader = DEFAULT_API_KEY_HEADER, recvWindow, scheduler, serverTimeOffsetMs } = config;
+  if (typeof baseUrl !== 'string' || baseUrl === '') throw new ConfigError('baseUrl', 'must be a non-empty URL');
+  if (typeof apiKeyHeader !== 'string' || apiKeyHeader === '') throw new ConfigError('apiKeyHeader', 'must be a non-empty header name');
+  validRecvWindow(recvWindow);
+  const canSign = config.secretKey !== undefined || config.sign !== undefined;
+  const sign = canSign
+    ? signer({ secretKey: config.secretKey, sign: config.sign, recvWindow, scheduler, serverTimeOffsetMs })
+    : undefined;
+  const root = baseUrl.replace(/\/+$/, '');
+
+  return (request, signed) =>
+    defer(() => {
+      const problem = problemOf(config, request, sign, signed);
+      if (problem) return throwError(() => problem);
+      const { method, path, query, body, security = 'NONE', twoFactor = false } = request;
+      const parts$: Observable<Parts> =
+        signed && sign
+          ? sign({ query, body })
+          : of({ query: formEncode(query ?? {}), body: body === undefined ? undefined : formEncode(body), signature: undefined });
+      const token$: Observable<string | undefined> =
+        twoFactor && config.twoFactorToken ? freshToken(config.twoFactorToken) : of(undefined);
+      // The token first: a provider may wait for a person, and the timestamp must be read after that.
+      return token$.pipe(
+        concatMap((token) => parts$.pipe(map((parts) => ({ parts, token })))),
+        concatMap(({ parts, token }) => {
+          const headers: Record<string, string> = {};
+          if (security !== 'NONE' && apiKey) headers[apiKeyHeader] = apiKey;
+          if (parts.body !== undefined) headers['Content-Type'] = FORM_CONTENT_TYPE;
+          if (token !== undefined) headers[TWO_FA_HEADER] = token;
+          const fullPath = path.startsWith('/') ? path : `/${path}`;
+          const secrets = [config.secretKey, apiKey, parts.signature, token, ...listenKeysIn(query), ...listenKeysIn(body)];
+          return fetchText(config.fetch, {
+            method,
+            url: root + fullPath + (parts.query === '' ? '' : `?${parts.query}`),
+            path: fullPath,
+            headers,
+            body: parts.body,
+            secrets,
+          }).pipe(map((response): Answer => ({ ...response, secrets })));
+        }),
+      );
+    });
+}

@@ -1,0 +1,66 @@
+import type * as t from 'io-ts';
+import type { SchedulerLike, Observable } from 'rxjs';
+import type { Params } from '../auth/formEncode';
+import type { SignFunction } from '../auth/signConfig';
+
+/**
+ * Security type of an endpoint (SPEC, Authentication 3): `NONE` sends no key; `USER_STREAM` and
+ * `MARKET_DATA` send the API-key header; `TRADE` and `USER_DATA` send the key header and are signed.
+ */
+export type SecurityType = 'NONE' | 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
+
+/** HTTP method of a {@link RestRequest}. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One HTTP call made by {@link RestClient.request}. */
+export interface RestRequest<A = unknown> {
+  readonly method: HttpMethod;
+  /** Path below `baseUrl`, e.g. `/api/v1/spot/order`, without query string (put parameters in `query`). */
+  readonly path: string;
+  /** Query-string parameters, sent in order. */
+  readonly query?: Params;
+  /** Body parameters, form-encoded (`application/x-www-form-urlencoded;charset=UTF-8`). Not allowed on GET. */
+  readonly body?: Params;
+  /** Security type of the endpoint. Default `'NONE'`. */
+  readonly security?: SecurityType;
+  /** Send a fresh `X-TWO-FA-TOKEN` from `twoFactorToken()` (the four 2FA endpoints of the spec). Default `false`. */
+  readonly twoFactor?: boolean;
+  /** Decodes the JSON response body; without it the parsed JSON (or `undefined` for an empty body) is emitted. */
+  readonly codec?: t.Decoder<unknown, A>;
+}
+
+/** Configuration of {@link restClient}. */
+export interface RestClientConfig {
+  /** The HTTP API base address, e.g. `https://api.example.com` (a trailing `/` is ignored). */
+  readonly baseUrl: string;
+  /** The API key, sent in `apiKeyHeader` on every request that is not `NONE`. */
+  readonly apiKey?: string;
+  /** The secret key for HMAC SHA256 signatures. Give this or `sign` for signed calls. */
+  readonly secretKey?: string;
+  /** A custom signing function instead of `secretKey`: totalParams in, hex signature out. */
+  readonly sign?: SignFunction;
+  /** Name of the API-key header. Default `'X-EX-APIKEY'` (real deployments use their operator's abbreviation). */
+  readonly apiKeyHeader?: string;
+  /** `recvWindow` of signed requests, a positive integer in ms. Default `5000`. */
+  readonly recvWindow?: number;
+  /** Provider of 2FA tokens, called once per request with `twoFactor: true`; a token is never reused. */
+  readonly twoFactorToken?: () => string | Promise<string>;
+  /** The fetch function. Default `globalThis.fetch`, looked up at call time. */
+  readonly fetch?: typeof fetch;
+  /** Clock of signing timestamps. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Estimate of serverTime - localTime in ms, added to every `timestamp`. Default none (0). */
+  readonly serverTimeOffsetMs?: () => number;
+}
+
+/** A signed HTTP client; see {@link restClient}. */
+export interface RestClient {
+  /** One HTTP call per subscription (cold), aborted on unsubscribe; emits the decoded body once. */
+  request<A = unknown>(request: RestRequest<A>): Observable<A>;
+  /** `POST /api/v1/userDataStream`, signed; emits the listen key. */
+  createListenKey(): Observable<string>;
+  /** `PUT /api/v1/userDataStream?listenKey=…`, signed; emits once on HTTP 200. */
+  extendListenKey(listenKey: string): Observable<void>;
+  /** `DELETE /api/v1/userDataStream?listenKey=…`, signed; emits once on a 2xx answer. */
+  closeListenKey(listenKey: string): Observable<void>;
+}

@@ -1,0 +1,86 @@
+import {
+  BooleanFromStringOrBoolean,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+} from '../../lib/codecs/primitives';
+import { assertDecodes, assertFails } from '../helpers/codecs';
+
+describe('IntFromNumberOrString', () => {
+  it.each([
+    [1625562619577, 1625562619577],
+    ['1625562619577', 1625562619577],
+    [0, 0],
+    ['-42', -42],
+    [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+    [String(Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER],
+  ])('decodes %j to %j', (input, expected) => {
+    assertDecodes(IntFromNumberOrString, input, expected);
+  });
+
+  it.each([1.5, NaN, Infinity, -Infinity, 2 ** 53, '12a', '', ' 12', '12 ', '1.0', '1e3', '+1', '9007199254740993', null, true, {}, []])(
+    'rejects %j',
+    (input) => {
+      assertFails(IntFromNumberOrString, input, [': IntFromNumberOrString']);
+    },
+  );
+
+  it('is() accepts decoded values only', () => {
+    expect(IntFromNumberOrString.is(5)).toBe(true);
+    expect(IntFromNumberOrString.is('5')).toBe(false);
+    expect(IntFromNumberOrString.encode(5)).toBe(5);
+  });
+});
+
+describe('IdFromNumberOrString', () => {
+  it.each([
+    ['929681067596857345', '929681067596857345'],
+    [1470000001, '1470000001'],
+    [0, '0'],
+    ['c-1', 'c-1'],
+    [Number.MAX_SAFE_INTEGER, '9007199254740991'],
+  ])('decodes %j to %j', (input, expected) => {
+    assertDecodes(IdFromNumberOrString, input, expected);
+  });
+
+  it.each(['', 929681067596857345, 1.5, NaN, null, undefined, false, {}])('rejects %j', (input) => {
+    assertFails(IdFromNumberOrString, input, [': IdFromNumberOrString']);
+  });
+});
+
+describe('BooleanFromStringOrBoolean', () => {
+  it.each([
+    [true, true],
+    [false, false],
+    ['true', true],
+    ['false', false],
+  ])('decodes %j to %j', (input, expected) => {
+    assertDecodes(BooleanFromStringOrBoolean, input, expected);
+  });
+
+  it.each(['TRUE', 'yes', '1', 1, 0, null, ''])('rejects %j', (input) => {
+    assertFails(BooleanFromStringOrBoolean, input, [': BooleanFromStringOrBoolean']);
+  });
+});
+
+describe('DecimalString', () => {
+  it.each(['34924.15', '0.00027', '-1', '0', '0.10', '1e-7', '1.5E+3', '00012'])('keeps %j unchanged', (input) => {
+    assertDecodes(DecimalString, input, input);
+  });
+
+  it.each([
+    [0.5, '0.5'],
+    [1e-7, '1e-7'],
+    [34924.15, '34924.15'],
+    [-3, '-3'],
+  ])('turns the number %j into %j', (input, expected) => {
+    assertDecodes(DecimalString, input, expected);
+  });
+
+  it.each(['', ' 1', '+1', '.5', '1.', 'NaN', 'Infinity', '1,000', '12a', '0x10', NaN, Infinity, null, true])(
+    'rejects %j',
+    (input) => {
+      assertFails(DecimalString, input, [': DecimalString']);
+    },
+  );
+});

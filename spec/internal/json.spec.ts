@@ -1,0 +1,92 @@
+import * as E from 'fp-ts/Either';
+import fc from 'fast-check';
+import { parseJson, quoteLongIntegers } from '../../lib/internal/json';
+
+const right = (text: string): unknown => {
+  const r = parseJson(text);
+  if (E.isLeft(r)) throw r.left;
+  return r.right;
+};
+
+describe('parseJson', () => {
+  it('parses ordinary frames like JSON.parse', () => {
+    const text = '{"symbol":"BTCUSDT","data":[{"v":"929681067596857345","t":1625562619577,"p":"34924.15"}],"f":true}';
+    expect(right(text)).toStrictEqual(JSON.parse(text));
+  });
+
+  it('keeps 19- and 20-digit integer ids exact as text', () => {
+    expect(right('{"i":1291488620385157122,"T":[12345678901234567890, -9223372036854775808],"E":1668693440976}')).toStrictEqual({
+      i: '1291488620385157122',
+      T: ['12345678901234567890', '-9223372036854775808'],
+      E: 1668693440976,
+    });
+  });
+
+  it('quotes from 16 digits on, at any nesting level and with whitespace', () => {
+    expect(right('[ 1234567890123456 ,\n\t{"a" : 123456789012345}]')).toStrictEqual(['1234567890123456', { a: 123456789012345 }]);
+    expect(right('12345678901234567890')).toBe('12345678901234567890');
+  });
+
+  it('leaves numbers with a fraction or an exponent alone', () => {
+    expect(right('{"p":12345678901234567.5,"q":12345678901234567e2}')).toStrictEqual({
+      p: 12345678901234567.5,
+      q: 12345678901234567e2,
+    });
+  });
+
+  it('never alters digits inside strings', () => {
+    const text = '{"msg":"a:12345678901234567890,b","esc":"x\\":12345678901234567890]","k":[",12345678901234567890 "]}';
+    expect(right(text)).toStrictEqual(JSON.parse(text));
+  });
+
+  it('gives a json DecodeError with a redacted excerpt, never throwing', () => {
+    const r = parseJson('{"listenKey":"abcdef123456","x":', ['abcdef123456']);
+    if (E.isRight(r)) throw new Error('expected a Left');
+    expect(r.left.name).toBe('DecodeError');
+    expect(r.left.kind).toBe('json');
+    expect(r.left.paths).toEqual([]);
+    expect(r.left.raw).not.toContain('abcdef123456');
+    expect(r.left.message).not.toContain('abcdef123456');
+    expect(r.left.message).toMatch(/not valid JSON/);
+  });
+
+  it('reports empty text and truncates long input', () => {
+    expect(E.isLeft(parseJson(''))).toBe(true);
+    const r = parseJson('x'.repeat(5000));
+    if (E.isRight(r)) throw new Error('expected a Left');
+    expect(r.left.raw!.length).toBeLessThan(400);
+  });
+
+  it('keeps every string and every integer of a generated document exact', () => {
+    const long = fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n });
+    const item = fc.oneof(
+      fc.string({ unit: fc.constantFrom('1', '9', '0', ':', ',', '[', ']', '"', '\\', ' ', '-', '.', 'e') }),
+      fc
+        .tuple(fc.constantFrom(':', ',', '[', ' ', '\\'), long, fc.constantFrom(',', ']', '}', ' ', ''))
+        .map(([before, n, after]) => `${before}${n}${after}`),
+      long,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+    );
+    fc.assert(
+      fc.property(fc.array(item), (items) => {
+        const literals = items.map((x) => (typeof x === 'bigint' ? x.toString() : JSON.stringify(x)));
+        const expected = literals.map((l) => (/^-?\d{16,}$/.test(l) ? l : JSON.parse(l)));
+        expect(right(`[${literals.join(',')}]`)).toStrictEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('quoteLongIntegers', () => {
+  it('returns the same string when there is nothing to quote', () => {
+    const text = '{"v":"929681067596857345","t":1625562619577}';
+    expect(quoteLongIntegers(text)).toBe(text);
+  });
+
+  it('quotes bare long integers only', () => {
+    expect(quoteLongIntegers('{"i":1291488620385157122,"s":"1291488620385157122"}')).toBe(
+      '{"i":"1291488620385157122","s":"1291488620385157122"}',
+    );
+  });
+});
