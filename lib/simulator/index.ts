@@ -3,4 +3,25 @@
  *
  * @packageDocumentation
  */
-export {};
+export { startSimulator } from './startSimulator';
+export { manualClock, realClock } from './clock';
+export type { ManualClock, SimulatorClock } from './clock';
+export type {
+  InjectTradeOptions,
+  ObservedCancel,
+  ObservedPing,
+  ObservedPong,
+  ObservedReport,
+  ObservedSubscription,
+  PeriodsMs,
+  PrivateChaosOptions,
+  PrivateEventKind,
+  RejectOptions,
+  SentPrivateEvent,
+  SentReport,
+  Simulator,
+  SimulatorControl,
+  SimulatorOptions,
+  StreamKind,
+  StreamSelector,
+} from './types';

@@ -1,0 +1,24 @@
+import type { SimulatorClock } from './clock';
+import type { Faults } from './faults';
+import type { SymbolMarket } from './market';
+import type { Peers } from './peers';
+import type { Recorder } from './recorder';
+import type { Timers } from './timers';
+import type { PeriodsMs } from './types';
+
+/**
+ * State shared by the simulator's parts.
+ * @internal
+ */
+export interface SimContext {
+  readonly clock: SimulatorClock;
+  readonly timers: Timers;
+  /** Clock time plus skew. */
+  readonly serverTime: () => number;
+  readonly markets: ReadonlyMap<string, SymbolMarket>;
+  readonly faults: Faults;
+  readonly peers: Peers;
+  readonly recorder: Recorder;
+  readonly periods: PeriodsMs;
+  readonly depthLevels: number;
+}

@@ -1,0 +1,51 @@
+/**
+ * Decimal arithmetic on integers scaled by 10^18 (BigInt), so prices and quantities never touch floats.
+ * @internal
+ */
+export const SCALE = 18;
+/** @internal */
+export const ONE = 10n ** BigInt(SCALE);
+
+/** Parses plain decimal text ("12", "0.5", "3.25") with at most `maxDecimals` decimals; undefined otherwise. @internal */
+export function parseDecimal(text: string, maxDecimals = SCALE): bigint | undefined {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (m === null) return undefined;
+  const frac = m[2] ?? '';
+  if (frac.length > maxDecimals) return undefined;
+  return BigInt(m[1]) * ONE + BigInt(frac.padEnd(SCALE, '0') || '0');
+}
+
+/** Formats with exactly `decimals` decimals (truncating). @internal */
+export function formatFixed(value: bigint, decimals: number): string {
+  const neg = value < 0n;
+  const abs = neg ? -value : value;
+  const int = abs / ONE;
+  const frac = (abs % ONE).toString().padStart(SCALE, '0').slice(0, decimals);
+  return `${neg ? '-' : ''}${int}${decimals > 0 ? `.${frac}` : ''}`;
+}
+
+/** Shortest text form ("1.5", "0", "100"). @internal */
+export function formatDecimal(value: bigint): string {
+  const text = formatFixed(value, SCALE);
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+/** a × b (both scaled). Exact when the decimals of a and b add up to at most 18. @internal */
+export function mul(a: bigint, b: bigint): bigint {
+  return (a * b) / ONE;
+}
+
+/** a ÷ b (both scaled), truncated to 18 decimals; 0 when b is 0. @internal */
+export function div(a: bigint, b: bigint): bigint {
+  return b === 0n ? 0n : (a * ONE) / b;
+}
+
+/** The smaller of two. @internal */
+export function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}
+
+/** 10^-decimals, scaled. @internal */
+export function unit(decimals: number): bigint {
+  return 10n ** BigInt(SCALE - decimals);
+}

@@ -1,0 +1,112 @@
+import type { Account } from './account';
+import { requestParams, verifyApiKey, verifySigned, type AuthContext, type RawRequest, type RequestParams } from './auth';
+import type { Faults } from './faults';
+import { rejections, type HttpRejection } from './httpErrors';
+import type { ListenKeys } from './listenKeys';
+import type { Matching, OrderResult } from './matching';
+import type { TwoFactor } from './twoFactor';
+
+/** An HTTP answer. @internal */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** NONE: free; API_KEY: key only; SIGNED: key + signature + time rule; LISTEN_KEY: key, and full verification when signed. */
+type Security = 'NONE' | 'SIGNED' | 'LISTEN_KEY';
+
+interface Route {
+  readonly method: string;
+  readonly paths: readonly string[];
+  readonly security: Security;
+  readonly twoFactor?: boolean;
+  readonly handle: (params: RequestParams) => HttpAnswer;
+}
+
+/** @internal */
+export interface ApiDeps {
+  readonly auth: AuthContext;
+  readonly faults: Faults;
+  readonly listenKeys: ListenKeys;
+  readonly twoFactor: TwoFactor;
+  readonly matching: Matching;
+  readonly account: Account;
+  readonly accountId: string;
+  readonly nextId: () => string;
+}
+
+const reject = (r: HttpRejection): HttpAnswer => ({ status: r.status, body: { code: r.code, msg: r.msg } });
+const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
+const fromOrder = (r: OrderResult): HttpAnswer => (r.ok ? ok(r.body) : reject(r.rejection));
+
+const ORDER_PATHS = ['/api/v1/spot/order', '/openapi/v1/order'];
+
+const routes = (d: ApiDeps): Route[] => {
+  const listenKeyCall = (action: (key: string) => boolean) => (params: RequestParams): HttpAnswer => {
+    const key = params.get('listenKey');
+    if (key === undefined) return reject(rejections.missingParameter('listenKey'));
+    return action(key) ? ok({}) : reject(rejections.invalidListenKey);
+  };
+  const twoFa = (method: string, path: string, answer: () => object): Route => ({
+    method,
+    paths: [path],
+    security: 'SIGNED',
+    twoFactor: true,
+    handle: () => ok(answer()),
+  });
+  return [
+    { method: 'GET', paths: ['/api/v1/time'], security: 'NONE', handle: () => ok({ serverTime: d.auth.serverTime() }) },
+    { method: 'GET', paths: ['/api/v1/ping'], security: 'NONE', handle: () => ok({}) },
+    { method: 'POST', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: () => ok({ listenKey: d.listenKeys.create() }) },
+    { method: 'PUT', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: listenKeyCall((k) => d.listenKeys.extend(k)) },
+    { method: 'DELETE', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: listenKeyCall((k) => d.listenKeys.delete(k)) },
+    { method: 'POST', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.place(p)) },
+    { method: 'DELETE', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.cancel(p)) },
+    { method: 'GET', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.query(p)) },
+    { method: 'GET', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: () => ok(d.matching.openOrders()) },
+    {
+      method: 'GET',
+      paths: ['/api/v1/account'],
+      security: 'SIGNED',
+      handle: () =>
+        ok({ accountId: d.accountId, canTrade: true, canWithdraw: true, canDeposit: true, updateTime: d.auth.serverTime(), balances: d.account.snapshot() }),
+    },
+    twoFa('GET', '/api/v1/whitelist/verify', () => ({ address: 'sim-micro-payment-address', network: 'SIM' })),
+    twoFa('POST', '/api/v1/account/withdraw', () => ({ success: true, id: d.nextId() })),
+    twoFa('POST', '/api/v1/account/fiat/withdraw', () => ({ success: true, id: d.nextId() })),
+    twoFa('POST', '/api/v1/whitelist/walletSigning', () => ({ success: true })),
+  ];
+};
+
+const header = (req: RawRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/**
+ * The HTTP API: fault injection first, then routing (404 / 405), verification by security type, 2FA on the
+ * four affected endpoints, then the handler.
+ * @internal
+ */
+export function apiHandler(deps: ApiDeps): (method: string, path: string, req: RawRequest) => HttpAnswer {
+  const table = routes(deps);
+  return (method, path, req) => {
+    const injected = deps.faults.takeRejection();
+    if (injected !== undefined) return reject(injected);
+    const onPath = table.filter((r) => r.paths.includes(path));
+    if (onPath.length === 0) return reject(rejections.unknownEndpoint);
+    const route = onPath.find((r) => r.method === method);
+    if (route === undefined) return reject(rejections.methodNotAllowed);
+    const params = requestParams(req);
+    const signed = route.security === 'SIGNED' || (route.security === 'LISTEN_KEY' && (params.has('signature') || params.has('timestamp')));
+    const authError =
+      route.security === 'NONE' ? undefined : signed ? verifySigned(deps.auth, req) : verifyApiKey(deps.auth, req);
+    if (authError !== undefined) return reject(authError);
+    if (route.twoFactor === true && deps.twoFactor.enabled) {
+      const token = header(req, 'x-two-fa-token');
+      if (token === undefined || token === '') return reject(rejections.twoFactorRequired);
+      if (!deps.twoFactor.consume(token)) return reject(rejections.twoFactorInvalid);
+    }
+    return route.handle(params);
+  };
+}

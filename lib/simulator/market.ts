@@ -1,0 +1,185 @@
+import { KLINE_INTERVALS, candleStart, type Candle, type KlineInterval } from './candles';
+import { mul, unit } from './decimal';
+import { mixSeed, mulberry32, randomInt } from './random';
+import type { SymbolInfo } from './symbols';
+
+/** A public trade, scaled decimals. @internal */
+export interface MarketTrade {
+  readonly id: bigint;
+  readonly t: number;
+  readonly price: bigint;
+  readonly qty: bigint;
+  /** true when the buyer was the maker (the taker sold). */
+  readonly m: boolean;
+}
+
+/** One price level, scaled decimals. @internal */
+export interface Level {
+  readonly price: bigint;
+  qty: bigint;
+}
+
+/** An order book snapshot: bids descending, asks ascending, never crossed. @internal */
+export interface Book {
+  readonly version: number;
+  readonly bids: Level[];
+  readonly asks: Level[];
+}
+
+/** A shared, increasing 64-bit-style id source. @internal */
+export interface IdSource {
+  next(): bigint;
+}
+
+/** @internal */
+export function idSource(start: bigint): IdSource {
+  let next = start;
+  return {
+    next: () => {
+      const id = next;
+      next += 1n;
+      return id;
+    },
+  };
+}
+
+const HISTORY = 1000;
+const MAX_LEVELS = 200;
+
+/**
+ * The deterministic market of one pair: a random-walk mid price, a book derived from (mid, step) with up to
+ * 200 levels per side, trades that hit the best level, candles for every kline interval and a 24h ticker.
+ * Same seed, same sequence of `step` calls → same market.
+ * @internal
+ */
+export class SymbolMarket {
+  readonly trades: MarketTrade[] = [];
+  private readonly random: () => number;
+  private readonly tick: bigint;
+  private readonly lot: bigint;
+  private mid: bigint;
+  private steps = 0;
+  private cachedBook: Book | undefined;
+  private readonly candles = new Map<KlineInterval, Candle>();
+  private readonly ticker: { open: bigint; high: bigint; low: bigint; volume: bigint; quoteVolume: bigint };
+  lastPrice: bigint;
+
+  constructor(
+    readonly info: SymbolInfo,
+    private readonly seed: number,
+    private readonly tradeIds: IdSource,
+    startMs: number,
+  ) {
+    this.random = mulberry32(mixSeed(seed, info.symbol));
+    this.tick = unit(info.priceDecimals);
+    this.lot = unit(info.qtyDecimals);
+    this.mid = (info.startPrice / this.tick) * this.tick;
+    this.lastPrice = this.mid;
+    this.ticker = { open: this.mid, high: this.mid, low: this.mid, volume: 0n, quoteVolume: 0n };
+    // a history of at least 60 trades before start, so the first trade message is full
+    for (let t = startMs - 30_000; this.trades.length < 100; t += 250) this.step(t);
+  }
+
+  /** Best bid and best ask prices (always one tick each side of the mid). */
+  best(): { readonly bid: bigint; readonly ask: bigint } {
+    return { bid: this.mid - this.tick, ask: this.mid + this.tick };
+  }
+
+  /** Moves the market one step at time `t`; returns the trades it made. */
+  step(t: number): MarketTrade[] {
+    this.steps += 1;
+    this.cachedBook = undefined;
+    const move = BigInt(randomInt(this.random, -3, 3)) * this.tick;
+    const floor = 1000n * this.tick;
+    this.mid = this.mid + move < floor ? floor : this.mid + move;
+    const count = randomInt(this.random, 1, 3);
+    const made: MarketTrade[] = [];
+    for (let i = 0; i < count; i++) {
+      const takerSells = this.random() < 0.5;
+      const { bid, ask } = this.best();
+      const qty = BigInt(randomInt(this.random, 1, 500)) * this.lot;
+      made.push(this.recordTrade(takerSells ? bid : ask, qty, takerSells, t));
+    }
+    return made;
+  }
+
+  /** Records a trade (market-made or an order's fill) in the history, candles and ticker. */
+  recordTrade(price: bigint, qty: bigint, m: boolean, t: number): MarketTrade {
+    const trade: MarketTrade = { id: this.tradeIds.next(), t, price, qty, m };
+    this.trades.push(trade);
+    if (this.trades.length > HISTORY) this.trades.splice(0, this.trades.length - HISTORY);
+    this.lastPrice = price;
+    const k = this.ticker;
+    k.high = price > k.high ? price : k.high;
+    k.low = price < k.low ? price : k.low;
+    k.volume += qty;
+    k.quoteVolume += mul(price, qty);
+    for (const interval of KLINE_INTERVALS) {
+      const c = this.candle(interval, t);
+      c.h = price > c.h ? price : c.h;
+      c.l = price < c.l ? price : c.l;
+      c.c = price;
+      c.v += qty;
+    }
+    return trade;
+  }
+
+  /** Moves the mid so that `price` sits inside the spread (used by injected trades). */
+  moveTo(price: bigint): void {
+    this.mid = (price / this.tick) * this.tick;
+    this.cachedBook = undefined;
+  }
+
+  /** The current candle of `interval` at time `t` (flat at the last price when it has no trade yet). */
+  candle(interval: KlineInterval, t: number): Candle {
+    const start = candleStart(interval, t);
+    const current = this.candles.get(interval);
+    if (current !== undefined && current.t === start) return current;
+    const p = this.lastPrice;
+    const fresh: Candle = { t: start, o: p, h: p, l: p, c: p, v: 0n };
+    this.candles.set(interval, fresh);
+    return fresh;
+  }
+
+  /** The 24h ticker (since start: open is the start price). */
+  stats(): { readonly open: bigint; readonly high: bigint; readonly low: bigint; readonly volume: bigint; readonly quoteVolume: bigint } {
+    return this.ticker;
+  }
+
+  /** The book of the current step (levels consumed by orders stay consumed until the next step). */
+  book(): Book {
+    if (this.cachedBook !== undefined) return this.cachedBook;
+    const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
+    const { bid, ask } = this.best();
+    const bids: Level[] = [];
+    const asks: Level[] = [];
+    for (let i = 0; i < MAX_LEVELS; i++) {
+      const askPrice = ask + BigInt(i) * this.tick;
+      const bidPrice = bid - BigInt(i) * this.tick;
+      asks.push({ price: askPrice, qty: BigInt(randomInt(random, 1, 20_000)) * this.lot });
+      if (bidPrice > 0n) bids.push({ price: bidPrice, qty: BigInt(randomInt(random, 1, 20_000)) * this.lot });
+    }
+    this.cachedBook = { version: this.steps, bids, asks };
+    return this.cachedBook;
+  }
+
+  /**
+   * Takes liquidity for an incoming order: a BUY consumes asks priced at or below `limit`, a SELL bids at or
+   * above it, best first, up to `qty`. Returns the fills (price, qty).
+   */
+  take(side: 'BUY' | 'SELL', limit: bigint, qty: bigint): Array<{ readonly price: bigint; readonly qty: bigint }> {
+    const levels = side === 'BUY' ? this.book().asks : this.book().bids;
+    const fills: Array<{ price: bigint; qty: bigint }> = [];
+    let left = qty;
+    while (left > 0n && levels.length > 0) {
+      const level = levels[0];
+      if (side === 'BUY' ? level.price > limit : level.price < limit) break;
+      const q = level.qty < left ? level.qty : left;
+      fills.push({ price: level.price, qty: q });
+      left -= q;
+      level.qty -= q;
+      if (level.qty === 0n) levels.shift();
+    }
+    return fills;
+  }
+}

@@ -1,0 +1,126 @@
+import { div, formatDecimal } from './decimal';
+import { RawNumber, rawJson } from './rawJson';
+import type { PrivateEventOut } from './privateStream';
+
+/** Order status values of the specification. @internal */
+export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'PARTIALLY_CANCELED' | 'CANCELED' | 'REJECTED';
+
+/** A simulated order, scaled decimals. @internal */
+export interface Order {
+  readonly id: bigint;
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly side: 'BUY' | 'SELL';
+  readonly price: bigint;
+  readonly qty: bigint;
+  executed: bigint;
+  cumQuote: bigint;
+  status: OrderStatus;
+  readonly createdAt: number;
+  updatedAt: number;
+}
+
+/** Open statuses. @internal */
+export const isOpen = (o: Order): boolean => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+
+/** A numeric client order id goes out as a JSON number literal (as shown in the specification), others as text. */
+const clientId = (c: string): RawNumber | string => (/^[1-9]\d{0,19}$/.test(c) ? new RawNumber(c) : c);
+
+/** Fill details of an executionReport. @internal */
+export interface ExecDetail {
+  readonly lastQty?: bigint;
+  readonly lastPrice?: bigint;
+  readonly executionId?: string;
+  readonly reason?: string;
+}
+
+/** executionReport event (order id `i` as a raw 64-bit number literal). @internal */
+export function executionReport(o: Order, E: number, d: ExecDetail = {}): PrivateEventOut {
+  const json = rawJson({
+    e: 'executionReport',
+    E,
+    s: o.symbol,
+    c: clientId(o.clientOrderId),
+    S: o.side,
+    o: 'LIMIT',
+    f: 'GTC',
+    q: formatDecimal(o.qty),
+    p: formatDecimal(o.price),
+    reqAmt: '0',
+    X: o.status,
+    d: d.executionId ?? '',
+    i: new RawNumber(o.id.toString()),
+    l: formatDecimal(d.lastQty ?? 0n),
+    r: formatDecimal(o.qty - o.executed),
+    z: formatDecimal(o.executed),
+    L: formatDecimal(d.lastPrice ?? 0n),
+    V: formatDecimal(div(o.cumQuote, o.executed)),
+    n: '0',
+    N: null,
+    u: true,
+    w: isOpen(o),
+    m: false,
+    O: o.createdAt,
+    U: o.updatedAt,
+    Z: formatDecimal(o.cumQuote),
+    x: d.reason ?? 'NONE',
+  });
+  return { kind: 'executionReport', E, id: o.id.toString(), status: o.status, json };
+}
+
+/** ticketInfo event (all ids and times as text, as in the specification's field table). @internal */
+export function ticketInfo(
+  o: Order,
+  E: number,
+  fill: { readonly ticketId: bigint; readonly matchOrderId: bigint; readonly price: bigint; readonly qty: bigint; readonly maker: boolean },
+  accountId: string,
+): PrivateEventOut {
+  const json = rawJson({
+    e: 'ticketInfo',
+    E: String(E),
+    s: o.symbol,
+    q: formatDecimal(fill.qty),
+    t: String(E),
+    p: formatDecimal(fill.price),
+    T: fill.ticketId.toString(),
+    o: o.id.toString(),
+    c: o.clientOrderId,
+    O: fill.matchOrderId.toString(),
+    a: accountId,
+    A: 0,
+    m: fill.maker,
+    S: o.side,
+  });
+  return { kind: 'ticketInfo', E, id: fill.ticketId.toString(), json };
+}
+
+/** outboundAccountInfo event listing the given balances. @internal */
+export function accountInfo(E: number, balances: ReadonlyArray<{ readonly asset: string; readonly free: bigint; readonly locked: bigint }>): PrivateEventOut {
+  const json = rawJson({
+    e: 'outboundAccountInfo',
+    E,
+    T: true,
+    W: true,
+    D: true,
+    B: balances.map((b) => ({ a: b.asset, f: formatDecimal(b.free), l: formatDecimal(b.locked) })),
+  });
+  return { kind: 'outboundAccountInfo', E, id: '', json };
+}
+
+/** HTTP response body of order placement / cancel / query. @internal */
+export function orderResponse(o: Order): object {
+  return {
+    orderId: o.id.toString(),
+    clientOrderId: o.clientOrderId,
+    symbol: o.symbol,
+    side: o.side,
+    type: 'LIMIT',
+    timeInForce: 'GTC',
+    status: o.status,
+    price: formatDecimal(o.price),
+    origQty: formatDecimal(o.qty),
+    executedQty: formatDecimal(o.executed),
+    cummulativeQuoteQty: formatDecimal(o.cumQuote),
+    transactTime: o.updatedAt,
+  };
+}

@@ -1,0 +1,153 @@
+import type { WebSocket } from 'ws';
+import { isKlineInterval, type KlineInterval } from './candles';
+import type { SimContext } from './context';
+import { envelopeText, zipText } from './envelope';
+import type { SymbolMarket } from './market';
+import { depthRecord, klineRecord, realtimesRecord, tradeRecord } from './marketRecords';
+import type { Peer } from './peers';
+
+/** Error frame codes of the public stream (text, as real deployments send them). @internal */
+export const INVALID_REQUEST = { code: '-100001', desc: 'Invalid request' } as const;
+/** @internal */
+export const INVALID_PARAMS_CODE = '-100010';
+
+type Topic = { readonly name: 'kline'; readonly interval: KlineInterval } | { readonly name: 'realtimes' | 'trade' | 'depth' };
+
+const parseTopic = (topic: string): Topic | undefined => {
+  if (topic === 'realtimes' || topic === 'trade' || topic === 'depth') return { name: topic };
+  const m = /^kline_(.+)$/.exec(topic);
+  return m !== null && isKlineInterval(m[1]) ? { name: 'kline', interval: m[1] } : undefined;
+};
+
+const textOf = (data: WebSocket.RawData): string =>
+  Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+
+const parse = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const idText = (id: unknown): string => (typeof id === 'string' || typeof id === 'number' ? String(id) : '');
+
+const asBoolean = (v: unknown): boolean => v === true || v === 'true';
+
+/**
+ * Serves one public-stream connection: `sub` / `cancel` / `cancel_all`, `{ ping }` → `{ pong }`, the four
+ * topics on their periods, error frames for bad requests.
+ * @internal
+ */
+export function servePublic(ctx: SimContext, peer: Peer): void {
+  const subs = new Map<string, () => void>();
+  const stopAll = (): void => {
+    for (const stop of subs.values()) stop();
+    subs.clear();
+  };
+  peer.ws.on('close', stopAll);
+  const sendJson = (value: object): void => {
+    peer.send(JSON.stringify(value));
+  };
+
+  const subscribe = (market: SymbolMarket, topicText: string, topic: Topic, id: string, binary: boolean): void => {
+    const key = `${market.info.symbol}|${topicText}`;
+    subs.get(key)?.();
+    let first = true;
+    let lastTradeId: bigint | undefined;
+    const data = (now: number): object[] | undefined => {
+      switch (topic.name) {
+        case 'kline':
+          return [klineRecord(market, topic.interval, now)];
+        case 'realtimes':
+          return [realtimesRecord(market, now)];
+        case 'depth':
+          return [depthRecord(market, ctx.depthLevels, now)];
+        case 'trade': {
+          const trades = first ? market.trades.slice(-60) : market.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
+          if (trades.length === 0) return undefined;
+          lastTradeId = trades[trades.length - 1].id;
+          return trades.map((t) => tradeRecord(market, t));
+        }
+        default: {
+          const never: never = topic;
+          return never;
+        }
+      }
+    };
+    const push = (): void => {
+      const now = ctx.serverTime();
+      const records = data(now);
+      if (records === undefined) return;
+      const text = envelopeText({
+        symbol: market.info.symbol,
+        topic: topic.name,
+        ...(topic.name === 'kline' ? { klineType: topic.interval } : {}),
+        binary,
+        data: records,
+        first,
+        sendTime: now,
+        id,
+      });
+      first = false;
+      if (!peer.send(binary ? zipText(text) : text)) return;
+      ctx.recorder.publicMessage();
+      if (topic.name === 'trade') ctx.recorder.tradesSent(market.info.symbol, records.map((r) => (r as { v: string }).v));
+    };
+    push();
+    subs.set(key, ctx.timers.every(ctx.periods[topic.name], push));
+  };
+
+  const onRequest = (msg: Record<string, unknown>): void => {
+    const at = ctx.serverTime();
+    if (msg.ping !== undefined) {
+      ctx.recorder.pings.push({ stream: 'public', connection: peer.id, ts: Number(msg.ping), at });
+      sendJson({ pong: at });
+      return;
+    }
+    if (msg.pong !== undefined) {
+      ctx.recorder.pongs.push({ stream: 'public', connection: peer.id, ts: Number(msg.pong), matched: false, at });
+      return;
+    }
+    const id = idText(msg.id);
+    const { event, symbol, topic } = msg;
+    if (event === 'cancel_all') {
+      ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: String(symbol ?? ''), topic: String(topic ?? ''), id, at });
+      stopAll();
+      return;
+    }
+    if ((event !== 'sub' && event !== 'cancel') || typeof symbol !== 'string' || typeof topic !== 'string') {
+      sendJson({ ...(msg.id !== undefined ? { id } : {}), ...INVALID_REQUEST });
+      return;
+    }
+    const binary = asBoolean(isRecord(msg.params) ? msg.params.binary : undefined);
+    for (const s of symbol.split(',')) {
+      if (event === 'cancel') {
+        ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: s, topic, id, at });
+        subs.get(`${s}|${topic}`)?.();
+        subs.delete(`${s}|${topic}`);
+        continue;
+      }
+      ctx.recorder.subscriptions.push({ stream: 'public', connection: peer.id, symbol: s, topic, binary, id, at });
+      const market = ctx.markets.get(s);
+      const parsed = parseTopic(topic);
+      if (market === undefined || parsed === undefined) {
+        sendJson({ id, code: INVALID_PARAMS_CODE, desc: market === undefined ? 'Invalid Symbols!' : 'Invalid Topic!', symbol: s, topic });
+        continue;
+      }
+      subscribe(market, topic, parsed, id, binary);
+    }
+  };
+
+  peer.ws.on('message', (data) => {
+    if (peer.stalled) return;
+    const msg = parse(textOf(data));
+    if (!isRecord(msg)) {
+      sendJson(INVALID_REQUEST);
+      return;
+    }
+    onRequest(msg);
+  });
+}
