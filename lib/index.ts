@@ -124,10 +124,48 @@ export type {
   HttpMethod,
 } from './rest/index';
 
+// Connection core
+export { connection, decodeFrame, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './socket/index';
+export type {
+  Connection,
+  ConnectionConfig,
+  ConnectionStatus,
+  FrameLimits,
+  ServerClock,
+  WebSocketCtor,
+  WebSocketLike,
+  WebSocketMessageEventLike,
+  WebSocketCloseEventLike,
+} from './socket/index';
+
+// Market streams
+export { marketStreams } from './market/index';
+export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus } from './market/index';
+
 // Operators
-export { reorderByEventTime } from './operators/reorderByEventTime';
-export type { ReorderByEventTimeConfig, LatePolicy } from './operators/reorderByEventTime';
-export { LateEventError } from './operators/lateEventError';
+export {
+  reconnect,
+  reorderByEventTime,
+  LateEventError,
+  orderBook,
+  closedCandles,
+  dedupeTrades,
+} from './operators/index';
+export type {
+  ReconnectConfig,
+  ReconnectInfo,
+  ReorderByEventTimeConfig,
+  LatePolicy,
+  OrderBook,
+  OrderBookLevel,
+  OrderBookConfig,
+  DepthSnapshot,
+  CandleLike,
+  TradeGap,
+  TradeBatch,
+  TradeLike,
+  DedupeTradesConfig,
+} from './operators/index';
 
 // User stream
 export { listenKey } from './user/listenKey';

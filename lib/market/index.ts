@@ -1,0 +1,9 @@
+/**
+ * Public market streams: kline, realtimes, trade and depth topics over one reference-counted websocket.
+ *
+ * @module
+ */
+export { marketStreams } from './marketStreams';
+export type { MarketStreams, MarketStreamsConfig } from './marketStreams';
+export type { MarketMessage, TopicOptions } from './marketMessage';
+export type { MarketStatus } from './marketStatus';

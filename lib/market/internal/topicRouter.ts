@@ -1,0 +1,129 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import { decodeWith } from '../../codecs/decode';
+import { PublicEnvelopeCodec, type PublicEnvelope } from '../../codecs/envelope';
+import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
+import { DecodeError } from '../../errors';
+import { excerpt } from '../../internal/redact';
+
+/**
+ * Routes public stream messages to the topic subscriptions that asked for them: by the echoed request `id`
+ * first, by `(symbol, topic, klineType)` otherwise (the service keeps one subscription per symbol and topic,
+ * whatever its `binary` flag). Map lookups only: O(1) per message.
+ *
+ * @internal
+ * @module
+ */
+
+/** One live server subscription, as the router sees it. @internal */
+export interface RoutedTopic {
+  readonly symbol: string;
+  /** The request topic: `kline_1m`, `realtimes`, `trade`, `depth`. */
+  readonly topic: string;
+  /** A data message for this subscription; the envelope is decoded, `data` is not. */
+  deliver(envelope: PublicEnvelope<unknown>, epoch: number): void;
+  /** The service refused this subscription. */
+  reject(frame: PublicErrorFrame): void;
+}
+
+const RawEnvelopeCodec = PublicEnvelopeCodec(t.unknown, 'PublicEnvelope');
+
+/** The request topic a response belongs to: `kline` + `klineType: "1m"` answers `kline_1m`. @internal */
+export function requestTopic(topic: string, klineType: string | undefined): string {
+  return topic === 'kline' && klineType !== undefined ? `kline_${klineType}` : topic;
+}
+
+const keyOf = (symbol: string, topic: string): string => `${symbol}|${topic}`;
+
+const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
+
+/** A service code that means success (some deployments acknowledge requests with code 0). */
+const isSuccessCode = (code: number | string): boolean => Number(code) === 0;
+
+/** The router of one market connection. @internal */
+export class TopicRouter {
+  private readonly byId = new Map<string, RoutedTopic>();
+  private readonly byKey = new Map<string, RoutedTopic>();
+  private readonly idOf = new Map<RoutedTopic, string>();
+  /** Epoch of the socket the next message comes from. */
+  epoch = 0;
+
+  /** `onIssue` receives every message the router cannot use, as a `DecodeError`. */
+  constructor(private readonly onIssue: (issue: DecodeError) => void) {}
+
+  add(topic: RoutedTopic): void {
+    this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
+  }
+
+  /** `id` is now the request id of `topic` (the previous one is forgotten). */
+  setId(topic: RoutedTopic, id: string): void {
+    const previous = this.idOf.get(topic);
+    if (previous !== undefined) this.byId.delete(previous);
+    this.idOf.set(topic, id);
+    this.byId.set(id, topic);
+  }
+
+  remove(topic: RoutedTopic): void {
+    const id = this.idOf.get(topic);
+    if (id !== undefined) this.byId.delete(id);
+    this.idOf.delete(topic);
+    const key = keyOf(topic.symbol, topic.topic);
+    if (this.byKey.get(key) === topic) this.byKey.delete(key);
+  }
+
+  /** Live subscriptions. */
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  /** Handles one decoded JSON message of the connection. */
+  dispatch(message: unknown): void {
+    if (!isObject(message)) return this.unknown(message);
+    if ('data' in message && 'topic' in message) return this.onEnvelope(message);
+    if ('code' in message) return this.onErrorFrame(message);
+    if ('pong' in message || 'ping' in message) return undefined;
+    return this.unknown(message);
+  }
+
+  private onEnvelope(message: Record<string, unknown>): void {
+    const decoded = decodeWith(RawEnvelopeCodec, message);
+    if (E.isLeft(decoded)) return this.onIssue(decoded.left);
+    const envelope = decoded.right;
+    const topic = this.route(envelope.id, [envelope.symbol, envelope.symbolName], requestTopic(envelope.topic, envelope.params?.klineType));
+    topic?.deliver(envelope, this.epoch);
+  }
+
+  private onErrorFrame(message: Record<string, unknown>): void {
+    const decoded = decodeWith(PublicErrorFrameCodec, message);
+    if (E.isLeft(decoded)) return this.onIssue(decoded.left);
+    const frame = decoded.right;
+    if (isSuccessCode(frame.code)) return undefined;
+    const topic = this.route(frame.id, [frame.symbol], frame.topic);
+    if (topic !== undefined) return topic.reject(frame);
+    return this.onIssue(new DecodeError('codec', `public stream error frame for no live subscription: code ${frame.code}`, [], excerpt(JSON.stringify(message))));
+  }
+
+  private route(id: string | undefined, symbols: readonly (string | undefined)[], topic: string | undefined): RoutedTopic | undefined {
+    if (id !== undefined) {
+      const byId = this.byId.get(id);
+      if (byId !== undefined) return byId;
+    }
+    if (topic === undefined) return undefined;
+    for (const symbol of symbols) {
+      if (symbol === undefined) continue;
+      const found = this.byKey.get(keyOf(symbol, topic));
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  private unknown(message: unknown): void {
+    let text: string;
+    try {
+      text = JSON.stringify(message) ?? String(message);
+    } catch {
+      text = String(message);
+    }
+    this.onIssue(new DecodeError('codec', 'unrecognised public stream message', [], excerpt(text)));
+  }
+}

@@ -1,0 +1,98 @@
+import * as E from 'fp-ts/Either';
+import type * as t from 'io-ts';
+import { map, Observable, share, Subscription, switchMap } from 'rxjs';
+import { decodeWith } from '../../codecs/decode';
+import type { PublicEnvelope } from '../../codecs/envelope';
+import { cancelFrame, subscribeFrame } from '../../codecs/requests';
+import { type DecodeError, SubscriptionRejectedError } from '../../errors';
+import type { Connection } from '../../socket/connection';
+import type { MarketMessage } from '../marketMessage';
+import type { Pacer } from './pacer';
+import type { RoutedTopic, TopicRouter } from './topicRouter';
+
+/** What every topic subscription of one `marketStreams` shares. @internal */
+export interface TopicContext {
+  readonly conn: Connection;
+  readonly router: TopicRouter;
+  /** Keeps the socket open and the router fed while subscribed; errors when the connection gives up. */
+  readonly router$: Observable<never>;
+  readonly pacer: Pacer;
+  nextId(): number;
+  onDecodeError(error: DecodeError): void;
+  onRejected(): void;
+  onTopicsChanged(): void;
+}
+
+/** One `(symbol, topic)` request. @internal */
+export interface TopicRequest<R> {
+  readonly symbol: string;
+  readonly topic: string;
+  /** Zip frames? Read when the subscription starts (the first observer's wish). */
+  readonly binary: () => boolean;
+  readonly codec: t.Decoder<unknown, R> & { readonly name: string };
+}
+
+function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], data: readonly unknown[]): R[] {
+  const out: R[] = [];
+  for (const item of data) {
+    const decoded = decodeWith(codec, item);
+    if (E.isRight(decoded)) out.push(decoded.right);
+    else ctx.onDecodeError(decoded.left);
+  }
+  return out;
+}
+
+/**
+ * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
+ * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
+ * re-sent after each reconnect; on the last unsubscribe it sends `cancel` (when its `sub` went out on the
+ * current socket). A service error frame errors it with a `SubscriptionRejectedError`.
+ * @internal
+ */
+export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
+  const { symbol, topic, codec } = request;
+  return new Observable<MarketMessage<R>>((subscriber) => {
+    const binary = request.binary();
+    let subscribedEpoch: number | undefined;
+    let rejected = false;
+    const entry: RoutedTopic = {
+      symbol,
+      topic,
+      deliver: (envelope: PublicEnvelope<unknown>, epoch: number) =>
+        subscriber.next({
+          symbol,
+          topic,
+          first: envelope.f === true,
+          ...(envelope.sendTime !== undefined && { sendTime: envelope.sendTime }),
+          epoch,
+          data: decodeRecords(ctx, codec, envelope.data),
+        }),
+      reject: (frame) => {
+        rejected = true;
+        ctx.onRejected();
+        subscriber.error(new SubscriptionRejectedError(symbol, topic, frame.code, frame.desc ?? frame.msg));
+      },
+    };
+    ctx.router.add(entry);
+    ctx.onTopicsChanged();
+    const subscriptions = new Subscription();
+    subscriptions.add(ctx.router$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
+    subscriptions.add(
+      ctx.conn.opened$
+        .pipe(switchMap((epoch) => ctx.pacer.slot().pipe(map(() => epoch))))
+        .subscribe((epoch) => {
+          const id = ctx.nextId();
+          ctx.router.setId(entry, String(id));
+          if (ctx.conn.sendIfOpen(subscribeFrame(symbol, topic, binary, id))) subscribedEpoch = epoch;
+        }),
+    );
+    return () => {
+      if (!rejected && subscribedEpoch !== undefined && subscribedEpoch === ctx.router.epoch) {
+        ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
+      }
+      ctx.router.remove(entry);
+      ctx.onTopicsChanged();
+      subscriptions.unsubscribe();
+    };
+  }).pipe(share());
+}

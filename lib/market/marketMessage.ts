@@ -1,0 +1,38 @@
+/**
+ * One public data message of a topic subscription, with its records decoded: what
+ * `marketStreams().klineMessages(...)` and its siblings emit. The record methods (`kline`, `trades`, ...)
+ * emit `data` flattened.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams } from 'ex-streams';
+ * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
+ * market.tradeMessages('BTCUSDT').subscribe((m) => {
+ *   if (m.first) console.log(`epoch ${m.epoch}: ${m.data.length} recent trades`); // 60 after each (re)subscription
+ *   console.log('server sent at', m.sendTime);
+ * });
+ * ```
+ */
+export interface MarketMessage<R> {
+  /** The symbol subscribed to. */
+  readonly symbol: string;
+  /** The topic subscribed to: `kline_1m`, `realtimes`, `trade` or `depth`. */
+  readonly topic: string;
+  /** The message is the first one of a (re)subscription (`f`). For trades it carries the most recent 60. */
+  readonly first: boolean;
+  /** Server send time (ms), when the service sent one. */
+  readonly sendTime?: number;
+  /** Connection epoch (1 for the first socket, +1 per reconnect) the message arrived in. */
+  readonly epoch: number;
+  /** The records that decoded; a record that failed its codec is reported on `errors$` instead. */
+  readonly data: readonly R[];
+}
+
+/** Per-subscription options of the `marketStreams` topic methods. */
+export interface TopicOptions {
+  /**
+   * Ask for zip binary frames (decoded transparently). Default: the `binary` of `MarketStreamsConfig` (false).
+   * Applies when this observer starts the server subscription; one joining a live subscription shares it.
+   */
+  readonly binary?: boolean;
+}

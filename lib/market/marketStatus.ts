@@ -1,0 +1,29 @@
+import type { ConnectionStatus } from '../socket/connectionStatus';
+
+/**
+ * The state of a `marketStreams` connection: the socket core's status (with its epoch) plus counters
+ * since the streams were created. Emitted on every change.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams } from 'ex-streams';
+ * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
+ * market.status$.subscribe((s) => console.log(s.connection.type, s.connection.epoch, s.topics, s.tradeGaps));
+ * // 'open' 1 4 0
+ * ```
+ */
+export interface MarketStatus {
+  /** Status of the underlying connection (see `ConnectionStatus`). */
+  readonly connection: ConnectionStatus;
+  /** Topic subscriptions live now (each `(symbol, topic, binary)` once, however many observers share it). */
+  readonly topics: number;
+  /** Trade gaps detected (see `gaps$`). */
+  readonly tradeGaps: number;
+  /** Messages or records reported on `errors$` as `DecodeError`s. */
+  readonly decodeErrors: number;
+  /** Subscriptions the service refused (`SubscriptionRejectedError`). */
+  readonly rejections: number;
+}
+
+/** The counters of {@link MarketStatus}. @internal */
+export type MarketCounters = Omit<MarketStatus, 'connection'>;

@@ -1,0 +1,211 @@
+import {
+  asyncScheduler,
+  BehaviorSubject,
+  combineLatest,
+  defer,
+  ignoreElements,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  type SchedulerLike,
+  share,
+  Subject,
+  tap,
+} from 'rxjs';
+import type * as t from 'io-ts';
+import { DepthRecordCodec, type DepthRecord } from '../codecs/depth';
+import { KlineRecordCodec, type KlineRecord } from '../codecs/kline';
+import { RealtimesRecordCodec, type RealtimesRecord } from '../codecs/realtimes';
+import { TradeRecordCodec, type TradeRecord } from '../codecs/trade';
+import { ConfigError } from '../errors';
+import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
+import { connection, type ConnectionConfig } from '../socket/connection';
+import type { ServerClock } from '../socket/serverClock';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import { pacer } from './internal/pacer';
+import { TopicRouter } from './internal/topicRouter';
+import { type TopicContext, topicSubscription } from './internal/topicSubscription';
+import type { MarketMessage, TopicOptions } from './marketMessage';
+import type { MarketCounters, MarketStatus } from './marketStatus';
+
+/** Configuration of {@link marketStreams}. Only `url` is required. */
+export interface MarketStreamsConfig {
+  /** Public stream address (path ends in `/quote/ws/v1`), or a function evaluated at every connect. */
+  readonly url: string | (() => string);
+  /** Connection options (heartbeats, frame limits, reconnect policy). Default `{}` (the connection's defaults). */
+  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
+  /**
+   * Ask for zip binary frames unless a subscription says otherwise. Default `false` (JSON text). Observers
+   * joining a live subscription share its encoding.
+   */
+  readonly binary?: boolean;
+  /**
+   * Pace of `sub` frames once a burst is used up, per second. Default 10: a reconnect with 200 topics
+   * re-subscribes them in about 19 s instead of flooding the service with 200 frames at once.
+   */
+  readonly resubscribeRatePerSecond?: number;
+  /** `sub` frames that may leave at once before pacing applies. Default 10. */
+  readonly subscribeBurst?: number;
+  /** Clock and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
+  readonly WebSocketCtor?: WebSocketCtor;
+}
+
+/** The public market streams of one connection; see {@link marketStreams}. */
+export interface MarketStreams {
+  /** Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones). */
+  kline(symbol: string, interval: string, options?: TopicOptions): Observable<KlineRecord>;
+  /** 24-hour ticker records. */
+  realtimes(symbol: string, options?: TopicOptions): Observable<RealtimesRecord>;
+  /** Public trades, each id once and in id order across reconnects (see `dedupeTrades`); gaps go to `gaps$`. */
+  trades(symbol: string, options?: TopicOptions): Observable<TradeRecord>;
+  /** Order book snapshots, up to 200 levels a side (pipe `orderBook()` for a checked view). */
+  depth(symbol: string, options?: TopicOptions): Observable<DepthRecord>;
+  /** Kline messages with their envelope facts (`first`, `sendTime`, `epoch`). */
+  klineMessages(symbol: string, interval: string, options?: TopicOptions): Observable<MarketMessage<KlineRecord>>;
+  /** Realtimes messages with their envelope facts. */
+  realtimesMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<RealtimesRecord>>;
+  /** Trade messages as sent: the first of each (re)subscription repeats the last 60 trades (no de-duplication). */
+  tradeMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<TradeRecord>>;
+  /** Depth messages with their envelope facts. */
+  depthMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<DepthRecord>>;
+  /** Connection status and counters (replays the current one). Does not open the socket. */
+  readonly status$: Observable<MarketStatus>;
+  /** Non-fatal errors: `DecodeError`s (frames, envelopes, records) and the cause of each lost socket. */
+  readonly errors$: Observable<Error>;
+  /** Trade gaps: a resubscription's first message did not reach back to the last trade seen. Hot. */
+  readonly gaps$: Observable<TradeGap>;
+  /** Estimate of `serverTime - localTime` from the heartbeats. */
+  readonly serverClock: ServerClock;
+}
+
+function positive(option: string, value: number, integer: boolean): number {
+  if (!(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
+    throw new ConfigError(option, integer ? 'must be a positive integer' : 'must be a positive number');
+  }
+  return value;
+}
+
+/**
+ * Typed, reference-counted public market streams over one websocket.
+ *
+ * - Cold: the socket opens with the first subscriber of any topic and closes after the last one leaves.
+ * - Each `(symbol, topic)` is one server subscription however many observers share it: `sub` on the first
+ *   subscriber, `cancel` after the last leaves. Every request has its own numeric `id`. The service keeps
+ *   one subscription per symbol and topic, so `binary` is a transport choice made by the observer that
+ *   starts the subscription (zip frames are decoded transparently; the records are the same).
+ * - After a reconnect every live topic is subscribed again, paced (`subscribeBurst` at once, then
+ *   `resubscribeRatePerSecond`); topics whose observers left meanwhile are not.
+ * - Messages are routed by echoed `id`, else by `(symbol, topic, klineType)`; the envelope is decoded once,
+ *   records with the topic's codec. A record or frame that fails goes to `errors$`; the stream goes on.
+ * - An error frame for one subscription (unknown symbol or topic) errors that observable with a
+ *   `SubscriptionRejectedError`; the other topics keep flowing.
+ *
+ * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond` or `subscribeBurst`.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, orderBook } from 'ex-streams';
+ * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
+ * market.trades('BTCUSDT').subscribe((t) => console.log(t.v, t.p, t.q, t.m));
+ * market.depth('ETHUSDT', { binary: true }).pipe(orderBook()).subscribe((b) => console.log(b.spread));
+ * market.gaps$.subscribe((g) => console.warn(`${g.symbol}: trades after ${g.lastSeenId} may be missing`));
+ * ```
+ */
+export function marketStreams(config: MarketStreamsConfig): MarketStreams {
+  const {
+    url,
+    connection: connectionOptions = {},
+    binary: defaultBinary = false,
+    resubscribeRatePerSecond = 10,
+    subscribeBurst = 10,
+    scheduler = asyncScheduler,
+    WebSocketCtor,
+  } = config;
+  positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
+  positive('subscribeBurst', subscribeBurst, true);
+
+  const conn = connection({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
+  const errors = new Subject<Error>();
+  const gaps = new Subject<TradeGap>();
+  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0 });
+  const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
+    counters.next({ ...counters.value, ...change(counters.value) });
+
+  const router = new TopicRouter((issue) => {
+    count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
+    errors.next(issue);
+  });
+  let lastId = 0;
+  const ctx: TopicContext = {
+    conn,
+    router,
+    router$: merge(
+      conn.opened$.pipe(tap((epoch) => (router.epoch = epoch))),
+      conn.messages$.pipe(tap((message) => router.dispatch(message))),
+    ).pipe(ignoreElements(), share()),
+    pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
+    nextId: () => ++lastId,
+    onDecodeError: (error) => {
+      count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
+      errors.next(error);
+    },
+    onRejected: () => count((c) => ({ rejections: c.rejections + 1 })),
+    onTopicsChanged: () => {
+      if (router.size !== counters.value.topics) count(() => ({ topics: router.size }));
+    },
+  };
+
+  const shared = new Map<string, Observable<unknown>>();
+  /** One shared observable per key, built on first use. */
+  const memo = <A>(key: string, build: () => Observable<A>): Observable<A> => {
+    let found = shared.get(key) as Observable<A> | undefined;
+    if (found === undefined) {
+      found = build();
+      shared.set(key, found);
+    }
+    return found;
+  };
+  /** The `binary` wish of the observer subscribing last, per `(symbol, topic)`: the first of a shared run wins. */
+  const wanted = new Map<string, boolean>();
+  const withBinary = <A>(key: string, options: TopicOptions | undefined, shared$: Observable<A>): Observable<A> =>
+    defer(() => {
+      wanted.set(key, options?.binary ?? defaultBinary);
+      return shared$;
+    });
+  const sharedTopic = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }) => {
+    const key = `${symbol}|${topic}`;
+    const binary = (): boolean => wanted.get(key) ?? defaultBinary;
+    return memo(key, () => topicSubscription(ctx, { symbol, topic, binary, codec }));
+  };
+  const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
+    withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));
+  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(mergeMap((m) => m.data));
+  const onGap = (gap: TradeGap): void => {
+    count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
+    gaps.next(gap);
+  };
+
+  const api: MarketStreams = {
+    klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
+    realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
+    tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
+    depthMessages: (symbol, options) => messages(symbol, 'depth', DepthRecordCodec, options),
+    kline: (symbol, interval, options) => records(api.klineMessages(symbol, interval, options)),
+    realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
+    depth: (symbol, options) => records(api.depthMessages(symbol, options)),
+    trades: (symbol, options) =>
+      withBinary(
+        `${symbol}|trade`,
+        options,
+        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap }), share())),
+      ),
+    status$: combineLatest([conn.status$, counters]).pipe(map(([connection, c]) => ({ connection, ...c }))),
+    errors$: merge(conn.errors$, errors),
+    gaps$: gaps.asObservable(),
+    serverClock: conn.serverClock,
+  };
+  return api;
+}

@@ -1,0 +1,104 @@
+import { defer, mergeMap, type OperatorFunction } from 'rxjs';
+import { compareDecimal } from '../internal/decimal';
+
+/** The field of a trade that {@link dedupeTrades} reads: its id `v`, 64-bit decimal text. */
+export interface TradeLike {
+  readonly v: string;
+}
+
+/** One trade message as {@link dedupeTrades} needs it (a `MarketMessage<TradeRecord>` fits). */
+export interface TradeBatch<T extends TradeLike> {
+  readonly symbol: string;
+  /** The first message of a (re)subscription: it carries the most recent 60 trades. */
+  readonly first: boolean;
+  /** Connection epoch the message arrived in. */
+  readonly epoch: number;
+  readonly data: readonly T[];
+}
+
+/**
+ * Trades may have been missed: the first message of a resubscription does not reach back to the last
+ * trade seen before it (its oldest trade id is more than one above `lastSeenId`).
+ */
+export interface TradeGap {
+  readonly symbol: string;
+  /** The newest trade id emitted before the gap. */
+  readonly lastSeenId: string;
+  /** The oldest trade id of the first message after the gap. */
+  readonly firstNewId: string;
+  /** Connection epoch of that first message. */
+  readonly epoch: number;
+}
+
+/** Options of {@link dedupeTrades}. */
+export interface DedupeTradesConfig {
+  /** Called with each {@link TradeGap} detected. Default: none (gaps are not reported). */
+  readonly onGap?: (gap: TradeGap) => void;
+}
+
+const INTEGER = /^\d+$/;
+const byId = (x: TradeLike, y: TradeLike): number => compareDecimal(x.v, y.v);
+
+/** Whether ids strictly between `lastSeen` and `oldest` could exist. */
+function isGap(lastSeen: string, oldest: string): boolean {
+  if (INTEGER.test(lastSeen) && INTEGER.test(oldest)) return BigInt(oldest) > BigInt(lastSeen) + 1n;
+  return compareDecimal(oldest, lastSeen) > 0;
+}
+
+function isSorted<T extends TradeLike>(trades: readonly T[]): boolean {
+  for (let i = 1; i < trades.length; i++) if (!(byId(trades[i - 1] as T, trades[i] as T) <= 0)) return false;
+  return true;
+}
+
+/** The trades of `batch` not emitted yet, oldest first; updates `last` and reports a gap. */
+function fresh<T extends TradeLike>(batch: TradeBatch<T>, last: Map<string, string>, onGap?: (gap: TradeGap) => void): T[] {
+  const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
+  let seen = last.get(batch.symbol);
+  const oldest = trades.find((trade) => INTEGER.test(trade.v));
+  if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v)) {
+    onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
+  }
+  const out: T[] = [];
+  for (const trade of trades) {
+    if (!INTEGER.test(trade.v)) out.push(trade); // an id that cannot be ordered passes through untracked
+    else if (seen === undefined || compareDecimal(trade.v, seen) > 0) {
+      out.push(trade);
+      seen = trade.v;
+    }
+  }
+  if (seen !== undefined) last.set(batch.symbol, seen);
+  return out;
+}
+
+/**
+ * Flattens trade messages into single trades, each trade id exactly once and in id order. The trade
+ * topic's first message after every (re)subscription repeats the most recent 60 trades; trades whose id
+ * is not above the newest id already emitted (per symbol) are dropped. Ids are 64-bit decimal text and
+ * are compared exactly (never as `Number`). When a first message does not reach back to the newest trade
+ * seen, trades may have been lost while disconnected: `onGap` receives a {@link TradeGap}.
+ *
+ * ```
+ * messages:     -a------b--------c-----|   a = first [1,2,3]; b = [4]; c = first [3,4,5] (after a reconnect)
+ * dedupeTrades: -(123)--4--------5-----|   c repeats 3 and 4: only 5 is new, no gap
+ * ```
+ *
+ * Config: `onGap` (default none).
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, dedupeTrades } from 'ex-streams';
+ * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
+ * // market.trades('BTCUSDT') already does this; on raw messages:
+ * market.tradeMessages('BTCUSDT')
+ *   .pipe(dedupeTrades({ onGap: (g) => console.warn(`trades after ${g.lastSeenId} may be missing`) }))
+ *   .subscribe((trade) => console.log(trade.v, trade.p, trade.q));
+ * ```
+ */
+export function dedupeTrades<T extends TradeLike>(config: DedupeTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
+  const { onGap } = config;
+  return (source) =>
+    defer(() => {
+      const last = new Map<string, string>();
+      return source.pipe(mergeMap((batch) => fresh(batch, last, onGap)));
+    });
+}

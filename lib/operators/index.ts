@@ -1,0 +1,16 @@
+/**
+ * Reusable RxJS operators of ex-streams.
+ *
+ * @module
+ */
+export { reconnect } from './reconnect';
+export type { ReconnectConfig, ReconnectInfo } from './reconnect';
+export { reorderByEventTime } from './reorderByEventTime';
+export type { ReorderByEventTimeConfig, LatePolicy } from './reorderByEventTime';
+export { LateEventError } from './lateEventError';
+export { orderBook } from './orderBook';
+export type { OrderBook, OrderBookLevel, OrderBookConfig, DepthSnapshot } from './orderBook';
+export { closedCandles } from './closedCandles';
+export type { CandleLike } from './closedCandles';
+export { dedupeTrades } from './dedupeTrades';
+export type { TradeGap, TradeBatch, TradeLike, DedupeTradesConfig } from './dedupeTrades';

@@ -1,0 +1,245 @@
+import {
+  BehaviorSubject,
+  defer,
+  filter,
+  identity,
+  map,
+  type Observable,
+  of,
+  type SchedulerLike,
+  Subject,
+  asyncScheduler,
+  share,
+  switchMap,
+  tap,
+} from 'rxjs';
+import { ConfigError, ConnectionClosedError, SendQueueFullError } from '../errors';
+import { reconnect, type ReconnectConfig } from '../operators/reconnect';
+import type { ConnectionStatus } from './connectionStatus';
+import { defaultWebSocketCtor } from './defaultWebSocketCtor';
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './decodeFrame';
+import { type ServerClock, serverClockSampler } from './serverClock';
+import { socketSession } from './socketSession';
+import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
+
+/**
+ * Configuration of {@link connection}. Only `url` is required; every default is explained in
+ * docs/reliability.md.
+ *
+ * @example
+ * ```ts
+ * import { connection } from 'ex-streams';
+ * const conn = connection({
+ *   url: () => `wss://example.test/api/v1/ws/${currentListenKey()}`,
+ *   heartbeatTimeoutMs: 45_000,
+ *   reconnect: { maxDelayMs: 10_000 },
+ * });
+ * ```
+ */
+export interface ConnectionConfig {
+  /** The stream address, or a function evaluated at every connect attempt (e.g. to put in a fresh listen key). */
+  readonly url: string | (() => string);
+  /** The websocket constructor. Default: `ws` (dynamic import) on Node, the global `WebSocket` elsewhere. */
+  readonly WebSocketCtor?: WebSocketCtor;
+  /** Clock and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Client ping cadence; the first ping leaves as soon as the socket opens. Default 10 000 (the spec's recommendation). */
+  readonly pingIntervalMs?: number;
+  /**
+   * Silence (no frame at all, or no open after connecting) that marks the peer dead. Default 30 000: three
+   * ping intervals, so two lost pongs in a row are tolerated while a dead peer is still noticed within half a minute.
+   */
+  readonly heartbeatTimeoutMs?: number;
+  /** Largest frame accepted, in bytes. Default 4 MiB (see `FrameLimits`). */
+  readonly maxFrameBytes?: number;
+  /** Largest inflated zip entry, in bytes. Default 16 MiB (see `FrameLimits`). */
+  readonly maxInflatedBytes?: number;
+  /** Frames `send` may hold while no socket is open. Default 1000. */
+  readonly maxQueuedFrames?: number;
+  /**
+   * Reconnection settings (see `reconnect`), or `false` to fail on the first loss. Default `{}`: backoff
+   * 500 ms … 30 s with full jitter, forever, except after a close code in 4000-4999 or a `ConfigError`
+   * (a `shouldReconnect` given here replaces that rule).
+   */
+  readonly reconnect?: ReconnectConfig | false;
+}
+
+/**
+ * One logical connection to a stream endpoint, surviving socket losses. See {@link connection}.
+ *
+ * @example
+ * ```ts
+ * import { connection } from 'ex-streams';
+ * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
+ * conn.status$.subscribe((s) => console.log(s.type, s.epoch)); // closed 0, connecting 0, open 1, …
+ * conn.errors$.subscribe((e) => console.warn(e.name, e.message));
+ * const sub = conn.messages$.subscribe();
+ * ```
+ */
+export interface Connection {
+  /**
+   * Cold and shared: the first subscriber opens the socket, the last one leaving closes it (code 1000) and
+   * stops every timer. Emits each decoded JSON message, heartbeat frames included, over all epochs. Errors
+   * only when reconnection gives up (the cause: `ConnectionClosedError`, `HeartbeatTimeoutError`, …).
+   */
+  readonly messages$: Observable<unknown>;
+  /** The epoch of each socket that opens; replays the current one when open. Does not open anything by itself. */
+  readonly opened$: Observable<number>;
+  /** The current {@link ConnectionStatus} (replayed), then every change. Starts as `{ type: 'closed', epoch: 0 }`. */
+  readonly status$: Observable<ConnectionStatus>;
+  /** Non-fatal errors: `DecodeError`s of bad frames and the cause of every lost socket. */
+  readonly errors$: Observable<Error>;
+  /** RTT-corrected estimate of `serverTime - localTime`, from the heartbeat pongs. */
+  readonly serverClock: ServerClock;
+  /**
+   * Sends `frame` JSON-encoded: now if a socket is open, else when the next one opens (queued frames go
+   * first, in order). Throws a `SendQueueFullError` when `maxQueuedFrames` frames already wait. The queue
+   * is dropped when the last subscriber leaves.
+   */
+  send(frame: unknown): void;
+  /** Sends `frame` JSON-encoded if a socket is open and returns true; otherwise drops it and returns false. */
+  sendIfOpen(frame: unknown): boolean;
+}
+
+/** Retry everything except an application close code (4000-4999) and a configuration problem. @internal */
+function defaultShouldReconnect(error: unknown): boolean {
+  if (error instanceof ConnectionClosedError) return error.code < 4000 || error.code > 4999;
+  return !(error instanceof ConfigError);
+}
+
+function positive(option: string, value: number): void {
+  if (!(value > 0)) throw new ConfigError(option, 'must be a positive number');
+}
+
+const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
+
+/**
+ * Creates a resilient connection: websocket → frame decoding (text or zip, with guard rails) → heartbeats
+ * (client pings, answers to server pings, dead-peer detection) → `reconnect` → `share`. Nothing happens
+ * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size. Each successful open starts a new epoch, announced on `opened$` and
+ * `status$` (with `downSince` after a loss) so consumers can resubscribe topics and signal gaps.
+ *
+ * @example
+ * ```ts
+ * import { connection } from 'ex-streams';
+ * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
+ * conn.opened$.subscribe(() =>
+ *   conn.send({ symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false }, id: 1 }));
+ * const sub = conn.messages$.subscribe((m) => console.log(m)); // { pong: 1700000000123 }, { topic: 'trade', … }
+ * sub.unsubscribe(); // closes the socket (1000), no timer left
+ * ```
+ */
+export function connection(config: ConnectionConfig): Connection {
+  const {
+    url,
+    WebSocketCtor,
+    scheduler = asyncScheduler,
+    pingIntervalMs = 10_000,
+    heartbeatTimeoutMs = 30_000,
+    maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
+    maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES,
+    maxQueuedFrames = 1000,
+    reconnect: reconnectConfig = {},
+  } = config;
+  positive('pingIntervalMs', pingIntervalMs);
+  positive('heartbeatTimeoutMs', heartbeatTimeoutMs);
+  positive('maxFrameBytes', maxFrameBytes);
+  positive('maxInflatedBytes', maxInflatedBytes);
+  if (!Number.isInteger(maxQueuedFrames) || maxQueuedFrames < 0) {
+    throw new ConfigError('maxQueuedFrames', 'must be an integer >= 0');
+  }
+  const status = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
+  const errors = new Subject<Error>();
+  const clock = serverClockSampler();
+  const queue: string[] = [];
+  let openSocket: WebSocketLike | undefined;
+  let epoch = 0;
+  let attempt = 0;
+  let downSince: number | undefined;
+
+  const onOpen = (socket: WebSocketLike): void => {
+    openSocket = socket;
+    for (const frame of queue) socket.send(frame);
+    queue.length = 0;
+    const since = scheduler.now();
+    epoch += 1;
+    status.next(epoch > 1 && downSince !== undefined ? { type: 'open', epoch, since, downSince } : { type: 'open', epoch, since });
+  };
+  const onEnd = (wasOpen: boolean): void => {
+    openSocket = undefined;
+    if (wasOpen) downSince = scheduler.now();
+  };
+  const finish = (cause?: Error): void => {
+    queue.length = 0;
+    attempt = 0;
+    status.next(cause ? { type: 'closed', epoch, cause } : { type: 'closed', epoch });
+  };
+
+  const session$ = defer(() => {
+    status.next({ type: 'connecting', epoch, attempt });
+    const address = typeof url === 'function' ? url() : url;
+    const ctor$ = WebSocketCtor ? of(WebSocketCtor) : defaultWebSocketCtor();
+    return ctor$.pipe(
+      switchMap((Ctor) =>
+        socketSession({
+          url: address,
+          Ctor,
+          scheduler,
+          pingIntervalMs,
+          heartbeatTimeoutMs,
+          limits: { maxFrameBytes, maxInflatedBytes },
+          clock,
+          onOpen,
+          onEnd,
+          onDecodeError: (e) => errors.next(e),
+        }),
+      ),
+    );
+  });
+
+  const retrying =
+    reconnectConfig === false
+      ? identity
+      : reconnect<unknown>({
+          scheduler,
+          ...reconnectConfig,
+          shouldReconnect: reconnectConfig.shouldReconnect ?? defaultShouldReconnect,
+          onReconnecting: (info) => {
+            attempt = info.attempt;
+            status.next({ type: 'reconnecting', epoch, attempt, delayMs: info.delayMs, cause: toError(info.cause) });
+            reconnectConfig.onReconnecting?.(info);
+          },
+        });
+
+  const messages$ = session$.pipe(
+    tap({ error: (e: unknown) => errors.next(toError(e)) }),
+    retrying,
+    tap({ error: (e: unknown) => finish(toError(e)), unsubscribe: () => finish() }),
+    share({ resetOnRefCountZero: true }),
+  );
+
+  return {
+    messages$,
+    opened$: status.pipe(
+      filter((s): s is Extract<ConnectionStatus, { type: 'open' }> => s.type === 'open'),
+      map((s) => s.epoch),
+    ),
+    status$: status.asObservable(),
+    errors$: errors.asObservable(),
+    serverClock: clock,
+    send(frame) {
+      const text = JSON.stringify(frame);
+      if (openSocket) {
+        openSocket.send(text);
+        return;
+      }
+      if (queue.length >= maxQueuedFrames) throw new SendQueueFullError(maxQueuedFrames);
+      queue.push(text);
+    },
+    sendIfOpen(frame) {
+      if (!openSocket) return false;
+      openSocket.send(JSON.stringify(frame));
+      return true;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * The life of a {@link Connection}, as published on `status$`. `epoch` counts successful opens over the
+ * connection's lifetime (first open = 1; 0 before any): messages of different epochs came over different
+ * sockets, and anything the service sent between them is lost.
+ *
+ * - `connecting`: a socket is being opened; `attempt` is 0 for a first connect, n for the n-th retry.
+ * - `open`: epoch `epoch` is live since `since` (local ms). `downSince` (set from the second epoch on) is when
+ *   the previous epoch ended: `[downSince, since)` is the gap to fill (resync a book, refetch orders).
+ * - `reconnecting`: the socket ended with `cause`; the next attempt starts in `delayMs`.
+ * - `closed`: no socket and none coming: the last subscriber left (no `cause`), or reconnection gave up
+ *   (`cause`, e.g. a `ConnectionClosedError` with a code in 4000-4999).
+ *
+ * @example
+ * ```ts
+ * import { connection } from 'ex-streams';
+ * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
+ * conn.status$.subscribe((s) => {
+ *   if (s.type === 'open' && s.downSince !== undefined) console.log(`gap ${s.since - s.downSince} ms`);
+ * });
+ * ```
+ */
+export type ConnectionStatus =
+  | { readonly type: 'connecting'; readonly epoch: number; readonly attempt: number }
+  | { readonly type: 'open'; readonly epoch: number; readonly since: number; readonly downSince?: number }
+  | {
+      readonly type: 'reconnecting';
+      readonly epoch: number;
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly cause: Error;
+    }
+  | { readonly type: 'closed'; readonly epoch: number; readonly cause?: Error };

@@ -1,0 +1,97 @@
+import * as E from 'fp-ts/Either';
+import { DecodeError } from '../errors';
+import { parseJson } from '../internal/json';
+import { unzipFirstEntry } from './unzipFirstEntry';
+
+/**
+ * Default {@link FrameLimits.maxFrameBytes}: 4 MiB.
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_FRAME_BYTES } from 'ex-streams';
+ * DEFAULT_MAX_FRAME_BYTES; // 4194304
+ * ```
+ */
+export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
+/**
+ * Default {@link FrameLimits.maxInflatedBytes}: 16 MiB.
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_INFLATED_BYTES } from 'ex-streams';
+ * DEFAULT_MAX_INFLATED_BYTES; // 16777216
+ * ```
+ */
+export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Guard rails of {@link decodeFrame}; every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { decodeFrame } from 'ex-streams';
+ * decodeFrame(bytes, { maxFrameBytes: 1 << 20, maxInflatedBytes: 8 << 20 });
+ * ```
+ */
+export interface FrameLimits {
+  /**
+   * Largest frame accepted, in bytes (text frames: in UTF-16 code units, a lower bound of their bytes).
+   * Default 4 MiB: a 200-level depth book is ~10 KB of JSON, so this leaves a 400x margin while keeping a
+   * hostile frame from being parsed at all.
+   */
+  readonly maxFrameBytes?: number;
+  /**
+   * Largest inflated size of a zip frame's entry. Default 16 MiB. The declared size in the zip header is
+   * checked before inflating, and inflating writes into a buffer of the declared size, so a zip bomb ends
+   * as a `DecodeError` of kind `'inflated-too-large'`, never as an out-of-memory.
+   */
+  readonly maxInflatedBytes?: number;
+  /** Literal secrets to redact from the raw excerpt kept in errors. */
+  readonly secrets?: readonly string[];
+}
+
+let utf8: TextDecoder | undefined;
+
+/**
+ * Decodes one websocket frame into a JSON value: a text frame is parsed as JSON; a binary frame
+ * (`ArrayBuffer`, or an `ArrayBufferView` such as a Node `Buffer`) is a zip file whose first entry is
+ * UTF-8 JSON. Never throws: failures are `DecodeError`s of kind `'frame-too-large'`,
+ * `'inflated-too-large'`, `'zip'`, `'utf8'` or `'json'`. Binary input is read through views, never copied.
+ *
+ * @example
+ * ```ts
+ * import { decodeFrame } from 'ex-streams';
+ * decodeFrame('{"pong":1700000000000}'); // { _tag: 'Right', right: { pong: 1700000000000 } }
+ * decodeFrame('{"pong":');              // { _tag: 'Left', left: DecodeError { kind: 'json', … } }
+ * ```
+ */
+export function decodeFrame(data: unknown, limits: FrameLimits = {}): E.Either<DecodeError, unknown> {
+  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets } = limits;
+  if (typeof data === 'string') {
+    return data.length > maxFrameBytes ? frameTooLarge(data.length, maxFrameBytes) : parseJson(data, secrets);
+  }
+  const bytes = bytesOf(data);
+  if (bytes === undefined) return E.left(new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)'));
+  if (bytes.length > maxFrameBytes) return frameTooLarge(bytes.length, maxFrameBytes);
+  const entry = unzipFirstEntry(bytes, maxInflatedBytes);
+  if (E.isLeft(entry)) return entry;
+  let text: string;
+  try {
+    text = (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(entry.right);
+  } catch {
+    return E.left(new DecodeError('utf8', 'zip entry is not valid UTF-8'));
+  }
+  return parseJson(text, secrets);
+}
+
+/** A view over binary frame data, without copying; `undefined` for anything else (e.g. a Blob). */
+function bytesOf(data: unknown): Uint8Array | undefined {
+  // The tag check also accepts an ArrayBuffer from another realm (a vm context, an iframe).
+  if (data instanceof ArrayBuffer || Object.prototype.toString.call(data) === '[object ArrayBuffer]') {
+    return new Uint8Array(data as ArrayBuffer);
+  }
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return undefined;
+}
+
+function frameTooLarge(size: number, max: number): E.Either<DecodeError, never> {
+  return E.left(new DecodeError('frame-too-large', `frame of ${size} bytes exceeds maxFrameBytes (${max})`));
+}

@@ -1,0 +1,44 @@
+import { defer, from, map, type Observable, of } from 'rxjs';
+import { ConfigError } from '../errors';
+import type { WebSocketCtor } from './webSocketLike';
+
+interface WsModule {
+  readonly WebSocket?: WebSocketCtor;
+  readonly default?: WebSocketCtor | { readonly WebSocket?: WebSocketCtor };
+}
+
+/** True on Node (and runtimes that mimic it, such as Bun and Deno's Node mode). @internal */
+function isNode(): boolean {
+  const g = globalThis as { process?: { versions?: { node?: unknown } } };
+  return typeof g.process?.versions?.node === 'string';
+}
+
+function ctorOf(mod: WsModule): WebSocketCtor | undefined {
+  if (typeof mod.WebSocket === 'function') return mod.WebSocket;
+  const d = mod.default;
+  if (typeof d === 'function') return d;
+  return d?.WebSocket;
+}
+
+/**
+ * Resolves the websocket constructor to use when none is injected, at connect time (never at import):
+ * on Node the `ws` package through a dynamic `import('ws')` (faster than Node's built-in client, and Node 20
+ * has no global `WebSocket`); elsewhere the global `WebSocket`. Errors with a {@link ConfigError} when
+ * neither exists. The core bundle carries no top-level `ws` import.
+ * @internal
+ */
+export function defaultWebSocketCtor(): Observable<WebSocketCtor> {
+  return defer(() => {
+    const global = (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
+    if (!isNode() && typeof global === 'function') return of(global);
+    return from(import('ws').then((mod: WsModule) => ctorOf(mod), () => undefined)).pipe(
+      map((ws) => ws ?? global),
+      map((ctor) => {
+        if (typeof ctor !== 'function') {
+          throw new ConfigError('WebSocketCtor', 'is needed: there is no global WebSocket and the ws package could not be loaded');
+        }
+        return ctor;
+      }),
+    );
+  });
+}

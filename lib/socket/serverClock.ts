@@ -1,0 +1,63 @@
+import { distinctUntilChanged, type Observable, ReplaySubject } from 'rxjs';
+
+/**
+ * An estimate of the service's clock relative to the local one, from the heartbeat exchange: each public
+ * pong `{ pong: serverTime }` answering one of our pings gives a sample
+ * `offset = serverTime - (pingSentAt + rtt / 2)`; the estimate is the sample with the smallest round trip
+ * among the last 8 (the least delayed sample has the least error). Private pongs echo our own timestamp and
+ * only update {@link ServerClock.rttMs}.
+ *
+ * Feed it to the REST client (`serverTimeOffsetMs: () => conn.serverClock.offsetMs()`) so signed timestamps
+ * stay inside the service's window even when the local clock drifts.
+ *
+ * @example
+ * ```ts
+ * import { connection, restClient } from 'ex-streams';
+ * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
+ * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey,
+ *   serverTimeOffsetMs: () => conn.serverClock.offsetMs() });
+ * conn.serverClock.offset$.subscribe((ms) => console.log(`server clock is ${ms} ms ahead`));
+ * ```
+ */
+export interface ServerClock {
+  /** `serverTime - localTime` in ms; 0 until the first sample. */
+  offsetMs(): number;
+  /** Each new estimate (no repeats); replays the current one to late subscribers. Never completes. */
+  readonly offset$: Observable<number>;
+  /** The latest measured round trip of a ping, in ms; `undefined` until one was measured. */
+  rttMs(): number | undefined;
+}
+
+/** A {@link ServerClock} fed by the connection. @internal */
+export interface ServerClockSampler extends ServerClock {
+  /** Records a round trip (private pong). */
+  rtt(rttMs: number): void;
+  /** Records a round trip with the server time it observed (public pong). */
+  sample(offsetMs: number, rttMs: number): void;
+}
+
+/** Creates a {@link ServerClockSampler} keeping the last `window` samples. @internal */
+export function serverClockSampler(window = 8): ServerClockSampler {
+  const samples: { offsetMs: number; rttMs: number }[] = [];
+  const offsets = new ReplaySubject<number>(1);
+  let offset = 0;
+  let lastRtt: number | undefined;
+  const offset$ = offsets.pipe(distinctUntilChanged());
+  return {
+    offsetMs: () => offset,
+    offset$,
+    rttMs: () => lastRtt,
+    rtt(rttMs) {
+      lastRtt = rttMs;
+    },
+    sample(offsetMs, rttMs) {
+      lastRtt = rttMs;
+      samples.push({ offsetMs, rttMs });
+      if (samples.length > window) samples.shift();
+      let best = samples[0]!;
+      for (const s of samples) if (s.rttMs < best.rttMs) best = s;
+      offset = best.offsetMs;
+      offsets.next(offset);
+    },
+  };
+}

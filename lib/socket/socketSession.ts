@@ -1,0 +1,108 @@
+import * as E from 'fp-ts/Either';
+import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { ConnectionClosedError, type DecodeError } from '../errors';
+import { redact } from '../internal/redact';
+import { decodeFrame, type FrameLimits } from './decodeFrame';
+import { handleHeartbeat, type HeartbeatState } from './heartbeat';
+import type { ServerClockSampler } from './serverClock';
+import { silenceWatchdog } from './silenceWatchdog';
+import { WS_CONNECTING, WS_OPEN, type WebSocketCtor, type WebSocketLike } from './webSocketLike';
+
+/** Everything one socket's life needs. @internal */
+export interface SessionSettings {
+  readonly url: string;
+  readonly Ctor: WebSocketCtor;
+  readonly scheduler: SchedulerLike;
+  readonly pingIntervalMs: number;
+  readonly heartbeatTimeoutMs: number;
+  readonly limits: FrameLimits;
+  readonly clock: ServerClockSampler;
+  /** The socket opened: flush queued frames, announce the new epoch. */
+  readonly onOpen: (socket: WebSocketLike) => void;
+  /** The socket can no longer send (closed by either side or torn down); `wasOpen` tells whether it had opened. */
+  readonly onEnd: (wasOpen: boolean) => void;
+  readonly onDecodeError: (error: DecodeError) => void;
+}
+
+const noop = (): void => undefined;
+
+/**
+ * One websocket, cold: created on subscribe, closed with code 1000 on unsubscribe. Emits each decoded
+ * JSON message (heartbeats included); sends `{ ping: now }` on open and every `pingIntervalMs`; answers
+ * server pings; feeds the server clock; errors with `ConnectionClosedError` when the peer closes and with
+ * `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`.
+ * Bad frames go to `onDecodeError` and the socket keeps going.
+ * @internal
+ */
+export function socketSession(s: SessionSettings): Observable<unknown> {
+  return new Observable<unknown>((subscriber) => {
+    const { scheduler } = s;
+    const timers = new Subscription();
+    const heartbeat: HeartbeatState = { pingSentAt: undefined };
+    let lastSeenAt = scheduler.now();
+    let opened = false;
+    let ended = false;
+    const reply = (text: string): void => socket.send(text);
+
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      timers.unsubscribe();
+      socket.onopen = socket.onmessage = socket.onclose = null;
+      socket.onerror = noop; // `ws` throws on an 'error' event nobody listens to
+      s.onEnd(opened);
+    };
+
+    const socket = new s.Ctor(s.url);
+    socket.binaryType = 'arraybuffer';
+    socket.onerror = noop; // always followed by a close event, which carries the information
+    socket.onopen = () => {
+      opened = true;
+      lastSeenAt = scheduler.now();
+      s.onOpen(socket);
+      timers.add(
+        timer(0, s.pingIntervalMs, scheduler).subscribe(() => {
+          heartbeat.pingSentAt = scheduler.now();
+          socket.send(`{"ping":${heartbeat.pingSentAt}}`);
+        }),
+      );
+    };
+    socket.onmessage = (event) => {
+      const now = scheduler.now();
+      lastSeenAt = now;
+      const decoded = decodeFrame(event.data, s.limits);
+      if (E.isLeft(decoded)) {
+        s.onDecodeError(decoded.left);
+        return;
+      }
+      handleHeartbeat(decoded.right, now, heartbeat, s.clock, reply);
+      subscriber.next(decoded.right);
+    };
+    socket.onclose = (event) => {
+      end();
+      subscriber.error(new ConnectionClosedError(event.code, redact(event.reason ?? ''), event.wasClean));
+    };
+    timers.add(
+      silenceWatchdog(s.heartbeatTimeoutMs, () => lastSeenAt, scheduler).subscribe({
+        error: (error: unknown) => {
+          end();
+          abort(socket);
+          subscriber.error(error);
+        },
+      }),
+    );
+
+    return () => {
+      if (ended) return;
+      end();
+      if (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING) socket.close(1000);
+    };
+  });
+}
+
+/** Drops a dead socket at once: `ws`'s `terminate()` where it exists (no closing handshake to wait for). */
+function abort(socket: WebSocketLike): void {
+  const terminate = (socket as { terminate?: () => void }).terminate;
+  if (typeof terminate === 'function') terminate.call(socket);
+  else socket.close(4000, 'heartbeat timeout');
+}

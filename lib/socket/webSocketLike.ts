@@ -1,0 +1,65 @@
+/**
+ * An event handler, declared through a method so that its parameter is checked bivariantly: the browser
+ * `WebSocket` and `ws` (whose event objects carry more fields than ex-streams reads) can be assigned.
+ */
+type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
+
+/** The part of a websocket `message` event that ex-streams reads. */
+export interface WebSocketMessageEventLike {
+  /** A string for text frames; an `ArrayBuffer` or an `ArrayBufferView` (a Node `Buffer`) for binary frames. */
+  readonly data: unknown;
+}
+
+/** The part of a websocket `close` event that ex-streams reads. */
+export interface WebSocketCloseEventLike {
+  readonly code: number;
+  readonly reason: string;
+  readonly wasClean: boolean;
+}
+
+/**
+ * The minimal websocket shape ex-streams needs: the browser `WebSocket` interface, which the `ws` package
+ * also implements. Anything with these members can carry a {@link Connection}: a browser socket, `ws`,
+ * or the scheduler-driven fake of `ex-streams/testing`.
+ *
+ * Only the `on…` handler properties are used (no `addEventListener`); `binaryType` is set to
+ * `'arraybuffer'` before the socket opens.
+ *
+ * @example
+ * ```ts
+ * import type { WebSocketLike } from 'ex-streams';
+ * import WebSocket from 'ws';
+ * const socket: WebSocketLike = new WebSocket('ws://127.0.0.1:8080/quote/ws/v1');
+ * ```
+ */
+export interface WebSocketLike {
+  /** 0 connecting, 1 open, 2 closing, 3 closed (the browser constants). */
+  readonly readyState: number;
+  /** ex-streams sets `'arraybuffer'`. */
+  binaryType: string;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: Handler<unknown> | null;
+  onmessage: Handler<WebSocketMessageEventLike> | null;
+  onclose: Handler<WebSocketCloseEventLike> | null;
+  onerror: Handler<unknown> | null;
+}
+
+/**
+ * A websocket constructor: the global `WebSocket`, the `WebSocket` class of the `ws` package, or a fake.
+ * Injected through `ConnectionConfig.WebSocketCtor`; tests never patch `globalThis.WebSocket`.
+ *
+ * @example
+ * ```ts
+ * import { connection, type WebSocketCtor } from 'ex-streams';
+ * import { WebSocket } from 'ws';
+ * const Ctor: WebSocketCtor = WebSocket;
+ * const conn = connection({ url: 'ws://127.0.0.1:8080/quote/ws/v1', WebSocketCtor: Ctor });
+ * ```
+ */
+export type WebSocketCtor = new (url: string) => WebSocketLike;
+
+/** `WebSocket.OPEN`. @internal */
+export const WS_OPEN = 1;
+/** `WebSocket.CONNECTING`. @internal */
+export const WS_CONNECTING = 0;

@@ -1,0 +1,2 @@
+export { FakeWebSocket, fakeWebSocket } from './fakeWebSocket';
+export type { FakeSocketLog, FakeWebSocketFactory } from './fakeWebSocket';

@@ -1,0 +1,217 @@
+import type { TestScheduler } from 'rxjs/testing';
+import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
+import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
+import type { TradeGap } from '../../lib/operators/dedupeTrades';
+import { fakeWebSocket, type FakeWebSocket } from '../../lib/testing/fakeWebSocket';
+import { errorAwareTestScheduler } from '../helpers/errorMarbles';
+import { zipText } from '../helpers/zipFrames';
+
+interface EnvelopeOptions {
+  readonly id?: string;
+  readonly f?: boolean;
+  readonly klineType?: string;
+  readonly binary?: boolean;
+  readonly sendTime?: number;
+}
+
+const envelope = (symbol: string, topic: string, data: unknown[], o: EnvelopeOptions = {}) => ({
+  symbol,
+  symbolName: symbol,
+  topic,
+  params: { realtimeInterval: '24h', binary: String(o.binary ?? false), ...(o.klineType && { klineType: o.klineType }) },
+  data,
+  f: o.f ?? false,
+  sendTime: o.sendTime ?? 1000,
+  shared: false,
+  ...(o.id !== undefined && { id: o.id }),
+});
+
+const trade = (v: string, p = '1') => ({ v, t: 1, p, q: '1', m: true });
+const kline = (t: number, c: string) => ({ t, s: 'BTCUSDT', sn: 'BTCUSDT', o: '1', h: '2', l: '0.5', c, v: '10' });
+
+/** The subscription frames a socket was sent, as `event symbol topic id binary`. */
+function requests(socket: FakeWebSocket | undefined): string[] {
+  return (socket?.sentJson() ?? [])
+    .filter((f): f is { event: string; symbol: string; topic: string; id: number; params: { binary: boolean } } => typeof f === 'object' && f !== null && 'event' in f)
+    .map((f) => `${f.event} ${f.symbol} ${f.topic} ${f.id}${f.params.binary ? ' binary' : ''}`);
+}
+
+describe('marketStreams', () => {
+  let testScheduler: TestScheduler;
+  beforeEach(() => {
+    testScheduler = errorAwareTestScheduler();
+  });
+
+  function setup(config: Partial<MarketStreamsConfig> = {}) {
+    const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+    const market = marketStreams({
+      url: 'ws://127.0.0.1/quote/ws/v1',
+      WebSocketCtor: fake.WebSocketCtor,
+      scheduler: testScheduler,
+      connection: { pingIntervalMs: 1000, heartbeatTimeoutMs: 10_000, reconnect: { minDelayMs: 10, random: () => 0.5, resetAfterMs: 1 } },
+      ...config,
+    });
+    return { fake, market };
+  }
+
+  describe('reference counting', () => {
+    it('shares one server subscription between observers and cancels after the last one leaves', () => {
+      testScheduler.run(({ expectObservable, expectSubscriptions }) => {
+        const { fake, market } = setup();
+        const a = market.tradeMessages('BTCUSDT');
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('1')], { id: '1', f: true })));
+        fake.at(6, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('2')], { id: '1' })));
+        const m1 = { symbol: 'BTCUSDT', topic: 'trade', first: true, sendTime: 1000, epoch: 1, data: [trade('1')] };
+        const m2 = { ...m1, first: false, data: [trade('2')] };
+        expectObservable(a, '^ 7ms !').toBe('3ms a 2ms b', { a: m1, b: m2 });
+        expectObservable(a, '2ms ^ 9ms !').toBe('3ms a 2ms b', { a: m1, b: m2 });
+        expectObservable(market.depth('BTCUSDT'), '^ 19ms !').toBe('');
+        testScheduler.schedule(() => expect(requests(fake.latest())).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2']), 11);
+        testScheduler.schedule(
+          () => expect(requests(fake.latest())).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2', 'cancel BTCUSDT trade 3']),
+          13,
+        );
+        expectSubscriptions(fake.logs).toBe(['^ 19ms !']);
+        testScheduler.flush();
+        expect(requests(fake.latest())).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2', 'cancel BTCUSDT trade 3', 'cancel BTCUSDT depth 4']);
+        expect(fake.latest().closedByClient).toEqual({ code: 1000, reason: undefined });
+      });
+    });
+
+    it('decodes zip frames transparently; an observer joining a live topic shares its encoding', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        const d5 = { t: 5, a: [['2', '1']], b: [] };
+        const d6 = { t: 6, a: [['3', '1']], b: [] };
+        fake.at(3, (s) => s.receive(zipText(JSON.stringify(envelope('BTCUSDT', 'depth', [d5], { id: '1', binary: true })))));
+        fake.at(5, (s) => s.receive(zipText(JSON.stringify(envelope('BTCUSDT', 'depth', [d6], { id: '1', binary: true })))));
+        fake.at(4, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('1')], { id: '2' })));
+        expectObservable(market.depth('BTCUSDT', { binary: true }), '^ 9ms !').toBe('3ms a 1ms b', { a: d5, b: d6 });
+        expectObservable(market.depth('BTCUSDT'), '4ms ^ 9ms !').toBe('5ms b', { b: d6 });
+        expectObservable(market.trades('BTCUSDT'), '^ 9ms !').toBe('4ms a', { a: trade('1') });
+        expectObservable(market.errors$, '^ 19ms !').toBe('');
+        testScheduler.flush();
+        expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1 binary', 'sub BTCUSDT trade 2', 'cancel BTCUSDT trade 3', 'cancel BTCUSDT depth 4 binary']);
+        expect(fake.logs).toEqual([{ subscribedFrame: 0, unsubscribedFrame: 14 }]);
+      });
+    });
+  });
+
+  describe('routing', () => {
+    it('routes by echoed id first, by (symbol, topic, klineType) otherwise, and drops what nobody asked for', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(60_000, '1.5')], { id: '1', klineType: '1m' })));
+        fake.at(4, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(0, '9')], { klineType: '5m' }))); // by key: kline_5m
+        fake.at(5, (s) => s.receive(envelope('ETHUSDT', 'kline', [kline(0, '7')], { klineType: '1m' }))); // nobody
+        fake.at(6, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(60_000, '1.6')], { id: '99', klineType: '1m' }))); // stale id → key
+        fake.at(7, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(0, '8')], { id: '2', klineType: '1m' }))); // the id wins
+        expectObservable(market.kline('BTCUSDT', '1m'), '^ 9ms !').toBe('3ms a 2ms b', { a: kline(60_000, '1.5'), b: kline(60_000, '1.6') });
+        expectObservable(market.kline('BTCUSDT', '5m'), '^ 9ms !').toBe('4ms a 2ms b', { a: kline(0, '9'), b: kline(0, '8') });
+        expectObservable(market.errors$, '^ 9ms !').toBe('');
+        testScheduler.flush();
+        expect(requests(fake.latest()).slice(0, 2)).toEqual(['sub BTCUSDT kline_1m 1', 'sub BTCUSDT kline_5m 2']);
+      });
+    });
+
+    it('errors only the rejected subscription with SubscriptionRejectedError and sends it no cancel', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) => s.receive({ id: '1', code: '-100010', desc: 'Invalid Symbols!', symbol: 'NOPE', topic: 'trade' }));
+        fake.at(4, (s) => s.receive({ code: '-100010', desc: 'Invalid Topic!', symbol: 'BTCUSDT', topic: 'kline_7x' }));
+        fake.at(5, (s) => s.receive(envelope('BTCUSDT', 'realtimes', [{ t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' }], { id: '3' })));
+        expectObservable(market.trades('NOPE'), '^ 9ms !').toBe('3ms #', undefined, new SubscriptionRejectedError('NOPE', 'trade', '-100010', 'Invalid Symbols!'));
+        expectObservable(market.kline('BTCUSDT', '7x'), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
+        expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
+        expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
+          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2 },
+        });
+        testScheduler.flush();
+        expect(requests(fake.latest())).toEqual(['sub NOPE trade 1', 'sub BTCUSDT kline_7x 2', 'sub BTCUSDT realtimes 3', 'cancel BTCUSDT realtimes 4']);
+      });
+    });
+
+    it('reports records and frames that fail their codec on errors$ and keeps the stream going', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('1'), { ...trade('2'), p: { bad: 1 } }, trade('3')], { id: '1' })));
+        fake.at(4, (s) => s.receive({ topic: 'trade', data: 'nope' }));
+        fake.at(5, (s) => s.receive('{not json'));
+        fake.at(8, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('4')], { id: '1' })));
+        expectObservable(market.trades('BTCUSDT'), '^ 9ms !').toBe('3ms (ab) 1ms c', { a: trade('1'), b: trade('3'), c: trade('4') });
+        const errors: Error[] = [];
+        market.errors$.subscribe((e) => errors.push(e));
+        testScheduler.flush();
+        expect(errors.map((e) => [e.name, (e as DecodeError).kind])).toEqual([
+          ['DecodeError', 'codec'],
+          ['DecodeError', 'codec'],
+          ['DecodeError', 'json'],
+        ]);
+        expect((errors[0] as DecodeError).paths.join()).toContain('TradeRecord/p');
+      });
+    });
+  });
+
+  describe('reconnects', () => {
+    it('re-sends sub for every live topic on the new socket, and nothing for topics that left meanwhile', () => {
+      testScheduler.run(({ expectObservable, expectSubscriptions }) => {
+        const { fake, market } = setup();
+        fake.at(5, (s) => s.closeFromServer({ code: 1006 })); // next socket at 10, open at 11
+        fake.at(12, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('7')], { id: '4', f: true })));
+        expectObservable(market.tradeMessages('BTCUSDT'), '^ 19ms !').toBe('12ms a', {
+          a: { symbol: 'BTCUSDT', topic: 'trade', first: true, sendTime: 1000, epoch: 2, data: [trade('7')] },
+        });
+        expectObservable(market.depth('BTCUSDT'), '^ 19ms !').toBe('');
+        expectObservable(market.depth('ETHUSDT'), '^ 7ms !').toBe(''); // leaves while disconnected
+        expectSubscriptions(fake.logs).toBe(['^ 4ms !', '10ms ^ 9ms !']);
+        testScheduler.flush();
+        expect(requests(fake.sockets[0])).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2', 'sub ETHUSDT depth 3']);
+        // id 4 went to the ETHUSDT cancel that could not be sent (no socket at 8)
+        expect(requests(fake.sockets[1])).toEqual(['sub BTCUSDT trade 5', 'sub BTCUSDT depth 6', 'cancel BTCUSDT trade 7', 'cancel BTCUSDT depth 8']);
+      });
+    });
+
+    it('paces (re)subscriptions: a burst, then resubscribeRatePerSecond', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ resubscribeRatePerSecond: 100, subscribeBurst: 2 });
+        for (const symbol of ['A', 'B', 'C', 'D']) expectObservable(market.depth(symbol), '^ 79ms !').toBe('');
+        fake.at(40, (s) => s.closeFromServer({ code: 1006 })); // next socket opens at 46
+        const seen: Array<[number, number]> = [];
+        for (const t of [2, 10, 12, 20, 22, 31, 47, 55, 57, 65, 67, 77]) {
+          testScheduler.schedule(() => seen.push([t, requests(fake.latest()).length]), t);
+        }
+        testScheduler.flush();
+        expect(seen).toEqual([[2, 2], [10, 2], [12, 3], [20, 3], [22, 4], [31, 4], [47, 2], [55, 2], [57, 3], [65, 3], [67, 4], [77, 4]]);
+      });
+    });
+  });
+
+  describe('trades', () => {
+    it('emits each trade once across reconnects and signals a gap on gaps$ and status$', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(2, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('1'), trade('2'), trade('3')], { id: '1', f: true })));
+        fake.at(8, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('4')], { id: '1' })));
+        fake.at(10, (s) => s.closeFromServer({ code: 1006 })); // reopens at 16
+        fake.at(17, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('3'), trade('4'), trade('5')], { id: '2', f: true })));
+        fake.at(20, (s) => s.closeFromServer({ code: 1006 })); // reopens at 26
+        fake.at(27, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('9'), trade('10')], { id: '3', f: true })));
+        const trades = { 1: trade('1'), 2: trade('2'), 3: trade('3'), 4: trade('4'), 5: trade('5'), 9: trade('9'), x: trade('10') };
+        expectObservable(market.trades('BTCUSDT'), '^ 39ms !').toBe('2ms (123) 1ms 4 8ms 5 9ms (9x)', trades);
+        expectObservable(market.trades('BTCUSDT'), '^ 39ms !').toBe('2ms (123) 1ms 4 8ms 5 9ms (9x)', trades);
+        const gap: TradeGap = { symbol: 'BTCUSDT', lastSeenId: '5', firstNewId: '9', epoch: 3 };
+        expectObservable(market.gaps$, '^ 39ms !').toBe('27ms g', { g: gap });
+        testScheduler.schedule(() => {
+          let tradeGaps = -1;
+          market.status$.subscribe((s) => (tradeGaps = s.tradeGaps)).unsubscribe();
+          expect(tradeGaps).toBe(1);
+        }, 35);
+      });
+    });
+  });
+
+  it('throws a ConfigError for a pacing rate that cannot work', () => {
+    expect(() => marketStreams({ url: 'ws://x', resubscribeRatePerSecond: 0 })).toThrow(ConfigError);
+    expect(() => marketStreams({ url: 'ws://x', subscribeBurst: 1.5 })).toThrow(ConfigError);
+  });
+});

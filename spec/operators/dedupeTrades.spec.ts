@@ -1,0 +1,82 @@
+import { TestScheduler } from 'rxjs/testing';
+import { dedupeTrades, type TradeBatch, type TradeGap } from '../../lib/operators/dedupeTrades';
+
+type T = { v: string };
+const batch = (ids: string[], first = false, epoch = 1, symbol = 'BTCUSDT'): TradeBatch<T> => ({
+  symbol,
+  first,
+  epoch,
+  data: ids.map((v) => ({ v })),
+});
+const trade = (v: string): T => ({ v });
+
+describe('dedupeTrades', () => {
+  let testScheduler: TestScheduler;
+  beforeEach(() => {
+    testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+  });
+
+  it('emits each trade once, in id order, across a resubscription that repeats recent trades', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const gaps: TradeGap[] = [];
+      const source = cold('-a-----b---c--|', {
+        a: batch(['1', '2', '3'], true),
+        b: batch(['4']),
+        c: batch(['3', '4', '5'], true, 2),
+      });
+      expectObservable(source.pipe(dedupeTrades({ onGap: (g) => gaps.push(g) }))).toBe('-(123)-4---5--|', {
+        1: trade('1'),
+        2: trade('2'),
+        3: trade('3'),
+        4: trade('4'),
+        5: trade('5'),
+      });
+      expectSubscriptions(source.subscriptions).toBe('^-------------!');
+      testScheduler.flush();
+      expect(gaps).toEqual([]);
+    });
+  });
+
+  it('compares 64-bit ids exactly and sorts a batch given newest first', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const big = ['9007199254740993', '9007199254740992', '929681067596857345'];
+      const source = cold('-a-----b-|', { a: batch(big, true), b: batch(['9007199254740993', '929681067596857346']) });
+      expectObservable(source.pipe(dedupeTrades())).toBe('-(xyz)-w-|', {
+        x: trade('9007199254740992'),
+        y: trade('9007199254740993'),
+        z: trade('929681067596857345'),
+        w: trade('929681067596857346'),
+      });
+    });
+  });
+
+  it('signals a gap when a first message does not reach back to the last trade seen', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const gaps: TradeGap[] = [];
+      const source = cold('-a----b----c----|', {
+        a: batch(['10', '11'], true, 1),
+        b: batch(['12', '13'], true, 2), // 12 directly follows 11: nothing can be missing
+        c: batch(['20', '21'], true, 3), // 14..19 may be lost
+      });
+      expectObservable(source.pipe(dedupeTrades({ onGap: (g) => gaps.push(g) }))).toBe('-(ab)-(cd)-(ef)-|', {
+        a: trade('10'),
+        b: trade('11'),
+        c: trade('12'),
+        d: trade('13'),
+        e: trade('20'),
+        f: trade('21'),
+      });
+      testScheduler.flush();
+      expect(gaps).toEqual([{ symbol: 'BTCUSDT', lastSeenId: '13', firstNewId: '20', epoch: 3 }]);
+    });
+  });
+
+  it('keeps state per symbol and per subscription', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const source = cold('-a-b-c-|', { a: batch(['5'], true), b: batch(['5'], true, 1, 'ETHUSDT'), c: batch(['5']) });
+      const op = dedupeTrades<T>();
+      expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
+      expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
+    });
+  });
+});
