@@ -47,6 +47,11 @@ export interface MarketStreamsConfig {
   readonly resubscribeRatePerSecond?: number;
   /** `sub` frames that may leave at once before pacing applies. Default 10. */
   readonly subscribeBurst?: number;
+  /**
+   * Trades the first message of a trade subscription replays (SPEC: the most recent 60). A replay that
+   * is this long and does not reach back to the last trade seen signals a gap on `gaps$`. Default 60.
+   */
+  readonly tradeReplaySize?: number;
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -121,6 +126,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     binary: defaultBinary = false,
     resubscribeRatePerSecond = 10,
     subscribeBurst = 10,
+    tradeReplaySize = 60,
     scheduler = asyncScheduler,
     WebSocketCtor,
   } = config;
@@ -200,7 +206,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       withBinary(
         `${symbol}|trade`,
         options,
-        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap }), share())),
+        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }), share())),
       ),
     status$: combineLatest([conn.status$, counters]).pipe(map(([connection, c]) => ({ connection, ...c }))),
     errors$: merge(conn.errors$, errors),

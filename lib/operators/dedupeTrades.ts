@@ -18,7 +18,10 @@ export interface TradeBatch<T extends TradeLike> {
 
 /**
  * Trades may have been missed: the first message of a resubscription does not reach back to the last
- * trade seen before it (its oldest trade id is more than one above `lastSeenId`).
+ * trade seen before it (every trade it carries is newer than `lastSeenId`) although it is a full replay
+ * window (60 trades), so older trades the service no longer replays may have happened in between.
+ * Trade ids are not consecutive on real venues, so "missing" is "may be missing": reconcile through
+ * REST if it matters.
  */
 export interface TradeGap {
   readonly symbol: string;
@@ -34,15 +37,23 @@ export interface TradeGap {
 export interface DedupeTradesConfig {
   /** Called with each {@link TradeGap} detected. Default: none (gaps are not reported). */
   readonly onGap?: (gap: TradeGap) => void;
+  /**
+   * How many trades the first message of a subscription replays (SPEC: the most recent 60). A first
+   * message with fewer trades holds every trade the service had, so it cannot hide a gap. Default 60.
+   */
+  readonly replaySize?: number;
 }
 
 const INTEGER = /^\d+$/;
 const byId = (x: TradeLike, y: TradeLike): number => compareDecimal(x.v, y.v);
 
-/** Whether ids strictly between `lastSeen` and `oldest` could exist. */
-function isGap(lastSeen: string, oldest: string): boolean {
-  if (INTEGER.test(lastSeen) && INTEGER.test(oldest)) return BigInt(oldest) > BigInt(lastSeen) + 1n;
-  return compareDecimal(oldest, lastSeen) > 0;
+/**
+ * Whether trades between `lastSeen` and the replay could have been lost: the replay does not reach back
+ * to `lastSeen` (its oldest id is newer) and it is full, so older trades were cut off. Ids need not be
+ * consecutive, so nothing is inferred from their distance.
+ */
+function isGap(lastSeen: string, oldest: string, replayed: number, replaySize: number): boolean {
+  return replayed >= replaySize && compareDecimal(oldest, lastSeen) > 0;
 }
 
 function isSorted<T extends TradeLike>(trades: readonly T[]): boolean {
@@ -51,11 +62,16 @@ function isSorted<T extends TradeLike>(trades: readonly T[]): boolean {
 }
 
 /** The trades of `batch` not emitted yet, oldest first; updates `last` and reports a gap. */
-function fresh<T extends TradeLike>(batch: TradeBatch<T>, last: Map<string, string>, onGap?: (gap: TradeGap) => void): T[] {
+function fresh<T extends TradeLike>(
+  batch: TradeBatch<T>,
+  last: Map<string, string>,
+  replaySize: number,
+  onGap?: (gap: TradeGap) => void,
+): T[] {
   const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
   let seen = last.get(batch.symbol);
   const oldest = trades.find((trade) => INTEGER.test(trade.v));
-  if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v)) {
+  if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v, trades.length, replaySize)) {
     onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
   }
   const out: T[] = [];
@@ -75,14 +91,15 @@ function fresh<T extends TradeLike>(batch: TradeBatch<T>, last: Map<string, stri
  * topic's first message after every (re)subscription repeats the most recent 60 trades; trades whose id
  * is not above the newest id already emitted (per symbol) are dropped. Ids are 64-bit decimal text and
  * are compared exactly (never as `Number`). When a first message does not reach back to the newest trade
- * seen, trades may have been lost while disconnected: `onGap` receives a {@link TradeGap}.
+ * seen and is a full replay window, trades may have been lost while disconnected: `onGap` receives a
+ * {@link TradeGap}.
  *
  * ```
  * messages:     -a------b--------c-----|   a = first [1,2,3]; b = [4]; c = first [3,4,5] (after a reconnect)
  * dedupeTrades: -(123)--4--------5-----|   c repeats 3 and 4: only 5 is new, no gap
  * ```
  *
- * Config: `onGap` (default none).
+ * Config: `onGap` (default none), `replaySize` (default 60).
  *
  * @example
  * ```ts
@@ -95,10 +112,10 @@ function fresh<T extends TradeLike>(batch: TradeBatch<T>, last: Map<string, stri
  * ```
  */
 export function dedupeTrades<T extends TradeLike>(config: DedupeTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
-  const { onGap } = config;
+  const { onGap, replaySize = 60 } = config;
   return (source) =>
     defer(() => {
       const last = new Map<string, string>();
-      return source.pipe(mergeMap((batch) => fresh(batch, last, onGap)));
+      return source.pipe(mergeMap((batch) => fresh(batch, last, replaySize, onGap)));
     });
 }

@@ -50,24 +50,36 @@ describe('dedupeTrades', () => {
     });
   });
 
-  it('signals a gap when a first message does not reach back to the last trade seen', () => {
+  it('signals a gap when a full first message does not reach back to the last trade seen', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const gaps: TradeGap[] = [];
-      const source = cold('-a----b----c----|', {
+      const source = cold('-a----b----c------|', {
         a: batch(['10', '11'], true, 1),
-        b: batch(['12', '13'], true, 2), // 12 directly follows 11: nothing can be missing
-        c: batch(['20', '21'], true, 3), // 14..19 may be lost
+        b: batch(['12', '13'], true, 2), // all newer than 11, but a short replay holds every trade: no gap
+        c: batch(['20', '21', '22'], true, 3), // a full replay window (replaySize 3) newer than 13: 14..19 may be lost
       });
-      expectObservable(source.pipe(dedupeTrades({ onGap: (g) => gaps.push(g) }))).toBe('-(ab)-(cd)-(ef)-|', {
-        a: trade('10'),
-        b: trade('11'),
-        c: trade('12'),
-        d: trade('13'),
-        e: trade('20'),
-        f: trade('21'),
-      });
+      expectObservable(source.pipe(dedupeTrades({ replaySize: 3, onGap: (g) => gaps.push(g) }))).toBe(
+        '-(ab)-(cd)-(efg)--|',
+        { a: trade('10'), b: trade('11'), c: trade('12'), d: trade('13'), e: trade('20'), f: trade('21'), g: trade('22') },
+      );
       testScheduler.flush();
       expect(gaps).toEqual([{ symbol: 'BTCUSDT', lastSeenId: '13', firstNewId: '20', epoch: 3 }]);
+    });
+  });
+
+  it('does not signal a gap for non-consecutive ids when the replay reaches back', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const gaps: TradeGap[] = [];
+      const source = cold('-a----b----|', {
+        a: batch(['100', '205'], true, 1),
+        b: batch(['205', '317'], true, 2), // ids jump (venue-wide ids) but 205 was seen: nothing lost
+      });
+      expectObservable(source.pipe(dedupeTrades({ replaySize: 2, onGap: (g) => gaps.push(g) }))).toBe(
+        '-(ab)-c----|',
+        { a: trade('100'), b: trade('205'), c: trade('317') },
+      );
+      testScheduler.flush();
+      expect(gaps).toEqual([]);
     });
   });
 
