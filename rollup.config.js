@@ -8,6 +8,7 @@ import { dts } from 'rollup-plugin-dts';
 const entries = {
   index: 'lib/index.ts',
   simulator: 'lib/simulator/index.ts',
+  testing: 'lib/testing/index.ts',
 };
 
 const external = (id) =>
