@@ -25,6 +25,8 @@ export {
   DecimalString,
   IdFromNumberOrString,
   IntFromNumberOrString,
+  TextFromNumberOrString,
+  DecimalOrEmptyString,
   averagePrice,
   decimalToNumber,
   ClientPingCodec,
@@ -168,5 +170,16 @@ export type {
 } from './operators/index';
 
 // User stream
-export { listenKey } from './user/listenKey';
-export type { ListenKeyApi, ListenKeyConfig } from './user/listenKey';
+export { listenKey, userStream, privateEventKey, foldOrders, foldBalances, distinctFills } from './user/index';
+export type {
+  ListenKeyApi,
+  ListenKeyConfig,
+  UserStream,
+  UserStreamConfig,
+  UserStreamGap,
+  OrdersState,
+  OrderState,
+  BalancesState,
+  BalanceState,
+  DistinctFillsConfig,
+} from './user/index';

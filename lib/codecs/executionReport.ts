@@ -1,5 +1,12 @@
 import * as t from 'io-ts';
-import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+import {
+  BooleanFromStringOrBoolean,
+  DecimalOrEmptyString,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+  TextFromNumberOrString,
+} from './primitives';
 import { nullable, struct } from './struct';
 
 /**
@@ -36,12 +43,12 @@ export type OrderSide = t.TypeOf<typeof OrderSideCodec>;
  * The private `executionReport` event: one order update (SPEC, Private stream payloads).
  *
  * Required (what folding order state needs): `e` (`'executionReport'`), `E` (event time, ms), `s`
- * (symbol), `i` (order id, text), `c` (client order id, text; a number is turned into text), `S` (side),
+ * (symbol), `i` (order id, text), `c` (client order id, text, may be empty; a number is turned into text), `S` (side),
  * `o` (order type), `X` (status), `q` (quantity), `p` (price), `z` (cumulative filled quantity), `Z`
  * (cumulative quote quantity; average price = `Z / z`, see `averagePrice`).
  *
- * Optional: `f` (time in force), `reqAmt`, `l`, `r`, `L`, `V`, `n` (decimal text), `d` (execution id,
- * text), `N` (commission asset, text or `null`), `u`, `w`, `m` (flags), `O`, `U` (ms), `x` (reject
+ * Optional: `f` (time in force), `reqAmt`, `l`, `r`, `L`, `V`, `n` (decimal text, or `""` before they
+ * apply), `d` (execution id, text, `""` on a NEW report), `N` (commission asset, text or `null`), `u`, `w`, `m` (flags), `O`, `U` (ms), `x` (reject
  * reason). Extra fields are ignored.
  *
  * @example
@@ -59,7 +66,7 @@ export const ExecutionReportCodec = struct(
     E: IntFromNumberOrString,
     s: t.string,
     i: IdFromNumberOrString,
-    c: IdFromNumberOrString,
+    c: TextFromNumberOrString,
     S: OrderSideCodec,
     o: t.string,
     X: OrderStatusCodec,
@@ -70,13 +77,13 @@ export const ExecutionReportCodec = struct(
   },
   {
     f: t.string,
-    reqAmt: DecimalString,
-    d: IdFromNumberOrString,
-    l: DecimalString,
-    r: DecimalString,
-    L: DecimalString,
-    V: DecimalString,
-    n: DecimalString,
+    reqAmt: DecimalOrEmptyString,
+    d: TextFromNumberOrString,
+    l: DecimalOrEmptyString,
+    r: DecimalOrEmptyString,
+    L: DecimalOrEmptyString,
+    V: DecimalOrEmptyString,
+    n: DecimalOrEmptyString,
     N: nullable(t.string),
     u: BooleanFromStringOrBoolean,
     w: BooleanFromStringOrBoolean,

@@ -9,7 +9,14 @@
 export { decodeWith } from './decode';
 
 // Primitives and decimal helpers
-export { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+export {
+  BooleanFromStringOrBoolean,
+  DecimalOrEmptyString,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+  TextFromNumberOrString,
+} from './primitives';
 export { averagePrice, decimalToNumber } from './decimal';
 
 // Client → server frames

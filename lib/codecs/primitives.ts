@@ -122,3 +122,47 @@ export const DecimalString = new t.Type<string, string, unknown>(
   },
   t.identity,
 );
+
+/**
+ * Optional id-like text that services send empty when it does not apply (the execution id `d` of a NEW
+ * report, a client order id `c` the user never set): any text, including `""`, or a safe integer turned
+ * into text. Unlike {@link IdFromNumberOrString} the empty string is kept as it is.
+ *
+ * @example
+ * ```ts
+ * import { TextFromNumberOrString } from 'ex-streams';
+ * TextFromNumberOrString.decode('');          // right('')
+ * TextFromNumberOrString.decode(1000087761);  // right('1000087761')
+ * TextFromNumberOrString.decode(null);        // left(...)
+ * ```
+ */
+export const TextFromNumberOrString = new t.Type<string, string, unknown>(
+  'TextFromNumberOrString',
+  (u): u is string => typeof u === 'string',
+  (u, c) => {
+    if (typeof u === 'string') return t.success(u);
+    if (typeof u === 'number' && Number.isSafeInteger(u)) return t.success(String(u));
+    return t.failure(u, c);
+  },
+  t.identity,
+);
+
+/**
+ * An optional decimal field that services send as `""` when it does not apply yet (last executed price
+ * `L` of a NEW report, commission `n` before any fill): a {@link DecimalString} or the empty text `""`,
+ * kept as is.
+ *
+ * @example
+ * ```ts
+ * import { DecimalOrEmptyString } from 'ex-streams';
+ * DecimalOrEmptyString.decode('');      // right('')
+ * DecimalOrEmptyString.decode('0.1');   // right('0.1')
+ * DecimalOrEmptyString.decode('abc');   // left(...)
+ * ```
+ */
+export const DecimalOrEmptyString = new t.Type<string, string, unknown>(
+  'DecimalOrEmptyString',
+  (u): u is string => u === '' || DecimalString.is(u),
+  (u, c) => (u === '' ? t.success('') : DecimalString.validate(u, c)),
+  t.identity,
+);

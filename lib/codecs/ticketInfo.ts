@@ -1,6 +1,12 @@
 import * as t from 'io-ts';
 import { OrderSideCodec } from './executionReport';
-import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+import {
+  BooleanFromStringOrBoolean,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+  TextFromNumberOrString,
+} from './primitives';
 import { struct } from './struct';
 
 /**
@@ -33,7 +39,7 @@ export const TicketInfoCodec = struct(
     o: IdFromNumberOrString,
     S: OrderSideCodec,
   },
-  { c: IdFromNumberOrString, O: IdFromNumberOrString, a: IdFromNumberOrString, m: BooleanFromStringOrBoolean },
+  { c: TextFromNumberOrString, O: IdFromNumberOrString, a: IdFromNumberOrString, m: BooleanFromStringOrBoolean },
 );
 /** A decoded trade ticket. */
 export type TicketInfo = t.TypeOf<typeof TicketInfoCodec>;

@@ -6,8 +6,8 @@ export type OrderBookLevel = readonly [price: string, quantity: string];
 
 /** The fields of a depth record that {@link orderBook} reads (a `DepthRecord` has them). */
 export interface DepthSnapshot {
-  /** Currency pair. */
-  readonly s: string;
+  /** Currency pair, when the record carries it. */
+  readonly s?: string;
   /** Data time, milliseconds. */
   readonly t: number;
   /** Ask levels. */
@@ -18,6 +18,7 @@ export interface DepthSnapshot {
 
 /** A checked, sorted view of one depth snapshot. Prices stay decimal text; use `Number(x)` at the edge. */
 export interface OrderBook {
+  /** Currency pair of the snapshot (`''` when the record did not carry one). */
   readonly symbol: string;
   /** Data time of the snapshot, milliseconds. */
   readonly time: number;
@@ -72,7 +73,7 @@ export function toOrderBook(record: DepthSnapshot, limit = Infinity): OrderBook 
   const bestAsk = asks.levels[0];
   const both = bestBid !== undefined && bestAsk !== undefined;
   return {
-    symbol: record.s,
+    symbol: record.s ?? '',
     time: record.t,
     bids: bids.levels,
     asks: asks.levels,

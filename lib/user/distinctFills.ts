@@ -1,0 +1,41 @@
+import { defer, filter, type MonoTypeOperatorFunction } from 'rxjs';
+import type { TicketInfo } from '../codecs/ticketInfo';
+
+/** Options of {@link distinctFills}. */
+export interface DistinctFillsConfig {
+  /** How many recent ticket ids are remembered to recognise duplicates. Default 10 000. */
+  readonly maxRemembered?: number;
+}
+
+/**
+ * Passes each trade ticket (`ticketInfo`) once, dropping repeats of a ticket id (`T`) already seen.
+ *
+ * Memory is bounded: the most recent `maxRemembered` ticket ids are kept (oldest forgotten first).
+ *
+ * ```
+ * tickets: --a--b--a--c--b--|
+ * fills:   --a--b-----c-----|
+ * ```
+ *
+ * @example
+ * ```ts
+ * import { userStream, distinctFills } from 'ex-streams';
+ * userStream({ url, rest }).tickets$.pipe(distinctFills())
+ *   .subscribe((t) => console.log(t.T, t.q, t.p)); // '8800001 0.5 30000.1'
+ * ```
+ */
+export function distinctFills(config: DistinctFillsConfig = {}): MonoTypeOperatorFunction<TicketInfo> {
+  const { maxRemembered = 10_000 } = config;
+  return (source) =>
+    defer(() => {
+      const seen = new Set<string>();
+      return source.pipe(
+        filter((ticket) => {
+          if (seen.has(ticket.T)) return false;
+          seen.add(ticket.T);
+          if (seen.size > maxRemembered) seen.delete(seen.values().next().value as string);
+          return true;
+        }),
+      );
+    });
+}

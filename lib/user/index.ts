@@ -1,0 +1,18 @@
+/**
+ * The private (user data) stream: listen keys, the stream itself, and the folds into current state.
+ * @module
+ */
+export { listenKey } from './listenKey';
+export type { ListenKeyApi, ListenKeyConfig } from './listenKey';
+export { userStream } from './userStream';
+export type { UserStream, UserStreamConfig } from './userStream';
+export type { UserStreamGap } from './userStreamGap';
+export { privateEventKey } from './privateEventKey';
+export { foldOrders } from './foldOrders';
+export type { OrdersState } from './foldOrders';
+export type { OrderState } from './orderState';
+export { foldBalances } from './foldBalances';
+export type { BalancesState } from './foldBalances';
+export type { BalanceState } from './balanceState';
+export { distinctFills } from './distinctFills';
+export type { DistinctFillsConfig } from './distinctFills';

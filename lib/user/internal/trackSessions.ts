@@ -1,0 +1,67 @@
+import { defer, mergeMap, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { nowMs } from '../../internal/clock';
+import type { ConnectionStatus } from '../../socket/connectionStatus';
+import type { SessionItem, UserItem } from './items';
+
+/**
+ * Joins the sessions of successive listen keys into one life: renumbers connection epochs so they keep
+ * increasing across keys (each key gets a fresh connection whose epochs start at 1), and emits a gap item
+ * before the status of every open that follows an earlier open (reconnect or key change).
+ * @internal
+ */
+export function trackSessions(scheduler: SchedulerLike): OperatorFunction<SessionItem, UserItem> {
+  return (source) =>
+    defer(() => {
+      let base = 0; // opens of the previous sessions
+      let opens = 0; // highest epoch opened in the current session
+      let everOpen = false;
+      let up = false;
+      let downSince: number | undefined;
+      let keyChanged = false;
+
+      const onStatus = (status: ConnectionStatus): UserItem[] => {
+        const epoch = base + status.epoch;
+        const renumbered: UserItem = { type: 'status', status: { ...status, epoch } };
+        if (status.type !== 'open') {
+          if (up) downSince = nowMs(scheduler);
+          up = false;
+          return [renumbered];
+        }
+        opens = Math.max(opens, status.epoch);
+        const out: UserItem[] = [];
+        if (everOpen) {
+          const since = status.downSince ?? downSince ?? status.since;
+          out.push({ type: 'gap', gap: { epoch, downSince: since, reconnectedAt: status.since, keyChanged } });
+        }
+        everOpen = true;
+        up = true;
+        downSince = undefined;
+        keyChanged = false;
+        out.push(renumbered);
+        return out;
+      };
+
+      return source.pipe(
+        mergeMap((item): UserItem[] => {
+          switch (item.type) {
+            case 'start':
+              base += opens;
+              opens = 0;
+              if (up) downSince = nowMs(scheduler);
+              up = false;
+              keyChanged ||= item.keyChanged;
+              return [];
+            case 'status':
+              return onStatus(item.status);
+            case 'event':
+            case 'error':
+              return [item];
+            default: {
+              const never: never = item;
+              return [never];
+            }
+          }
+        }),
+      );
+    });
+}

@@ -1,0 +1,123 @@
+import type { ExecutionReport, OrderSide, OrderStatus } from '../codecs/executionReport';
+import { averagePrice } from '../codecs/decimal';
+import { compareDecimal } from './internal/decimal';
+
+/**
+ * The current state of one order, folded from its execution reports by {@link foldOrders}.
+ *
+ * Quantities and prices stay exact decimal text; convert at the edge (e.g. with `decimalToNumber`).
+ *
+ * @example
+ * ```ts
+ * import { userStream, type OrderState } from 'ex-streams';
+ * const show = (o: OrderState) => `${o.orderId} ${o.status} ${o.filledQuantity}/${o.quantity} @ ${o.averagePrice ?? '-'}`;
+ * // '1470000001 PARTIALLY_FILLED 0.5/1 @ 30000.1'
+ * ```
+ */
+export interface OrderState {
+  /** Order id (`i`), as text. */
+  readonly orderId: string;
+  /** Client order id (`c`), as text. */
+  readonly clientOrderId: string;
+  /** Symbol (`s`). */
+  readonly symbol: string;
+  /** `BUY` or `SELL` (`S`). */
+  readonly side: OrderSide;
+  /** Order type (`o`), e.g. `LIMIT`. */
+  readonly type: string;
+  /** Current status (`X`); only ever moves forward. */
+  readonly status: OrderStatus;
+  /** Order quantity (`q`). */
+  readonly quantity: string;
+  /** Order price (`p`). */
+  readonly price: string;
+  /** Cumulative filled quantity (`z`); never decreases. */
+  readonly filledQuantity: string;
+  /** Cumulative quote quantity (`Z`) of the report that carried {@link filledQuantity}. */
+  readonly filledQuoteQuantity: string;
+  /** `Z / z` as exact decimal text (up to 18 fraction digits, truncated); `undefined` while nothing is filled. */
+  readonly averagePrice: string | undefined;
+  /** Order update time (`U`, or `E` when absent) of {@link report}, in ms. */
+  readonly updateTime: number;
+  /** The report the status and the order fields come from (the newest one applied). */
+  readonly report: ExecutionReport;
+}
+
+/** Progress of an order status: NEW < PARTIALLY_FILLED < every terminal status. @internal */
+export function statusRank(status: OrderStatus): number {
+  switch (status) {
+    case 'NEW':
+      return 0;
+    case 'PARTIALLY_FILLED':
+      return 1;
+    case 'FILLED':
+    case 'PARTIALLY_CANCELED':
+    case 'CANCELED':
+    case 'REJECTED':
+      return 2;
+    default: {
+      const never: never = status;
+      return never;
+    }
+  }
+}
+
+const updateTimeOf = (r: ExecutionReport): number => r.U ?? r.E;
+
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Total order on the reports of one order: status progress, then `z`, then update time `U` (or `E`), then
+ * `E`, then execution id `d`, then status text. Taking the maximum under it makes the fold independent of
+ * arrival order and of duplicates.
+ * @internal
+ */
+export function compareReports(a: ExecutionReport, b: ExecutionReport): number {
+  return (
+    statusRank(a.X) - statusRank(b.X) ||
+    compareDecimal(a.z, b.z) ||
+    updateTimeOf(a) - updateTimeOf(b) ||
+    a.E - b.E ||
+    compareText(String(a.d ?? ''), String(b.d ?? '')) ||
+    compareText(a.X, b.X)
+  );
+}
+
+/**
+ * Applies one execution report to the state of its order (`undefined` = not seen yet). Returns the same
+ * state object when the report changes nothing (a duplicate or a stale update).
+ * @internal
+ */
+export function applyExecutionReport(state: OrderState | undefined, report: ExecutionReport): OrderState {
+  if (state === undefined) return fromReport(report, report.z, report.Z);
+  const newer = compareReports(report, state.report) > 0;
+  const fillsMore =
+    (compareDecimal(report.z, state.filledQuantity) ||
+      compareDecimal(report.Z, state.filledQuoteQuantity) ||
+      compareText(report.z, state.filledQuantity) ||
+      compareText(report.Z, state.filledQuoteQuantity)) > 0;
+  if (!newer && !fillsMore) return state;
+  return fromReport(
+    newer ? report : state.report,
+    fillsMore ? report.z : state.filledQuantity,
+    fillsMore ? report.Z : state.filledQuoteQuantity,
+  );
+}
+
+function fromReport(report: ExecutionReport, z: string, Z: string): OrderState {
+  return {
+    orderId: report.i,
+    clientOrderId: report.c,
+    symbol: report.s,
+    side: report.S,
+    type: report.o,
+    status: report.X,
+    quantity: report.q,
+    price: report.p,
+    filledQuantity: z,
+    filledQuoteQuantity: Z,
+    averagePrice: averagePrice(Z, z),
+    updateTime: updateTimeOf(report),
+    report,
+  };
+}

@@ -1,0 +1,230 @@
+import {
+  asyncScheduler,
+  connect,
+  defer,
+  filter,
+  finalize,
+  map,
+  merge,
+  type Observable,
+  type SchedulerLike,
+  share,
+  startWith,
+  Subject,
+  switchMap,
+  tap,
+} from 'rxjs';
+import type { ExecutionReport } from '../codecs/executionReport';
+import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
+import type { PrivateEvent } from '../codecs/privateEvents';
+import type { TicketInfo } from '../codecs/ticketInfo';
+import { ConfigError } from '../errors';
+import { reorderByEventTime, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
+import type { ConnectionConfig } from '../socket/connection';
+import type { ConnectionStatus } from '../socket/connectionStatus';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import { foldBalances, type BalancesState } from './foldBalances';
+import { foldOrders, type OrdersState } from './foldOrders';
+import type { UserItem } from './internal/items';
+import { keySession } from './internal/keySession';
+import { scrubItem } from './internal/scrubItem';
+import { trackSessions } from './internal/trackSessions';
+import { listenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey';
+import { privateEventKey } from './privateEventKey';
+import type { UserStreamGap } from './userStreamGap';
+
+/** Configuration of {@link userStream}. `url` and one of `rest` / `listenKey$` are required. */
+export interface UserStreamConfig {
+  /** Private stream address without the key, e.g. `wss://host/api/v1/ws`; the key is appended as `/{listenKey}`. */
+  readonly url: string;
+  /** Listen-key calls (e.g. a `restClient`): the stream creates, keeps alive, recreates and closes its key. */
+  readonly rest?: ListenKeyApi;
+  /**
+   * Options of the listen-key lifecycle (see `listenKey`), when `rest` is given. Default `{}`. Its non-fatal
+   * errors (a failed extension, a retried creation) also go to `errors$`.
+   */
+  readonly listenKeyOptions?: Omit<ListenKeyConfig, 'scheduler' | 'recreate$'>;
+  /**
+   * Alternative to `rest`: the keys to use, each new key moving the socket to its path. The stream cannot ask
+   * this source for a new key when one is rejected; it waits for the next emission.
+   */
+  readonly listenKey$?: Observable<string>;
+  /** Connection options (heartbeats, limits, reconnect policy). Default `{}` (the connection's defaults). */
+  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
+  /**
+   * Options of the event-time reorder buffer (`reorderByEventTime`). Default `{}`: 250 ms hold, de-duplication
+   * by {@link privateEventKey} for 60 s.
+   */
+  readonly reorder?: Omit<ReorderByEventTimeConfig<PrivateEvent>, 'scheduler' | 'eventTime'>;
+  /** Failed (re)connection attempts in a row, without an open, after which the key is recreated. Default 3. */
+  readonly suspectKeyAfterFailures?: number;
+  /** Clock and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike;
+  /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
+  readonly WebSocketCtor?: WebSocketCtor;
+}
+
+/** The streams of one account's private stream; see {@link userStream}. */
+export interface UserStream {
+  /** Every private event, decoded, in event-time (`E`) order, without duplicates. */
+  readonly events$: Observable<PrivateEvent>;
+  /** Order updates (`executionReport`) of `events$`. */
+  readonly executionReports$: Observable<ExecutionReport>;
+  /** Account updates (`outboundAccountInfo`) of `events$`. */
+  readonly accountUpdates$: Observable<OutboundAccountInfo>;
+  /** Trade tickets (`ticketInfo`) of `events$`, each ticket id once. */
+  readonly tickets$: Observable<TicketInfo>;
+  /** Current state of every order (see `foldOrders`); replays the current state to late subscribers. */
+  readonly orders$: Observable<OrdersState>;
+  /** Current balance of every asset (see `foldBalances`); replays the current state to late subscribers. */
+  readonly balances$: Observable<BalancesState>;
+  /** Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key. */
+  readonly status$: Observable<ConnectionStatus>;
+  /** Non-fatal errors: `DecodeError`s (one per bad event, the other events of the frame still arrive), lost sockets. */
+  readonly errors$: Observable<Error>;
+  /** One item per reconnection (or key change) after the first open: the interval whose events are lost. */
+  readonly gaps$: Observable<UserStreamGap>;
+}
+
+/** Keys remembered for redaction (the current one and a few before it). */
+const REMEMBERED_KEYS = 4;
+
+/**
+ * The private (user data) stream of an account: orders, balances and trade tickets, decoded, ordered by
+ * event time and folded into current state.
+ *
+ * Behaviour:
+ * - gets a listen key (through `rest`: created, kept alive, closed after the last unsubscribe) and connects
+ *   to `${url}/${listenKey}`; a new key moves the socket to the new path;
+ * - a socket closed with code 4001 (key not valid), or `suspectKeyAfterFailures` failed attempts in a row,
+ *   makes the stream recreate the key instead of reconnecting forever to a dead one;
+ * - heartbeats (ping every 10 s, answers to server pings) are done by the connection;
+ * - each frame is a JSON array whose elements are decoded one by one: a bad element goes to `errors$` and
+ *   the others arrive;
+ * - events pass through `reorderByEventTime` (ordered by `E`, duplicates dropped by {@link privateEventKey});
+ * - after a reconnection the service does not replay what it pushed meanwhile: `gaps$` says which interval
+ *   to reconcile over REST;
+ * - one socket however many subscribers to however many of the streams; cold: the socket opens on the first
+ *   subscription and closes (and the key is closed) after the last unsubscription;
+ * - the listen key never appears in `status$`, `errors$` or any error (it is redacted).
+ *
+ * @example
+ * ```ts
+ * import { restClient, userStream } from 'ex-streams';
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+ * const user = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest });
+ * user.orders$.subscribe((orders) => console.log([...orders.values()].map((o) => `${o.orderId} ${o.status}`)));
+ * // ['1470000001 NEW'], then ['1470000001 FILLED']
+ * user.gaps$.subscribe((gap) => console.log('reconcile', gap.downSince, gap.reconnectedAt));
+ * ```
+ */
+export function userStream(config: UserStreamConfig): UserStream {
+  const {
+    url,
+    rest,
+    listenKeyOptions = {},
+    listenKey$,
+    connection: connectionOptions = {},
+    reorder = {},
+    suspectKeyAfterFailures = 3,
+    scheduler = asyncScheduler,
+    WebSocketCtor,
+  } = config;
+  if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
+  if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
+  const base = url.replace(/\/+$/, '');
+  const reorderEvents = reorderByEventTime<PrivateEvent>({ dedupeKey: privateEventKey, ...reorder, scheduler });
+  const latest: { status?: ConnectionStatus; orders?: OrdersState; balances?: BalancesState } = {};
+
+  const core$: Observable<UserItem> = defer(() => {
+    const recreate$ = new Subject<void>();
+    const keys: string[] = [];
+    let currentKey: string | undefined;
+    let currentDead = false;
+    const keyErrors$ = new Subject<UserItem>();
+    const onError = (error: unknown): void => {
+      listenKeyOptions.onError?.(error);
+      keyErrors$.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+    };
+    const keys$ = listenKey$ ?? listenKey(rest!, { ...listenKeyOptions, scheduler, recreate$, onError });
+    const onKeySuspect = (dead: boolean): void => {
+      currentDead ||= dead;
+      recreate$.next();
+    };
+    return keys$.pipe(
+      filter((key) => key !== currentKey || currentDead),
+      tap((key) => {
+        currentKey = key;
+        currentDead = false;
+        if (!keys.includes(key)) keys.push(key);
+        if (keys.length > REMEMBERED_KEYS) keys.shift();
+      }),
+      switchMap((key, index) =>
+        keySession({
+          url: `${base}/${key}`,
+          connection: { ...connectionOptions, url: '', scheduler, WebSocketCtor },
+          suspectAfterFailures: suspectKeyAfterFailures,
+          onKeySuspect,
+        }).pipe(startWith({ type: 'start', keyChanged: index > 0 } as const)),
+      ),
+      trackSessions(scheduler),
+      (items$) => merge(items$, keyErrors$),
+      map((item) => scrubItem(item, keys)),
+      connect((items$) => merge(items$.pipe(filter((i) => i.type !== 'event')), events(items$))),
+      tap((item) => {
+        if (item.type === 'status') latest.status = item.status;
+        if (item.type === 'orders') latest.orders = item.orders;
+        if (item.type === 'balances') latest.balances = item.balances;
+      }),
+      finalize(() => {
+        latest.status = latest.orders = latest.balances = undefined;
+        recreate$.complete();
+        keyErrors$.complete();
+      }),
+    );
+  }).pipe(share());
+
+  function events(items$: Observable<UserItem>): Observable<UserItem> {
+    return items$.pipe(
+      filter((i): i is Extract<UserItem, { type: 'event' }> => i.type === 'event'),
+      map((i) => i.event),
+      reorderEvents,
+      connect((ev$) =>
+        merge(
+          ev$.pipe(map((event): UserItem => ({ type: 'event', event }))),
+          ev$.pipe(filter(isExecutionReport), foldOrders(), map((orders): UserItem => ({ type: 'orders', orders }))),
+          ev$.pipe(
+            filter(isAccountUpdate),
+            foldBalances(),
+            map((balances): UserItem => ({ type: 'balances', balances })),
+          ),
+        ),
+      ),
+    );
+  }
+
+  const pick = <K extends UserItem['type']>(type: K) =>
+    core$.pipe(filter((i): i is Extract<UserItem, { type: K }> => i.type === type));
+  const withLatest = <A>(source: Observable<A>, current: () => A | undefined): Observable<A> =>
+    defer(() => {
+      const now = current();
+      return now === undefined ? source : source.pipe(startWith(now));
+    });
+
+  const events$ = pick('event').pipe(map((i) => i.event));
+  return {
+    events$,
+    executionReports$: events$.pipe(filter(isExecutionReport)),
+    accountUpdates$: events$.pipe(filter(isAccountUpdate)),
+    tickets$: events$.pipe(filter(isTicket)),
+    orders$: withLatest(pick('orders').pipe(map((i) => i.orders)), () => latest.orders),
+    balances$: withLatest(pick('balances').pipe(map((i) => i.balances)), () => latest.balances),
+    status$: withLatest(pick('status').pipe(map((i) => i.status)), () => latest.status),
+    errors$: pick('error').pipe(map((i) => i.error)),
+    gaps$: pick('gap').pipe(map((i) => i.gap)),
+  };
+}
+
+const isExecutionReport = (e: PrivateEvent): e is ExecutionReport => e.e === 'executionReport';
+const isAccountUpdate = (e: PrivateEvent): e is OutboundAccountInfo => e.e === 'outboundAccountInfo';
+const isTicket = (e: PrivateEvent): e is TicketInfo => e.e === 'ticketInfo';

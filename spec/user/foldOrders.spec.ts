@@ -1,0 +1,161 @@
+import fc from 'fast-check';
+import { from, lastValueFrom, map } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import type { ExecutionReport } from '../../lib/codecs/privateEvents';
+import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
+import { report } from './fixtures';
+
+const statuses = (m: OrdersState): Record<string, string> =>
+  Object.fromEntries([...m].map(([id, o]) => [id, `${o.status}:${o.filledQuantity}`]));
+
+describe('foldOrders', () => {
+  let testScheduler: TestScheduler;
+  beforeEach(() => {
+    testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+  });
+
+  const n1 = report({ i: '1', X: 'NEW', U: 1 });
+  const p1 = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.4', Z: '40.4', U: 2 });
+  const f1 = report({ i: '1', X: 'FILLED', z: '1', Z: '101', U: 3 });
+  const n2 = report({ i: '2', c: 'c-2', X: 'NEW', U: 2 });
+
+  it('keys orders by id and follows their status', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold('-a-b-c-d-|', { a: n1, b: p1, c: n2, d: f1 });
+      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-x-y-z-|', {
+        w: { '1': 'NEW:0' },
+        x: { '1': 'PARTIALLY_FILLED:0.4' },
+        y: { '1': 'PARTIALLY_FILLED:0.4', '2': 'NEW:0' },
+        z: { '1': 'FILLED:1', '2': 'NEW:0' },
+      });
+      expectSubscriptions(source.subscriptions).toBe('^--------!');
+    });
+  });
+
+  it('ignores stale and duplicate reports (no emission)', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const source = cold('-f-n-p-f-|', { f: f1, n: n1, p: p1 });
+      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-------|', {
+        w: { '1': 'FILLED:1' },
+      });
+    });
+  });
+
+  it('never moves the status backward, even with a later update time', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const late = report({ i: '1', X: 'NEW', U: 99 });
+      const source = cold('-f-l-|', { f: f1, l: late });
+      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w---|', {
+        w: { '1': 'FILLED:1' },
+      });
+    });
+  });
+
+  it('never lets the filled quantity decrease', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      // an anomalous terminal report carrying a smaller z: status advances, z stays
+      const odd = report({ i: '1', X: 'CANCELED', z: '0.1', Z: '10', U: 9 });
+      const source = cold('-p-o-|', { p: p1, o: odd });
+      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-x-|', {
+        w: { '1': 'PARTIALLY_FILLED:0.4' },
+        x: { '1': 'CANCELED:0.4' },
+      });
+    });
+  });
+
+  it('prefers the newer update time within a status and compares z exactly', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const a = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.30000000000000000001', Z: '30', U: 5 });
+      const b = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.3', Z: '30', U: 6 });
+      const source = cold('-a-b-|', { a, b });
+      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w---|', {
+        w: { '1': 'PARTIALLY_FILLED:0.30000000000000000001' },
+      });
+    });
+  });
+
+  it('falls back to E when U is absent', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const older = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: undefined, E: 10, L: 'old' });
+      const newer = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: undefined, E: 20, L: 'new' });
+      const source = cold('-n-o-|', { n: newer, o: older });
+      expectObservable(source.pipe(foldOrders(), map((m: OrdersState) => m.get('1')!.report.L))).toBe('-w---|', { w: 'new' });
+    });
+  });
+
+  it('computes the average price as Z / z, exactly, undefined before a fill', async () => {
+    const orders = await lastValueFrom(from([n1, p1]).pipe(foldOrders()));
+    expect(orders.get('1')).toMatchObject({
+      orderId: '1',
+      clientOrderId: 'c-1',
+      status: 'PARTIALLY_FILLED',
+      filledQuantity: '0.4',
+      filledQuoteQuantity: '40.4',
+      averagePrice: '101',
+      quantity: '1',
+      price: '100',
+      updateTime: 2,
+      report: p1,
+    });
+    const fresh = await lastValueFrom(from([n1]).pipe(foldOrders()));
+    expect(fresh.get('1')?.averagePrice).toBeUndefined();
+  });
+
+  it('keeps unchanged orders as the same objects in a new map', async () => {
+    const seen: OrdersState[] = [];
+    from([n1, n2]).pipe(foldOrders()).subscribe((m) => seen.push(m));
+    expect(seen[0]).not.toBe(seen[1]);
+    expect(seen[1]!.get('1')).toBe(seen[0]!.get('1'));
+    expect(seen[0]!.size).toBe(1);
+  });
+
+  it('reaches the same final state whatever the arrival order and duplicates (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(lifecycle, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { minLength: 60, maxLength: 60 }),
+        fc.array(fc.nat({ max: 30 }), { maxLength: 10 }),
+        (orders, keys, dups) => {
+          const inOrder = orders.flatMap((steps, k) => steps.map((r) => ({ ...r, i: String(k) })));
+          const shuffled = inOrder
+            .map((r, j) => ({ r, k: keys[j % keys.length]! + j / 1000 }))
+            .sort((a, b) => a.k - b.k)
+            .map(({ r }) => r);
+          const withDups = [...shuffled, ...dups.filter((d) => d < inOrder.length).map((d) => inOrder[d]!)];
+          expect(finalState(withDups)).toEqual(finalState(inOrder));
+        },
+      ),
+    );
+  });
+});
+
+function finalState(reports: readonly ExecutionReport[]): OrdersState {
+  let last: OrdersState = new Map();
+  from(reports).pipe(foldOrders()).subscribe((m) => (last = m));
+  return last;
+}
+
+/** A plausible life of one order: NEW, some partial fills (sometimes in the same ms), maybe a terminal status. */
+const lifecycle = fc
+  .record({
+    fills: fc.array(fc.integer({ min: 1, max: 5000 }), { maxLength: 5 }),
+    end: fc.constantFrom('FILLED', 'CANCELED', 'REJECTED', 'OPEN'),
+    price: fc.integer({ min: 1, max: 100000 }),
+    sameMs: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+  })
+  .map(({ fills, end, price, sameMs }) => {
+    const steps: ExecutionReport[] = [];
+    let U = 1000;
+    let cum = 0;
+    const at = (k: number) => (U += sameMs[k % sameMs.length] ? 0 : 1);
+    const dec = (units: number, scale: number) => (units / 10 ** scale).toFixed(scale);
+    if (end === 'REJECTED') return [report({ X: 'REJECTED', U: at(0), E: U + 1 })];
+    steps.push(report({ X: 'NEW', U: at(0), E: U + 1 }));
+    fills.forEach((f, k) => {
+      cum += f;
+      steps.push(report({ X: 'PARTIALLY_FILLED', z: dec(cum, 3), Z: dec(cum * price, 5), U: at(k + 1), E: U + 1 }));
+    });
+    if (end === 'FILLED') steps.push(report({ X: 'FILLED', z: dec(cum + 1, 3), Z: dec((cum + 1) * price, 5), U: at(7), E: U + 1 }));
+    if (end === 'CANCELED') steps.push(report({ X: cum > 0 ? 'PARTIALLY_CANCELED' : 'CANCELED', z: dec(cum, 3), Z: dec(cum * price, 5), U: at(7), E: U + 1 }));
+    return steps;
+  });

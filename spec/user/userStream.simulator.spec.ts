@@ -1,0 +1,140 @@
+import { filter, firstValueFrom, map, type Subscription } from 'rxjs';
+import { WebSocket } from 'ws';
+import type { PrivateEvent } from '../../lib/codecs/privateEvents';
+import { restClient } from '../../lib/rest/restClient';
+import type { RestClient } from '../../lib/rest/types';
+import { startSimulator } from '../../lib/simulator/startSimulator';
+import type { Simulator } from '../../lib/simulator/types';
+import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
+import { privateEventKey } from '../../lib/user/privateEventKey';
+import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
+
+describe('userStream (simulator)', () => {
+  let sim: Simulator;
+  let rest: RestClient;
+  const subs: Subscription[] = [];
+
+  beforeEach(async () => {
+    sim = await startSimulator({ symbols: ['BTCUSDT'], marketStepMs: 0, seed: 3 });
+    rest = restClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, secretKey: sim.secretKey });
+  });
+  afterEach(async () => {
+    subs.splice(0).forEach((s) => s.unsubscribe());
+    await sim.close();
+  });
+
+  const stream = (over: Partial<UserStreamConfig> = {}): UserStream =>
+    userStream({
+      url: sim.privateStreamUrl,
+      rest,
+      WebSocketCtor: WebSocket as unknown as WebSocketCtor,
+      reorder: { maxDelayMs: 50 },
+      connection: { reconnect: { minDelayMs: 20, maxDelayMs: 100 } },
+      ...over,
+    });
+
+  const opened = (user: UserStream, epoch = 1) =>
+    firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open' && s.epoch >= epoch)));
+
+  /** A BUY far above the market: fills at once as a taker. */
+  const buy = (quantity = '0.001') =>
+    firstValueFrom(
+      rest.request<{ orderId: string }>({
+        method: 'POST',
+        path: '/api/v1/spot/order',
+        security: 'TRADE',
+        body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity, price: '1000000' },
+      }),
+    ).then((r) => String(r.orderId));
+
+  it('shows a placed order going NEW → FILLED on orders$, with balances', async () => {
+    const user = stream();
+    const statuses: string[] = [];
+    subs.push(user.executionReports$.subscribe((r) => statuses.push(r.X)));
+    await opened(user);
+    const orderId = await buy();
+    const order = await firstValueFrom(
+      user.orders$.pipe(
+        map((orders) => orders.get(orderId)),
+        filter((o) => o?.status === 'FILLED'),
+      ),
+    );
+    expect(order).toMatchObject({ orderId, symbol: 'BTCUSDT', side: 'BUY', filledQuantity: '0.001' });
+    expect(order!.averagePrice).toMatch(/^\d+(\.\d+)?$/);
+    expect(statuses[0]).toBe('NEW');
+    const balances = await firstValueFrom(user.balances$.pipe(filter((b) => b.has('BTC') && b.has('USDT'))));
+    expect(balances.get('BTC')!.free).toMatch(/^10\.001/);
+  });
+
+  it('delivers events in E order without duplicates when the service reorders and duplicates them', async () => {
+    const user = stream({ reorder: { maxDelayMs: 150 } });
+    const events: PrivateEvent[] = [];
+    const decodeErrors: Error[] = [];
+    subs.push(user.events$.subscribe((e) => events.push(e)));
+    subs.push(user.errors$.subscribe((e) => decodeErrors.push(e)));
+    await opened(user);
+    sim.privateChaos({ duplicateProbability: 0.5, reorderWindowMs: 60 });
+    const ids: string[] = [];
+    for (let k = 0; k < 5; k++) ids.push(await buy());
+    await firstValueFrom(user.orders$.pipe(filter((o) => ids.every((id) => o.get(id)?.status === 'FILLED'))));
+    // 5 events per taker order: NEW, lock, FILLED, ticket, balances (sent() counts chaos duplicates too)
+    const isNew = (e: PrivateEvent) => e.e === 'executionReport' && e.X === 'NEW';
+    await waitFor(() => events.filter((e) => !isNew(e)).length >= 20);
+    expect(decodeErrors).toEqual([]);
+    expect(events.length).toBe(25);
+    const keys = events.map(privateEventKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    const times = events.map((e) => e.E);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+  });
+
+  it('recovers on a new key when the service expires the key', async () => {
+    const user = stream();
+    const errors: string[] = [];
+    subs.push(user.errors$.subscribe((e) => errors.push(`${e.message} ${JSON.stringify(e)}`)));
+    await opened(user);
+    const firstKey = sim.activeListenKey()!;
+    const gap = firstValueFrom(user.gaps$);
+    expect(sim.expireListenKey()).toBe(true);
+    await expect(gap).resolves.toMatchObject({ epoch: 2, keyChanged: true });
+    expect(sim.activeListenKey()).not.toBe(firstKey);
+    const orderId = await buy();
+    await firstValueFrom(user.orders$.pipe(filter((o) => o.get(orderId)?.status === 'FILLED')));
+    expect(errors.join('\n')).not.toContain(firstKey);
+    expect(errors.join('\n')).not.toContain(sim.activeListenKey()!);
+  });
+
+  it('reconnects after a stall and signals the gap', async () => {
+    const user = stream({ connection: { heartbeatTimeoutMs: 300, pingIntervalMs: 100, reconnect: { minDelayMs: 20 } } });
+    subs.push(user.events$.subscribe());
+    await opened(user);
+    const reconnecting = firstValueFrom(user.status$.pipe(filter((s) => s.type === 'reconnecting')));
+    sim.stall({ stream: 'private' });
+    await reconnecting;
+    sim.resume();
+    const gap = await firstValueFrom(user.gaps$);
+    expect(gap).toMatchObject({ epoch: 2, keyChanged: false });
+    expect(gap.reconnectedAt).toBeGreaterThanOrEqual(gap.downSince);
+    const orderId = await buy();
+    await firstValueFrom(user.orders$.pipe(filter((o) => o.get(orderId)?.status === 'FILLED')));
+  });
+
+  it('shares one socket and closes it, and the key, after the last unsubscribe', async () => {
+    const user = stream();
+    subs.push(user.events$.subscribe(), user.orders$.subscribe());
+    await opened(user);
+    subs.push(user.status$.subscribe());
+    expect(sim.observed().accepted.private).toBe(1);
+    const key = sim.activeListenKey();
+    expect(key).toBeDefined();
+    subs.splice(0).forEach((s) => s.unsubscribe());
+    await waitFor(() => sim.observed().connections.private === 0 && sim.activeListenKey() === undefined);
+  });
+});
+
+/** Polls a condition of the simulator (which has no event for it) on the event loop, up to 5 s. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setImmediate(r));
+  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
+  expect(condition()).toBe(true);
+}

@@ -1,0 +1,187 @@
+import { defer, EMPTY, map, of } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
+import type { ListenKeyApi } from '../../lib/user/listenKey';
+import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
+import { account, report, ticket } from './fixtures';
+
+const URL = 'ws://127.0.0.1:1/api/v1/ws';
+
+describe('userStream', () => {
+  let testScheduler: TestScheduler;
+  beforeEach(() => {
+    testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+  });
+
+  const setup = (over: Partial<UserStreamConfig> = {}) => {
+    const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+    const user = userStream({
+      url: URL,
+      listenKey$: of('key-1'),
+      WebSocketCtor: ws.WebSocketCtor,
+      scheduler: testScheduler,
+      reorder: { maxDelayMs: 5 },
+      connection: { reconnect: { minDelayMs: 4, random: () => 0.5 } },
+      ...over,
+    });
+    return { ws, user };
+  };
+
+  /** A fake listen-key API handing out key-1, key-2, … and recording the calls. */
+  const fakeRest = () => {
+    const calls: string[] = [];
+    let n = 0;
+    const api: ListenKeyApi = {
+      createListenKey: () => defer(() => of(`key-${++n}`)),
+      extendListenKey: (key) => defer(() => (calls.push(`PUT ${key}`), EMPTY)),
+      closeListenKey: (key) => defer(() => (calls.push(`DELETE ${key}`), EMPTY)),
+    };
+    return { api, calls };
+  };
+
+  it('connects to url/{key} and decodes every element of a frame; a bad element goes to errors$', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup();
+      ws.at(3, (s) =>
+        s.receive([report({ i: '7', E: 10 }), { e: 'executionReport', E: 11, i: 'x' }, ticket('55', { E: 12 })]),
+      );
+      expectObservable(user.events$.pipe(map((e) => `${e.e}@${e.E}`)), '^ 20ms !').toBe('--------(ab)', {
+        a: 'executionReport@10',
+        b: 'ticketInfo@12',
+      });
+      expectObservable(user.errors$.pipe(map((e) => e.name)), '^ 20ms !').toBe('---e', { e: 'DecodeError' });
+      testScheduler.schedule(() => expect(ws.sockets.map((s) => s.url)).toEqual([`${URL}/key-1`]), 2);
+    });
+  });
+
+  it('orders events by E and drops duplicates (events$, per-kind streams, folds)', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup();
+      const late = report({ i: '1', X: 'FILLED', z: '1', Z: '100', E: 30, U: 30 });
+      const first = report({ i: '1', X: 'NEW', E: 20, U: 20 });
+      ws.at(3, (s) => s.receive([late]));
+      ws.at(4, (s) => s.receive([first, account(25, [['BTC', '1', '0']])]));
+      ws.at(5, (s) => s.receive([late, first]));
+      expectObservable(user.events$.pipe(map((e) => e.E)), '^ 20ms !').toBe('--------(abc)', { a: 20, b: 25, c: 30 });
+      expectObservable(user.executionReports$.pipe(map((e) => e.X)), '^ 20ms !').toBe('--------(ab)', {
+        a: 'NEW',
+        b: 'FILLED',
+      });
+      expectObservable(user.orders$.pipe(map((o) => o.get('1')?.status)), '^ 20ms !').toBe('--------(ab)', {
+        a: 'NEW',
+        b: 'FILLED',
+      });
+      expectObservable(user.balances$.pipe(map((b) => b.get('BTC')?.free)), '^ 20ms !').toBe('--------a', { a: '1' });
+      // a late subscriber gets the current state at once
+      expectObservable(user.orders$.pipe(map((o) => o.get('1')?.status)), '----------^ 5ms !').toBe('----------a', {
+        a: 'FILLED',
+      });
+    });
+  });
+
+  it('keeps one socket for every subscriber and closes it after the last unsubscribe', () => {
+    testScheduler.run(({ expectObservable, expectSubscriptions, flush }) => {
+      const { ws, user } = setup();
+      expectObservable(user.events$, '^-----!').toBe('');
+      expectObservable(user.status$.pipe(map((s) => s.type)), '--^-------!').toBe('--a', { a: 'open' });
+      expectObservable(user.errors$, '----^---!').toBe('');
+      flush();
+      expectSubscriptions(ws.logs).toBe(['^---------!']);
+    });
+  });
+
+  it('moves the socket to the new path when the key changes, with a gap', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions, flush }) => {
+      const keys = cold('k-----l', { k: 'key-1', l: 'key-2' });
+      const { ws, user } = setup({ listenKey$: keys });
+      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab----cd', {
+        a: 'connecting0',
+        b: 'open1',
+        c: 'connecting1',
+        d: 'open2',
+      });
+      expectObservable(user.gaps$, '^ 20ms !').toBe('-------g', {
+        g: { epoch: 2, downSince: 6, reconnectedAt: 7, keyChanged: true },
+      });
+      flush();
+      expectSubscriptions(ws.logs).toBe(['^-----!', '------^--------------!']);
+      expect(ws.sockets.map((s) => s.url)).toEqual([`${URL}/key-1`, `${URL}/key-2`]);
+    });
+  });
+
+  it('recreates the key when the socket is closed with 4001, and never shows the key', () => {
+    const { api, calls } = fakeRest();
+    const seen: string[] = [];
+    testScheduler.run(({ expectObservable, flush }) => {
+      const { ws, user } = setup({ listenKey$: undefined, rest: api });
+      ws.at(3, (s) => s.closeFromServer({ code: 4001, reason: `listen key key-1 expired (${URL}/key-1)` }));
+      expectObservable(user.gaps$, '^ 20ms !').toBe('----g', {
+        g: { epoch: 2, downSince: 3, reconnectedAt: 4, keyChanged: true },
+      });
+      const subs = [
+        user.errors$.subscribe((e) => seen.push(`${e.name}: ${e.message} ${JSON.stringify(e)}`)),
+        user.status$.subscribe((s) => seen.push(JSON.stringify(s) + ('cause' in s && s.cause ? s.cause.message : ''))),
+      ];
+      testScheduler.schedule(() => subs.forEach((sub) => sub.unsubscribe()), 20);
+      flush();
+      expect(ws.sockets.map((s) => s.url)).toEqual([`${URL}/key-1`, `${URL}/key-2`]);
+    });
+    expect(calls).toEqual(['DELETE key-2']);
+    expect(seen.some((line) => line.includes('4001'))).toBe(true);
+    expect(seen.join('\n')).not.toMatch(/key-\d/);
+  });
+
+  it('recreates the key after repeated failures before open', () => {
+    const { api } = fakeRest();
+    testScheduler.run(({ flush }) => {
+      const ws = fakeWebSocket({ scheduler: testScheduler });
+      const user = userStream({
+        url: URL,
+        rest: api,
+        WebSocketCtor: ws.WebSocketCtor,
+        scheduler: testScheduler,
+        suspectKeyAfterFailures: 2,
+        connection: { reconnect: { minDelayMs: 4, factor: 1, random: () => 0.5 } },
+      });
+      const sub = user.events$.subscribe();
+      // every socket of key-1 is refused before it opens
+      for (const t of [1, 4, 7]) ws.at(t, (s) => (s.url.endsWith('key-1') ? s.closeFromServer({ code: 1006 }) : s.open()));
+      testScheduler.schedule(() => sub.unsubscribe(), 20);
+      flush();
+      expect(ws.sockets.map((s) => s.url.slice(-5))).toEqual(['key-1', 'key-1', 'key-2']);
+    });
+  });
+
+  it('signals a gap after a reconnect on the same key', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup();
+      ws.at(5, (s) => s.closeFromServer({ code: 1006 }));
+      expectObservable(user.gaps$, '^ 20ms !').toBe('--------g', {
+        g: { epoch: 2, downSince: 5, reconnectedAt: 8, keyChanged: false },
+      });
+      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab---c-de', {
+        a: 'connecting0',
+        b: 'open1',
+        c: 'reconnecting1',
+        d: 'connecting1',
+        e: 'open2',
+      });
+    });
+  });
+
+  it('ignores heartbeats and reports non-event messages', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup();
+      ws.at(2, (s) => s.receive({ ping: 5, channelId: 'c' }));
+      ws.at(3, (s) => s.receive({ pong: 1, channelId: 'c' }));
+      ws.at(4, (s) => s.receive('"hello"'));
+      expectObservable(user.errors$.pipe(map((e) => e.name)), '^ 20ms !').toBe('----e', { e: 'DecodeError' });
+      expectObservable(user.events$, '^ 20ms !').toBe('');
+    });
+  });
+
+  it('requires rest or listenKey$', () => {
+    expect(() => userStream({ url: URL })).toThrow('rest or listenKey$ is required');
+  });
+});
+
