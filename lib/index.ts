@@ -102,6 +102,7 @@ export {
   formEncode,
   totalParams,
   hmacSha256Hex,
+  hmacSha256Signer,
   signer,
 } from './auth/index';
 export type {

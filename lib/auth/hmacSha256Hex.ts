@@ -1,14 +1,5 @@
 import { ConfigError } from '../errors';
 
-/** How many imported keys are kept; the oldest is dropped first. */
-const MAX_CACHED_KEYS = 8;
-
-/**
- * Imported HMAC keys, one per secret, kept inside this module only (never exported), so repeated signing
- * with the same secret imports the key once.
- */
-const importedKeys = new Map<string, Promise<CryptoKey>>();
-
 function subtleCrypto(): SubtleCrypto {
   const subtle = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (!subtle) {
@@ -20,23 +11,10 @@ function subtleCrypto(): SubtleCrypto {
   return subtle;
 }
 
-function importedKey(secret: string): Promise<CryptoKey> {
-  const cached = importedKeys.get(secret);
-  if (cached) return cached;
-  const key = subtleCrypto().importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  if (importedKeys.size >= MAX_CACHED_KEYS) {
-    const oldest = importedKeys.keys().next();
-    if (!oldest.done) importedKeys.delete(oldest.value);
-  }
-  importedKeys.set(secret, key);
-  key.catch(() => importedKeys.delete(secret));
-  return key;
+function importKey(secret: string): Promise<CryptoKey> {
+  return subtleCrypto().importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
 }
 
 function toHex(bytes: ArrayBuffer): string {
@@ -46,7 +24,8 @@ function toHex(bytes: ArrayBuffer): string {
 /**
  * HMAC SHA256 of `message` (UTF-8) keyed with `secret` (UTF-8), as lowercase hexadecimal text (64
  * characters). Uses Web Crypto (`globalThis.crypto.subtle`), so it runs in browsers (secure contexts) and in
- * Node 20+. The imported key is cached per secret inside the module.
+ * Node 20+. Each call imports the key; to sign many messages with one secret use {@link hmacSha256Signer},
+ * which imports it once.
  *
  * Rejects with a {@link ConfigError} when `secret` is empty or Web Crypto is missing; never puts the secret
  * or the message in an error.
@@ -64,7 +43,32 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new ConfigError('secretKey', 'must be a non-empty string');
   }
-  const key = await importedKey(secret);
-  const signature = await subtleCrypto().sign('HMAC', key, new TextEncoder().encode(message));
-  return toHex(signature);
+  return hmacSha256Signer(secret)(message);
+}
+
+/**
+ * A signing function bound to one secret: the Web Crypto key is imported once, on first use, and kept only
+ * in this closure (nothing module-wide retains the secret). Used by `restClient` and `signer`.
+ *
+ * @example
+ * ```ts
+ * import { hmacSha256Signer } from 'ex-streams';
+ * const sign = hmacSha256Signer('NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j');
+ * await sign('symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559');
+ * // 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71'
+ * ```
+ */
+export function hmacSha256Signer(secret: string): (message: string) => Promise<string> {
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new ConfigError('secretKey', 'must be a non-empty string');
+  }
+  let key: Promise<CryptoKey> | undefined;
+  return async (message) => {
+    if (key === undefined) {
+      key = importKey(secret);
+      key.catch(() => (key = undefined));
+    }
+    const signature = await subtleCrypto().sign('HMAC', await key, new TextEncoder().encode(message));
+    return toHex(signature);
+  };
 }

@@ -5,7 +5,7 @@
 export { formEncode } from './formEncode';
 export type { Params, ParamValue } from './formEncode';
 export { totalParams } from './totalParams';
-export { hmacSha256Hex } from './hmacSha256Hex';
+export { hmacSha256Hex, hmacSha256Signer } from './hmacSha256Hex';
 export { signer } from './signer';
 export type { Signer, SignerConfig, SignRequest, SignedParams } from './signer';
 export type { SignFunction } from './signConfig';

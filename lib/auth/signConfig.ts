@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors';
-import { hmacSha256Hex } from './hmacSha256Hex';
+import { hmacSha256Signer } from './hmacSha256Hex';
 
 /** Default validity window of a signed request, in milliseconds (SPEC, Limits). @internal */
 export const DEFAULT_RECV_WINDOW_MS = 5000;
@@ -38,5 +38,5 @@ export function signFunctionOf(config: { readonly secretKey?: string; readonly s
   if (typeof secretKey !== 'string' || secretKey.length === 0) {
     throw new ConfigError('secretKey', 'must be a non-empty string');
   }
-  return (message) => hmacSha256Hex(secretKey, message);
+  return hmacSha256Signer(secretKey);
 }

@@ -1,6 +1,6 @@
 import { createHmac, webcrypto } from 'node:crypto';
 import fc from 'fast-check';
-import { hmacSha256Hex } from '../../lib/auth/hmacSha256Hex';
+import { hmacSha256Hex, hmacSha256Signer } from '../../lib/auth/hmacSha256Hex';
 import { ConfigError } from '../../lib/errors';
 import { PUBLISHED } from './vectors';
 
@@ -48,13 +48,14 @@ describe('hmacSha256Hex', () => {
     );
   });
 
-  it('imports the key once per secret', async () => {
+  it('hmacSha256Signer imports the key once per signer and agrees with hmacSha256Hex', async () => {
     const importKey = jest.spyOn(webcrypto.subtle, 'importKey');
     try {
       const secret = 'a-secret-used-only-by-this-test';
-      await hmacSha256Hex(secret, 'a');
-      await hmacSha256Hex(secret, 'b');
-      expect(importKey).toHaveBeenCalledTimes(1);
+      const sign = hmacSha256Signer(secret);
+      expect(await sign('a')).toBe(nodeHmac(secret, 'a'));
+      expect(await sign('b')).toBe(await hmacSha256Hex(secret, 'b'));
+      expect(importKey).toHaveBeenCalledTimes(2); // once for the signer, once for the one-off call
     } finally {
       importKey.mockRestore();
     }
