@@ -1,0 +1,46 @@
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import { rollup, type Plugin } from 'rollup';
+import * as ts from 'typescript';
+
+/**
+ * Strips types from `.ts` modules (transpile only: `tsc --noEmit` in `npm test` does the type checking),
+ * which keeps the bundle build to about a second.
+ */
+function transpileTypeScript(): Plugin {
+  return {
+    name: 'transpile-typescript',
+    transform(code, id) {
+      if (!id.endsWith('.ts')) return null;
+      const out = ts.transpileModule(code, {
+        fileName: id,
+        compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, sourceMap: true, isolatedModules: true },
+      });
+      return { code: out.outputText, map: out.sourceMapText ? JSON.parse(out.sourceMapText) : null };
+    },
+  };
+}
+
+/**
+ * Bundles the page entry with the core sources of ex-streams and their dependencies (rxjs, io-ts, fp-ts,
+ * fflate, resolved for browsers) into one ES module file. `ws` stays external: the socket core only
+ * imports it dynamically on Node, so the browser never asks for it. A warning about our sources (such as a
+ * circular import) fails the build, as in the package build.
+ */
+export async function buildPage(entry: string, outFile: string): Promise<void> {
+  const bundle = await rollup({
+    input: entry,
+    external: ['ws'],
+    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js', '.json'] }), transpileTypeScript()],
+    onwarn: (warning) => {
+      // Dependencies' own warnings (io-ts and fp-ts helpers' top-level `this`) are theirs; any warning about
+      // our sources (a circular import, a missing export) fails the build.
+      if (/node_modules/.test(`${warning.id ?? ''} ${warning.message}`)) return;
+      throw new Error(`rollup: ${warning.message}`);
+    },
+  });
+  try {
+    await bundle.write({ file: outFile, format: 'es', sourcemap: true });
+  } finally {
+    await bundle.close();
+  }
+}
