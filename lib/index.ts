@@ -179,6 +179,7 @@ export type {
   UserStreamConfig,
   UserStreamGap,
   OrdersState,
+  FoldOrdersConfig,
   OrderState,
   BalancesState,
   BalanceState,

@@ -1,9 +1,22 @@
-import { filter, map, scan, type OperatorFunction } from 'rxjs';
+import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
-import { applyExecutionReport, type OrderState } from './orderState';
+import { applyExecutionReport, statusRank, type OrderState } from './orderState';
 
 /** The state of every order seen, keyed by order id (`i`, text). */
 export type OrdersState = ReadonlyMap<string, OrderState>;
+
+/** Options of {@link foldOrders}. */
+export interface FoldOrdersConfig {
+  /**
+   * How many finished orders (FILLED, CANCELED, PARTIALLY_CANCELED, REJECTED) the map keeps; beyond it the
+   * one that finished first is dropped, and later reports of a dropped order are ignored (so a stale NEW never
+   * brings it back). Open orders are never dropped. Default 1000; `Infinity` keeps every order.
+   */
+  readonly maxFinishedOrders?: number;
+}
+
+/** How many dropped order ids are remembered, per finished order kept. @internal */
+const RETIRED_PER_KEPT = 4;
 
 /**
  * Folds execution reports into the current state of every order, keyed by order id.
@@ -13,7 +26,8 @@ export type OrdersState = ReadonlyMap<string, OrderState>;
  * decreases, and a stale update (older `U`, or `E` when `U` is absent) never overwrites a newer one.
  * Decimals are compared exactly (no floats). A report that changes nothing (a duplicate, a stale one)
  * emits nothing. Each emission is a new immutable map; unchanged orders keep their `OrderState` object.
- * The map keeps every order seen (terminal ones included) for the life of the subscription.
+ * Open orders stay until they finish; finished ones are bounded by `maxFinishedOrders` (default 1000), so a
+ * stream that runs for weeks does not grow without bound.
  *
  * ```
  * reports: --n1---f1---n1(stale)---n2--|
@@ -25,23 +39,41 @@ export type OrdersState = ReadonlyMap<string, OrderState>;
  * ```ts
  * import { userStream, foldOrders } from 'ex-streams';
  * const user = userStream({ url, rest });
- * user.executionReports$.pipe(foldOrders()).subscribe((orders) => console.log(orders.get('1470000001')?.status));
- * // 'NEW', then 'FILLED'
+ * user.executionReports$.pipe(foldOrders({ maxFinishedOrders: 200 })).subscribe((orders) =>
+ *   console.log(orders.get('1470000001')?.status)); // 'NEW', then 'FILLED'
  * ```
  */
-export function foldOrders(): OperatorFunction<ExecutionReport, OrdersState> {
+export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}): OperatorFunction<ExecutionReport, OrdersState> {
+  const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
   return (source) =>
-    source.pipe(
-      scan(
-        (acc: { readonly orders: OrdersState; readonly changed: boolean }, report: ExecutionReport) => {
-          const before = acc.orders.get(report.i);
+    defer(() => {
+      let orders: OrdersState = new Map<string, OrderState>();
+      const finished = new Set<string>(); // ids of finished orders kept, in the order they finished
+      const retired = new Set<string>(); // ids dropped, oldest first
+      return source.pipe(
+        map((report): OrdersState | undefined => {
+          if (retired.has(report.i)) return undefined;
+          const before = orders.get(report.i);
           const after = applyExecutionReport(before, report);
-          if (after === before) return { orders: acc.orders, changed: false };
-          return { orders: new Map(acc.orders).set(report.i, after), changed: true };
-        },
-        { orders: new Map<string, OrderState>(), changed: false },
-      ),
-      filter((acc) => acc.changed),
-      map((acc) => acc.orders),
-    );
+          if (after === before) return undefined;
+          const next = new Map(orders).set(report.i, after);
+          if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
+            finished.add(report.i);
+            if (finished.size > maxFinishedOrders) {
+              const oldest = first(finished);
+              finished.delete(oldest);
+              next.delete(oldest);
+              retired.add(oldest);
+              if (retired.size > maxRetired) retired.delete(first(retired));
+            }
+          }
+          return (orders = next);
+        }),
+        filter((state): state is OrdersState => state !== undefined),
+      );
+    });
 }
+
+const FINISHED = statusRank('FILLED');
+
+const first = (set: ReadonlySet<string>): string => set.values().next().value as string;

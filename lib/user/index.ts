@@ -9,7 +9,7 @@ export type { UserStream, UserStreamConfig } from './userStream';
 export type { UserStreamGap } from './userStreamGap';
 export { privateEventKey } from './privateEventKey';
 export { foldOrders } from './foldOrders';
-export type { OrdersState } from './foldOrders';
+export type { OrdersState, FoldOrdersConfig } from './foldOrders';
 export type { OrderState } from './orderState';
 export { foldBalances } from './foldBalances';
 export type { BalancesState } from './foldBalances';

@@ -127,6 +127,35 @@ describe('foldOrders', () => {
       ),
     );
   });
+  it('keeps at most maxFinishedOrders finished orders, never an open one, and ignores reports of dropped ones', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const n3 = report({ i: '3', X: 'NEW', U: 4 });
+      const f2 = report({ i: '2', c: 'c-2', X: 'FILLED', z: '1', Z: '100', U: 5 });
+      const c3 = report({ i: '3', X: 'CANCELED', U: 6 });
+      // 1 finishes, then 2 finishes (1 is dropped), a stale NEW of 1 is ignored, then 3 is cancelled (2 dropped).
+      const source = cold('-a-b-c-d-e-f-g-|', { a: n1, b: n2, c: n3, d: f1, e: f2, f: n1, g: c3 });
+      expectObservable(source.pipe(foldOrders({ maxFinishedOrders: 1 }), map(statuses))).toBe('-u-v-w-x-y---z-|', {
+        u: { '1': 'NEW:0' },
+        v: { '1': 'NEW:0', '2': 'NEW:0' },
+        w: { '1': 'NEW:0', '2': 'NEW:0', '3': 'NEW:0' },
+        x: { '1': 'FILLED:1', '2': 'NEW:0', '3': 'NEW:0' },
+        y: { '2': 'FILLED:1', '3': 'NEW:0' },
+        z: { '3': 'CANCELED:0' },
+      });
+    });
+  });
+
+  it('keeps separate state per subscription', async () => {
+    const folded = from([n1, f1]).pipe(foldOrders({ maxFinishedOrders: 0 }), map(statuses));
+    const all = async (): Promise<unknown[]> => {
+      const out: unknown[] = [];
+      await lastValueFrom(folded.pipe(map((v) => out.push(v))));
+      return out;
+    };
+    expect(await all()).toEqual([{ '1': 'NEW:0' }, {}]);
+    expect(await all()).toEqual([{ '1': 'NEW:0' }, {}]);
+  });
+
 });
 
 function finalState(reports: readonly ExecutionReport[]): OrdersState {
