@@ -52,7 +52,8 @@ export interface ListenKeyConfig {
   readonly maxRetryDelayMs?: number;
   /**
    * Each emission forces a recreation (POST) now, e.g. after the private stream was closed because the
-   * key is invalid. The result is emitted when it differs from the current key. Default: never.
+   * key is invalid. The answer is always emitted, even when the service returns the same key (the caller
+   * is waiting for it). Default: never.
    */
   readonly recreate$?: Observable<unknown>;
   /** Close the key (DELETE) when the last subscriber leaves or the stream errors. Default `true`. */
@@ -76,7 +77,7 @@ export interface ListenKeyConfig {
  *   at once; when the last one leaves, the key is closed (DELETE, fire-and-forget, failures go to `onError`)
  *   unless `closeOnUnsubscribe` is `false`, and the next subscriber starts afresh;
  * - a rejected extension (`RequestRejectedError`) recreates the key (POST returns the active key or a new
- *   one); the key is emitted only if it changed;
+ *   one); the key is emitted only if it changed; a recreation forced through `recreate$` always emits;
  * - network failures (`RequestFailedError`) of any call, and HTTP 5xx / 429 answers to POST, are retried
  *   after `retryDelayMs`, doubling up to `maxRetryDelayMs`; the regular extensions stay on their grid (a
  *   retry still running when the next one is due is abandoned for it);
@@ -148,12 +149,19 @@ export function listenKey(rest: ListenKeyApi, config: ListenKeyConfig = {}): Obs
     const maintenance$ = merge(
       interval(keepAliveIntervalMs, scheduler).pipe(map(() => false)),
       recreate$.pipe(map(() => true)),
-    ).pipe(switchMap((force) => (force || current === undefined ? create() : extendOrRecreate(current))));
+    ).pipe(
+      switchMap((force) =>
+        (force || current === undefined ? create() : extendOrRecreate(current)).pipe(map((key) => ({ key, force }))),
+      ),
+    );
 
     return create().pipe(
-      switchMap((first) => concat(of(first), maintenance$)),
-      tap((key) => (current = key)),
-      distinctUntilChanged(),
+      switchMap((first) => concat(of({ key: first, force: true }), maintenance$)),
+      tap(({ key }) => (current = key)),
+      // A recreation asked for through `recreate$` is always answered, even with the same key (the caller
+      // believes the key is dead and waits); keepalive recreations emit only a changed key.
+      distinctUntilChanged((previous, next) => !next.force && previous.key === next.key),
+      map(({ key }) => key),
       finalize(() => {
         if (closeOnUnsubscribe && current !== undefined) {
           const key = current;

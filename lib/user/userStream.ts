@@ -13,6 +13,7 @@ import {
   Subject,
   switchMap,
   tap,
+  timer,
 } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
@@ -151,22 +152,33 @@ export function userStream(config: UserStreamConfig): UserStream {
       currentDead ||= dead;
       recreate$.next();
     };
+    // The service may answer a dead key's recreation with the same key: reconnect to it, but with a growing
+    // delay, so a service that keeps closing it with 4001 is not hammered.
+    const { minDelayMs = 500, maxDelayMs = 30_000 } = connectionOptions.reconnect || {};
+    let sameKeyRetries = 0;
+    let keyChanged = false;
     return keys$.pipe(
       filter((key) => key !== currentKey || currentDead),
       tap((key) => {
+        sameKeyRetries = key === currentKey ? sameKeyRetries + 1 : 0;
+        keyChanged = currentKey !== undefined && key !== currentKey;
         currentKey = key;
         currentDead = false;
         if (!keys.includes(key)) keys.push(key);
         if (keys.length > REMEMBERED_KEYS) keys.shift();
       }),
-      switchMap((key, index) =>
-        keySession({
+      switchMap((key) => {
+        const session$ = keySession({
           url: `${base}/${key}`,
           connection: { ...connectionOptions, url: '', scheduler, WebSocketCtor },
           suspectAfterFailures: suspectKeyAfterFailures,
           onKeySuspect,
-        }).pipe(startWith({ type: 'start', keyChanged: index > 0 } as const)),
-      ),
+        });
+        const delayMs = sameKeyRetries === 0 ? 0 : Math.min(maxDelayMs, minDelayMs * 2 ** (sameKeyRetries - 1));
+        return (delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => session$)) : session$).pipe(
+          startWith({ type: 'start', keyChanged } as const),
+        );
+      }),
       trackSessions(scheduler),
       (items$) => merge(items$, keyErrors$),
       map((item) => scrubItem(item, keys)),

@@ -159,6 +159,17 @@ describe('listenKey', () => {
     });
   });
 
+  it('answers a forced recreation even when the service returns the same key', () => {
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, {});
+      const recreate$ = h.hot('10m x 5m y');
+      h.expectObservable(listenKey(api, { recreate$ }), '^ 20m !').toBe('-a 599999ms a 300000ms a', keys);
+      testScheduler.schedule(() => {
+        expect(log.map(([, call]) => call)).toEqual(['POST', 'POST', 'POST', 'DELETE KEY-AAAA']);
+      }, 30 * MIN);
+    });
+  });
+
   it('shares one key between consumers and replays it to late subscribers', () => {
     testScheduler.run((h) => {
       const { api, log } = fakeApi(h, testScheduler, {});

@@ -1,4 +1,4 @@
-import { defer, EMPTY, map, of } from 'rxjs';
+import { defer, EMPTY, map, of, type SchedulerAction } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
@@ -129,6 +129,38 @@ describe('userStream', () => {
     expect(calls).toEqual(['DELETE key-2']);
     expect(seen.some((line) => line.includes('4001'))).toBe(true);
     expect(seen.join('\n')).not.toMatch(/key-\d/);
+  });
+
+  it('reconnects with a growing delay when a dead key is recreated as the same key', () => {
+    const closes: number[] = [];
+    testScheduler.run(({ expectObservable, flush }) => {
+      const api: ListenKeyApi = {
+        createListenKey: () => of('key-1'),
+        extendListenKey: () => EMPTY,
+        closeListenKey: () => EMPTY,
+      };
+      const { ws, user } = setup({ listenKey$: undefined, rest: api });
+      // the service closes every socket with 4001 right after it opens, and keeps answering with key-1
+      testScheduler.schedule(function (this: SchedulerAction<unknown>) {
+        const s = ws.sockets[ws.sockets.length - 1];
+        if (s !== undefined && s.readyState === 1) {
+          closes.push(testScheduler.now());
+          s.closeFromServer({ code: 4001 });
+        }
+        if (testScheduler.now() < 40) this.schedule(undefined, 1);
+      }, 0);
+      expectObservable(user.gaps$.pipe(map((g) => g.keyChanged)), '^ 40ms !').toBe('------a--------b----------------c', {
+        a: false,
+        b: false,
+        c: false,
+      });
+      const sub = user.events$.subscribe();
+      testScheduler.schedule(() => sub.unsubscribe(), 40);
+      flush();
+      expect(ws.sockets.map((s) => s.url)).toEqual(Array(ws.sockets.length).fill(`${URL}/key-1`));
+    });
+    // each new socket opens 1 ms after it is made; it is made after 4 ms (minDelayMs), then 8, then 16: never a tight loop
+    expect(closes.slice(0, 4)).toEqual([1, 1 + 1 + 4, 6 + 1 + 8, 15 + 1 + 16]);
   });
 
   it('recreates the key after repeated failures before open', () => {
