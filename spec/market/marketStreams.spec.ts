@@ -1,3 +1,4 @@
+import { map } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
@@ -111,6 +112,24 @@ describe('marketStreams', () => {
         expectObservable(market.errors$, '^ 9ms !').toBe('');
         testScheduler.flush();
         expect(requests(fake.latest()).slice(0, 2)).toEqual(['sub BTCUSDT kline_1m 1', 'sub BTCUSDT kline_5m 2']);
+      });
+    });
+
+    it('handles each message of a frame that batches several (a JSON array), and reports only the bad one', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) =>
+          s.receive([
+            envelope('BTCUSDT', 'trade', [trade('1')], { id: '1', f: true }),
+            { pong: 5 },
+            envelope('ETHUSDT', 'trade', [trade('8')], { id: '2', f: true }),
+            42,
+            envelope('BTCUSDT', 'trade', [trade('2')], { id: '1' }),
+          ]),
+        );
+        expectObservable(market.trades('BTCUSDT').pipe(map((t) => t.v)), '^ 9ms !').toBe('3ms (ab)', { a: '1', b: '2' });
+        expectObservable(market.trades('ETHUSDT').pipe(map((t) => t.v)), '^ 9ms !').toBe('3ms a', { a: '8' });
+        expectObservable(market.errors$.pipe(map((e) => e.message)), '^ 9ms !').toBe('3ms e', { e: 'unrecognised public stream message' });
       });
     });
 
