@@ -1,0 +1,275 @@
+import { asyncScheduler, filter, type Observable, type SchedulerLike } from 'rxjs';
+import type { MarketStreamsConfig } from '../market/marketStreams';
+import type { ConnectionConfig } from '../socket/connection';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import type { UserStreamConfig } from '../user/userStream';
+import type { FakeSocketLog, FakeWebSocket } from './fakeWebSocket';
+import { ExchangeServer } from './internal/exchangeServer';
+import { ExchangeSocket } from './internal/exchangeSocket';
+import { parseScript } from './internal/script';
+import { type ExchangeStream, matchesFilter, type SentFrame, type SentFrameFilter } from './sentFrame';
+import { type TestListenKeys, testListenKeys } from './testListenKeys';
+
+/**
+ * Configuration of {@link testExchange}. Every field is optional; pass the `TestScheduler` as `scheduler`.
+ *
+ * @example
+ * ```ts
+ * import { testExchange } from 'ex-streams/testing';
+ * const exchange = testExchange({ scheduler: testScheduler, openDelayMs: 2, serverTimeOffsetMs: 1500 });
+ * ```
+ */
+export interface TestExchangeConfig {
+  /** Virtual clock of the exchange and of the clients it configures. Default `asyncScheduler` (pass the `TestScheduler`). */
+  readonly scheduler?: SchedulerLike;
+  /** Time between a socket's construction and its open (the handshake), ms. Default 0: open in the same frame. */
+  readonly openDelayMs?: number;
+  /** Answer each public `sub` with `{ id, code: '0', msg: 'Success', event: 'sub', symbol, topic }`. Default `true`. */
+  readonly answerSubscriptions?: boolean;
+  /**
+   * Answer client pings: public `{ pong: now + serverTimeOffsetMs }`, private `{ pong: <the ping>, channelId }`.
+   * Default `true`. Turn it off to script heartbeats yourself.
+   */
+  readonly answerPings?: boolean;
+  /** Server clock minus the virtual clock, in the public pongs. Default 0. */
+  readonly serverTimeOffsetMs?: number;
+  /**
+   * A scripted envelope without `id` gets the id of the connection's live subscription of its `(symbol,
+   * topic)`, and is zipped when that subscription asked for `binary`, as the service does. Default `true`.
+   */
+  readonly matchSubscriptions?: boolean;
+}
+
+/**
+ * Options of a server script ({@link TestExchangeServer}).
+ *
+ * @example
+ * ```ts
+ * exchange.server.public('-a-#', { a: depthEnvelope() }, { connection: 1, closeWith: { code: 1011 } });
+ * ```
+ */
+export interface ScriptOptions {
+  /**
+   * Default: hot, the marbles count from now (the start of the run) and each frame goes to every socket of
+   * the stream open at that time. A number `n`: the marbles count from the open of connection `n` of the
+   * stream (1 = the first socket that opened, i.e. the client's epoch) and go to that socket only. `'each'`:
+   * played on every connection from its open (e.g. the snapshot the service sends after each subscription).
+   */
+  readonly connection?: number | 'each';
+  /** How `#` closes the socket(s): `code` 1006 (default) is an abrupt drop; any other code a close frame with `reason`. */
+  readonly closeWith?: { readonly code?: number; readonly reason?: string };
+}
+
+/**
+ * Plays server frames from marbles, in virtual time (run-mode syntax: 1 character = 1 ms, `500ms`, groups
+ * `(ab)`). Values are server messages: objects (sent as JSON; see the builders), strings (raw text), or
+ * binary (`Uint8Array`, `ArrayBuffer`). `#` closes the socket(s); `|` only ends the script. A frame whose
+ * time finds no open socket is lost, as on a real server. Call it inside `TestScheduler.run`.
+ *
+ * @example
+ * ```ts
+ * exchange.server.public('-a--b-|', { a: tradeEnvelope(tradeRecord({ v: '1' })), b: '{"not":"an envelope"}' });
+ * exchange.server.private('--a', { a: privateFrame(executionReport({ E: 2 })) });
+ * ```
+ */
+export interface TestExchangeServer {
+  /** Plays frames on the public (market) stream. */
+  public(marbles: string, values?: Readonly<Record<string, unknown>>, options?: ScriptOptions): void;
+  /** Plays frames on the private (user) stream. */
+  private(marbles: string, values?: Readonly<Record<string, unknown>>, options?: ScriptOptions): void;
+}
+
+/**
+ * When and where a fault applies: `stream` (default `'all'`) and `at`, the virtual time in ms from the start
+ * of the run (default: now).
+ *
+ * @example
+ * ```ts
+ * exchange.drop({ stream: 'public', at: 40 });
+ * ```
+ */
+export interface FaultOptions {
+  readonly stream?: ExchangeStream | 'all';
+  readonly at?: number;
+}
+
+/**
+ * A scheduler-driven exchange for marble tests; see {@link testExchange}.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, userStream } from 'ex-streams';
+ * import { testExchange } from 'ex-streams/testing';
+ * const exchange = testExchange({ scheduler: testScheduler });
+ * const market = marketStreams(exchange.marketConfig({ binary: true }));
+ * const user = userStream(exchange.userConfig({ reorder: { maxDelayMs: 0 } }));
+ * exchange.drop({ stream: 'public', at: 40 });
+ * // after flush(): exchange.sent({ kind: 'sub', connection: 2 }) lists the resubscriptions (at 540 ms)
+ * ```
+ */
+export interface TestExchange {
+  /** The exchange's sockets: pass as `WebSocketCtor` (the configs below do). */
+  readonly WebSocketCtor: WebSocketCtor;
+  /** The virtual clock. */
+  readonly scheduler: SchedulerLike;
+  /** `ws://test.exchange/quote/ws/v1`. Any address whose path is not the private one is public. */
+  readonly publicUrl: string;
+  /** `ws://test.exchange/api/v1/ws` (the client appends `/{listenKey}`). */
+  readonly privateUrl: string;
+  /** The listen-key REST fake; invalidating a key closes its private sockets with 4001. */
+  readonly listenKeys: TestListenKeys;
+  /** Scripts of server frames. */
+  readonly server: TestExchangeServer;
+  /**
+   * A `marketStreams` config wired to the exchange: `url`, `WebSocketCtor`, `scheduler`, and reconnect
+   * backoff without jitter (each wait is its cap: 500 ms, 1 s, 2 s, …), then `overrides`.
+   */
+  marketConfig(overrides?: Partial<MarketStreamsConfig>): MarketStreamsConfig;
+  /** A `userStream` config wired to the exchange (`rest: listenKeys`, same connection settings), then `overrides`. */
+  userConfig(overrides?: Partial<UserStreamConfig>): UserStreamConfig;
+  /** The frames clients sent so far (matching `filter`), oldest first. */
+  sent(filter?: SentFrameFilter): SentFrame[];
+  /** The frames clients send from now on (matching `filter`), at their virtual times: hot, for `expectObservable`. */
+  sent$(filter?: SentFrameFilter): Observable<SentFrame>;
+  /** Closes every socket of the stream: no `code` (or 1006) is an abrupt drop, other codes a close frame. */
+  drop(options?: FaultOptions & { readonly code?: number; readonly reason?: string }): void;
+  /**
+   * Refuses connection attempts (closed before open, `code` default 1006): the next `count` attempts, or all
+   * attempts until virtual time `until`, whichever ends first. Default: the next attempt.
+   */
+  refuse(options?: FaultOptions & { readonly until?: number; readonly count?: number; readonly code?: number }): void;
+  /**
+   * From `at`, the stream goes silent: no frame, no answer, no handshake completes (clients still send, and
+   * it is recorded) until `until` or {@link TestExchange.resume}.
+   */
+  stall(options?: FaultOptions & { readonly until?: number }): void;
+  /** Ends a stall at `at`: pending handshakes complete. */
+  resume(options?: FaultOptions): void;
+  /** Every socket of the stream so far, oldest first (live array): `url`, `readyState`, `sent`, `closedByClient`. */
+  sockets(stream: ExchangeStream): readonly FakeWebSocket[];
+  /** Lifetimes of the stream's sockets for `expectSubscriptions(exchange.logs('public')).toBe([...])` (live array). */
+  logs(stream: ExchangeStream): FakeSocketLog[];
+}
+
+/** Full jitter with `random` just below 1: each backoff wait is exactly its cap. */
+const noJitter = (): number => 1 - Number.EPSILON;
+
+type ConnectionOptions = Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
+const deterministic = (options: ConnectionOptions = {}): ConnectionOptions =>
+  options.reconnect === false ? options : { ...options, reconnect: { random: noJitter, ...options.reconnect } };
+
+const streamsOf = (stream: ExchangeStream | 'all' = 'all'): ExchangeStream[] =>
+  stream === 'all' ? ['public', 'private'] : [stream];
+
+/**
+ * A scheduler-driven test exchange for marble tests of pipelines built on `marketStreams` and
+ * `userStream`: no sockets, no real time.
+ *
+ * - **Plugs in** through `WebSocketCtor` and `scheduler`: `marketStreams(exchange.marketConfig())`,
+ *   `userStream(exchange.userConfig())` (listen keys from {@link TestExchange.listenKeys}).
+ * - **Plays** server frames from marbles (`exchange.server.public('-a--b', values)`), hot or per connection.
+ * - **Answers** what you do not want to script: `sub` (success response echoing the id) and pings (pong with
+ *   the virtual server time); scripted envelopes get the live subscription's id (and zip) automatically.
+ * - **Records** every client frame with its virtual time (`sent()`, `sent$()`), and socket lifetimes (`logs()`).
+ * - **Fails** on demand: `drop` (1006 or a close code such as 4001), `refuse`, `stall`, key expiry.
+ *
+ * Create it inside `testScheduler.run(...)`; sockets open `openDelayMs` (0) after construction, so a frame
+ * scripted at frame 0 finds no socket (start scripts with `-`). The client keeps pinging every 10 s while
+ * subscribed: give `expectObservable` an unsubscription marble (`'^ 1s !'`) so the run ends.
+ *
+ * @example
+ * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
+ * import { marketStreams } from 'ex-streams';
+ * import { depthEnvelope, depthRecord, testExchange } from 'ex-streams/testing';
+ *
+ * const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+ * testScheduler.run(({ expectObservable }) => {
+ *   const exchange = testExchange({ scheduler: testScheduler });
+ *   const market = marketStreams(exchange.marketConfig());
+ *   const book = depthRecord({ b: [['99', '1']], a: [['101', '1']] });
+ *   exchange.server.public('-a', { a: depthEnvelope(book) });
+ *   expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('-a', { a: book });
+ * });
+ * ```
+ */
+export function testExchange(config: TestExchangeConfig = {}): TestExchange {
+  const {
+    scheduler = asyncScheduler,
+    openDelayMs = 0,
+    answerSubscriptions = true,
+    answerPings = true,
+    serverTimeOffsetMs = 0,
+    matchSubscriptions = true,
+  } = config;
+  const server = new ExchangeServer(
+    { scheduler, openDelayMs, answerSubscriptions, answerPings, serverTimeOffsetMs, matchSubscriptions },
+    () => listenKeys,
+  );
+  const listenKeys = testListenKeys({ scheduler, onInvalidated: (key, reason) => server.keyInvalidated(key, reason) });
+  class Socket extends ExchangeSocket {
+    constructor(url: string) {
+      super(url, scheduler, server);
+    }
+  }
+  const script =
+    (stream: ExchangeStream) =>
+    (marbles: string, values?: Readonly<Record<string, unknown>>, options: ScriptOptions = {}): void => {
+      const steps = parseScript(marbles, values, options.closeWith ?? {});
+      if (options.connection === undefined) server.play(stream, steps);
+      else server.playPerConnection(stream, options.connection, steps);
+    };
+  const publicUrl = 'ws://test.exchange/quote/ws/v1';
+  const privateUrl = 'ws://test.exchange/api/v1/ws';
+
+  return {
+    WebSocketCtor: Socket,
+    scheduler,
+    publicUrl,
+    privateUrl,
+    listenKeys,
+    server: { public: script('public'), private: script('private') },
+    marketConfig: ({ connection, ...overrides } = {}) => ({
+      url: publicUrl,
+      WebSocketCtor: Socket,
+      scheduler,
+      ...overrides,
+      connection: deterministic(connection),
+    }),
+    userConfig: ({ connection, ...overrides } = {}) => ({
+      url: privateUrl,
+      rest: listenKeys,
+      WebSocketCtor: Socket,
+      scheduler,
+      ...overrides,
+      connection: deterministic(connection),
+    }),
+    sent: (f = {}) => server.frames.filter((s) => matchesFilter(s, f)),
+    sent$: (f = {}) => server.sent$.pipe(filter((s) => matchesFilter(s, f))),
+    drop: ({ stream, at, code, reason } = {}) =>
+      server.at(at, () => {
+        for (const name of streamsOf(stream)) {
+          for (const socket of [...server.sides[name].sockets]) {
+            if (socket.readyState !== 3) server.close(socket, { code, reason });
+          }
+        }
+      }),
+    refuse: ({ stream, at, until, count, code = 1006 } = {}) =>
+      server.at(at, () => {
+        for (const name of streamsOf(stream)) {
+          server.sides[name].refusal = {
+            remaining: count ?? (until === undefined ? 1 : Infinity),
+            until: until ?? Infinity,
+            code,
+          };
+        }
+      }),
+    stall: ({ stream, at, until } = {}) => {
+      server.at(at, () => streamsOf(stream).forEach((name) => server.setStalled(name, true)));
+      if (until !== undefined) server.at(until, () => streamsOf(stream).forEach((name) => server.setStalled(name, false)));
+    },
+    resume: ({ stream, at } = {}) => server.at(at, () => streamsOf(stream).forEach((name) => server.setStalled(name, false))),
+    sockets: (stream) => server.sides[stream].sockets,
+    logs: (stream) => server.sides[stream].logs,
+  };
+}
