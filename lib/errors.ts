@@ -6,7 +6,18 @@
  * @module
  */
 
-/** Where a {@link DecodeError} happened: the frame layer or the codec layer. */
+/**
+ * Where a {@link DecodeError} happened: the frame layer or the codec layer.
+ *
+ * @example
+ * ```ts
+ * import { DecodeError, marketStreams, type DecodeErrorKind } from 'ex-streams';
+ *
+ * const kindOf = (error: Error): DecodeErrorKind | undefined => (error instanceof DecodeError ? error.kind : undefined);
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).errors$
+ *   .subscribe((e) => console.warn(kindOf(e) ?? e.name)); // 'json', 'codec', 'zip', ...
+ * ```
+ */
 export type DecodeErrorKind =
   | 'frame-too-large'
   | 'inflated-too-large'

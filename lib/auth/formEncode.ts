@@ -1,9 +1,27 @@
-/** A parameter value. Numbers and booleans are sent as `String(value)`; pass prices and quantities as decimal text. */
+/**
+ * A parameter value. Numbers and booleans are sent as `String(value)`; pass prices and quantities as decimal text.
+ *
+ * @example
+ * ```ts
+ * import { formEncode, type ParamValue } from 'ex-streams';
+ *
+ * const values: ParamValue[] = ['0.01', 5000, true];
+ * formEncode([['quantity', values[0] ?? ''], ['recvWindow', 5000]]); // 'quantity=0.01&recvWindow=5000'
+ * ```
+ */
 export type ParamValue = string | number | boolean;
 
 /**
  * Request parameters: a record (sent in insertion order, `undefined` values skipped) or an ordered list of
  * `[name, value]` pairs (sent in the order given, repeated names allowed).
+ *
+ * @example
+ * ```ts
+ * import { formEncode, type Params } from 'ex-streams';
+ *
+ * const params: Params = { symbol: 'BTCUSDT', side: 'BUY', price: undefined, quantity: '0.01' };
+ * formEncode(params); // 'symbol=BTCUSDT&side=BUY&quantity=0.01'
+ * ```
  */
 export type Params =
   | Readonly<Record<string, ParamValue | undefined>>

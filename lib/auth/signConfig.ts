@@ -7,7 +7,18 @@ export const DEFAULT_RECV_WINDOW_MS = 5000;
 /** Parameter names the signer adds itself; a request may not carry them. @internal */
 export const RESERVED_PARAMS: readonly string[] = ['timestamp', 'recvWindow', 'signature'];
 
-/** A signing function: message in, hex signature out. */
+/**
+ * A signing function: message in, hex signature out.
+ *
+ * @example
+ * ```ts
+ * import { hmacSha256Hex, restClient, type SignFunction } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const sign: SignFunction = (message) => hmacSha256Hex(secretKey, message); // or a hardware module, a signing service
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, sign });
+ * ```
+ */
 export type SignFunction = (message: string) => string | Promise<string>;
 
 /** Throws a {@link ConfigError} unless `recvWindow` is a positive integer. @internal */

@@ -5,7 +5,18 @@ import { formEncode, paramPairs, type Params } from './formEncode';
 import { RESERVED_PARAMS, signFunctionOf, validRecvWindow, type SignFunction } from './signConfig';
 import { totalParams } from './totalParams';
 
-/** Configuration of {@link signer}. */
+/**
+ * Configuration of {@link signer}.
+ *
+ * @example
+ * ```ts
+ * import { signer, type SignerConfig } from 'ex-streams';
+ *
+ * declare const secretKey: string;
+ * const config: SignerConfig = { secretKey, recvWindow: 3000, serverTimeOffsetMs: () => 0 };
+ * const sign = signer(config);
+ * ```
+ */
 export interface SignerConfig {
   /** The API secret key; the signature is HMAC SHA256 (Web Crypto) keyed with it. Give this or `sign`. */
   readonly secretKey?: string;
@@ -19,13 +30,40 @@ export interface SignerConfig {
   readonly serverTimeOffsetMs?: () => number;
 }
 
-/** The parts of a request to sign. A `body` (even an empty one) receives the signing parameters. */
+/**
+ * The parts of a request to sign. A `body` (even an empty one) receives the signing parameters.
+ *
+ * @example
+ * ```ts
+ * import { signer, type SignRequest } from 'ex-streams';
+ *
+ * declare const secretKey: string;
+ * const request: SignRequest = { query: { symbol: 'LTCBTC' }, body: { quantity: '1', price: '0.1' } };
+ * signer({ secretKey })(request).subscribe(({ query, body }) => console.log(query, body?.length));
+ * ```
+ */
 export interface SignRequest {
   readonly query?: Params;
   readonly body?: Params;
 }
 
-/** A signed request, ready to send: these exact strings are what was signed. */
+/**
+ * A signed request, ready to send: these exact strings are what was signed.
+ *
+ * @example
+ * ```ts
+ * import { signer, type SignedParams } from 'ex-streams';
+ *
+ * declare const secretKey: string;
+ * const send = ({ query, body }: SignedParams) =>
+ *   fetch(`https://api.example.com/api/v1/spot/order?${query}`, {
+ *     method: 'POST',
+ *     headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+ *     body,
+ *   });
+ * signer({ secretKey })({ query: { symbol: 'LTCBTC' }, body: { quantity: '1' } }).subscribe((signed) => void send(signed));
+ * ```
+ */
 export interface SignedParams {
   /** The encoded query string, without `?` (may be empty). */
   readonly query: string;
@@ -37,7 +75,20 @@ export interface SignedParams {
   readonly signature: string;
 }
 
-/** Signs requests; see {@link signer}. */
+/**
+ * Signs requests; see {@link signer}.
+ *
+ * @example
+ * ```ts
+ * import { firstValueFrom } from 'rxjs';
+ * import { signer, type Signer } from 'ex-streams';
+ *
+ * declare const secretKey: string;
+ * const sign: Signer = signer({ secretKey });
+ * const { query, timestamp } = await firstValueFrom(sign({ query: { symbol: 'LTCBTC' } }));
+ * // query: 'symbol=LTCBTC&recvWindow=5000&timestamp=…&signature=…'
+ * ```
+ */
 export type Signer = (request: SignRequest) => Observable<SignedParams>;
 
 function checkReserved(params: Params | undefined, part: string): void {

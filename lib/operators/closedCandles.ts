@@ -1,6 +1,17 @@
 import { filter, map, scan, type OperatorFunction } from 'rxjs';
 
-/** The field of a kline record that {@link closedCandles} reads: the candle's open time `t`. */
+/**
+ * The field of a kline record that {@link closedCandles} reads: the candle's open time `t`.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { closedCandles, type CandleLike } from 'ex-streams';
+ *
+ * const candles: CandleLike[] = [{ t: 0 }, { t: 0 }, { t: 60_000 }];
+ * of(...candles).pipe(closedCandles()).subscribe((c) => console.log(c.t)); // 0
+ * ```
+ */
 export interface CandleLike {
   /** Candle (open) time, milliseconds. */
   readonly t: number;

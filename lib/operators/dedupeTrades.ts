@@ -1,12 +1,38 @@
 import { defer, mergeMap, type OperatorFunction } from 'rxjs';
 import { compareDecimal } from '../internal/decimal';
 
-/** The field of a trade that {@link dedupeTrades} reads: its id `v`, 64-bit decimal text. */
+/**
+ * The field of a trade that {@link dedupeTrades} reads: its id `v`, 64-bit decimal text.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { dedupeTrades, type TradeLike } from 'ex-streams';
+ *
+ * const trades: TradeLike[] = [{ v: '2' }, { v: '1' }, { v: '3' }];
+ * of({ symbol: 'BTCUSDT', first: true, epoch: 1, data: trades }).pipe(dedupeTrades())
+ *   .subscribe((t) => console.log(t.v)); // '1', '2', '3'
+ * ```
+ */
 export interface TradeLike {
   readonly v: string;
 }
 
-/** One trade message as {@link dedupeTrades} needs it (a `MarketMessage<TradeRecord>` fits). */
+/**
+ * One trade message as {@link dedupeTrades} needs it (a `MarketMessage<TradeRecord>` fits).
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { dedupeTrades, type TradeBatch, type TradeLike } from 'ex-streams';
+ *
+ * const batches: TradeBatch<TradeLike>[] = [
+ *   { symbol: 'BTCUSDT', first: true, epoch: 1, data: [{ v: '1' }, { v: '2' }] },
+ *   { symbol: 'BTCUSDT', first: true, epoch: 2, data: [{ v: '2' }, { v: '3' }] }, // replay after a reconnect
+ * ];
+ * of(...batches).pipe(dedupeTrades()).subscribe((t) => console.log(t.v)); // '1', '2', '3'
+ * ```
+ */
 export interface TradeBatch<T extends TradeLike> {
   readonly symbol: string;
   /** The first message of a (re)subscription: it carries the most recent 60 trades. */
@@ -22,6 +48,15 @@ export interface TradeBatch<T extends TradeLike> {
  * window (60 trades), so older trades the service no longer replays may have happened in between.
  * Trade ids are not consecutive on real venues, so "missing" is "may be missing": reconcile through
  * REST if it matters.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type TradeGap } from 'ex-streams';
+ *
+ * const warn = (gap: TradeGap) =>
+ *   console.warn(`${gap.symbol}: trades between ${gap.lastSeenId} and ${gap.firstNewId} may be missing (epoch ${gap.epoch})`);
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).gaps$.subscribe(warn);
+ * ```
  */
 export interface TradeGap {
   readonly symbol: string;
@@ -33,7 +68,18 @@ export interface TradeGap {
   readonly epoch: number;
 }
 
-/** Options of {@link dedupeTrades}. */
+/**
+ * Options of {@link dedupeTrades}.
+ *
+ * @example
+ * ```ts
+ * import { dedupeTrades, marketStreams, type DedupeTradesConfig } from 'ex-streams';
+ *
+ * const config: DedupeTradesConfig = { onGap: (gap) => console.warn('gap after', gap.lastSeenId), replaySize: 60 };
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).tradeMessages('BTCUSDT').pipe(dedupeTrades(config))
+ *   .subscribe((trade) => console.log(trade.v, trade.p));
+ * ```
+ */
 export interface DedupeTradesConfig {
   /** Called with each {@link TradeGap} detected. Default: none (gaps are not reported). */
   readonly onGap?: (gap: TradeGap) => void;

@@ -1,10 +1,30 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { compareDecimal, isDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
 
-/** One price level: `[price, quantity]`, both decimal text as the service sent them. */
+/**
+ * One price level: `[price, quantity]`, both decimal text as the service sent them.
+ *
+ * @example
+ * ```ts
+ * import type { OrderBookLevel } from 'ex-streams';
+ *
+ * const [price, quantity]: OrderBookLevel = ['30000.5', '0.25'];
+ * ```
+ */
 export type OrderBookLevel = readonly [price: string, quantity: string];
 
-/** The fields of a depth record that {@link orderBook} reads (a `DepthRecord` has them). */
+/**
+ * The fields of a depth record that {@link orderBook} reads (a `DepthRecord` has them).
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { orderBook, type DepthSnapshot } from 'ex-streams';
+ *
+ * const snapshot: DepthSnapshot = { t: 1700000000000, a: [['101', '1'], ['100.5', '2']], b: [['100', '3']] };
+ * of(snapshot).pipe(orderBook()).subscribe((book) => console.log(book.bestAsk, book.sorted)); // ['100.5', '2'] false
+ * ```
+ */
 export interface DepthSnapshot {
   /** Currency pair, when the record carries it. */
   readonly s?: string;
@@ -16,7 +36,19 @@ export interface DepthSnapshot {
   readonly b: readonly OrderBookLevel[];
 }
 
-/** A checked, sorted view of one depth snapshot. Prices stay decimal text; use `Number(x)` at the edge. */
+/**
+ * A checked, sorted view of one depth snapshot. Prices stay decimal text; use `Number(x)` at the edge.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, orderBook, type OrderBook } from 'ex-streams';
+ *
+ * const describeBook = (book: OrderBook): string =>
+ *   book.crossed ? 'crossed!' : `${book.bestBid?.[0] ?? '-'} / ${book.bestAsk?.[0] ?? '-'} (spread ${book.spread ?? '-'})`;
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).depth('BTCUSDT').pipe(orderBook())
+ *   .subscribe((book) => console.log(describeBook(book))); // '30000 / 30000.1 (spread 0.1)'
+ * ```
+ */
 export interface OrderBook {
   /** Currency pair of the snapshot (`''` when the record did not carry one). */
   readonly symbol: string;
@@ -42,7 +74,18 @@ export interface OrderBook {
   readonly invalidLevels: number;
 }
 
-/** Options of {@link orderBook}. */
+/**
+ * Options of {@link orderBook}.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, orderBook, type OrderBookConfig } from 'ex-streams';
+ *
+ * const topTen: OrderBookConfig = { levels: 10 };
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).depth('BTCUSDT').pipe(orderBook(topTen))
+ *   .subscribe((book) => console.log(book.bids.length)); // 10
+ * ```
+ */
 export interface OrderBookConfig {
   /** Levels kept per side after sorting. Default: all of them (the service sends up to 200). */
   readonly levels?: number;

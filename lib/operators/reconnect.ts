@@ -6,7 +6,9 @@ import { ConfigError } from '../errors';
  *
  * @example
  * ```ts
+ * import type { Observable } from 'rxjs';
  * import { reconnect } from 'ex-streams';
+ * declare const source$: Observable<unknown>;
  * source$.pipe(reconnect({ onReconnecting: ({ attempt, delayMs, cause }) => console.log(attempt, delayMs, cause) }));
  * // 1 312 ConnectionClosedError: connection closed (code 1006)
  * ```
@@ -25,7 +27,9 @@ export interface ReconnectInfo {
  *
  * @example
  * ```ts
+ * import type { Observable } from 'rxjs';
  * import { reconnect, RequestRejectedError } from 'ex-streams';
+ * declare const source$: Observable<unknown>;
  * source$.pipe(reconnect({ maxRetries: 5, shouldReconnect: (e) => !(e instanceof RequestRejectedError) }));
  * ```
  */

@@ -12,10 +12,31 @@ import { EventHeap } from '../internal/heap';
 import { RecentKeys } from '../internal/recentKeys';
 import { LateEventError } from './lateEventError';
 
-/** What {@link reorderByEventTime} does with an event whose time is before an event already emitted. */
+/**
+ * What {@link reorderByEventTime} does with an event whose time is before an event already emitted.
+ *
+ * @example
+ * ```ts
+ * import { reorderByEventTime, type LatePolicy, type PrivateEvent } from 'ex-streams';
+ *
+ * const late: LatePolicy = 'drop';
+ * const ordered = reorderByEventTime<PrivateEvent>({ late, onLate: (e, watermark) => console.warn('late', e.E, watermark) });
+ * ```
+ */
 export type LatePolicy = 'emit' | 'drop' | 'error';
 
-/** Configuration of {@link reorderByEventTime}. Every field is optional. */
+/**
+ * Configuration of {@link reorderByEventTime}. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { reorderByEventTime, type ReorderByEventTimeConfig } from 'ex-streams';
+ *
+ * interface Update { readonly E: number; readonly id: string }
+ * const config: ReorderByEventTimeConfig<Update> = { maxDelayMs: 500, dedupeKey: (u) => u.id, late: 'emit' };
+ * const ordered = reorderByEventTime(config); // MonoTypeOperatorFunction<Update>
+ * ```
+ */
 export interface ReorderByEventTimeConfig<T> {
   /** Event time of a value, in ms. Default: `e => e.E` (the private stream's event time). */
   readonly eventTime?: (event: T) => number;

@@ -6,13 +6,49 @@ import type { SignFunction } from '../auth/signConfig';
 /**
  * Security type of an endpoint (SPEC, Authentication 3): `NONE` sends no key; `USER_STREAM` and
  * `MARKET_DATA` send the API-key header; `TRADE` and `USER_DATA` send the key header and are signed.
+ *
+ * @example
+ * ```ts
+ * import { restClient, type SecurityType } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const security: SecurityType = 'USER_DATA'; // API-key header and signature
+ * restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey })
+ *   .request({ method: 'GET', path: '/api/v1/account', security })
+ *   .subscribe((account) => console.log(account));
+ * ```
  */
 export type SecurityType = 'NONE' | 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MARKET_DATA';
 
-/** HTTP method of a {@link RestRequest}. */
+/**
+ * HTTP method of a {@link RestRequest}.
+ *
+ * @example
+ * ```ts
+ * import type { HttpMethod } from 'ex-streams';
+ *
+ * const method: HttpMethod = 'DELETE';
+ * ```
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** One HTTP call made by {@link RestClient.request}. */
+/**
+ * One HTTP call made by {@link RestClient.request}.
+ *
+ * @example
+ * ```ts
+ * import * as t from 'io-ts';
+ * import { restClient, type RestRequest } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const OpenOrders = t.array(t.type({ orderId: t.string, status: t.string }));
+ * const openOrders: RestRequest<t.TypeOf<typeof OpenOrders>> = {
+ *   method: 'GET', path: '/api/v1/spot/openOrders', security: 'USER_DATA', query: { symbol: 'BTCUSDT' }, codec: OpenOrders,
+ * };
+ * restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey }).request(openOrders)
+ *   .subscribe((orders) => console.log(orders.length, 'open orders'));
+ * ```
+ */
 export interface RestRequest<A = unknown> {
   readonly method: HttpMethod;
   /** Path below `baseUrl`, e.g. `/api/v1/spot/order`, without query string (put parameters in `query`). */
@@ -29,7 +65,24 @@ export interface RestRequest<A = unknown> {
   readonly codec?: t.Decoder<unknown, A>;
 }
 
-/** Configuration of {@link restClient}. */
+/**
+ * Configuration of {@link restClient}.
+ *
+ * @example
+ * ```ts
+ * import { restClient, type RestClientConfig } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const config: RestClientConfig = {
+ *   baseUrl: 'https://api.example.com',
+ *   apiKey,
+ *   secretKey,
+ *   apiKeyHeader: 'X-OPR-APIKEY', // your operator's header name
+ *   recvWindow: 3000,
+ * };
+ * const rest = restClient(config);
+ * ```
+ */
 export interface RestClientConfig {
   /** The HTTP API base address, e.g. `https://api.example.com` (a trailing `/` is ignored). */
   readonly baseUrl: string;
@@ -53,7 +106,18 @@ export interface RestClientConfig {
   readonly serverTimeOffsetMs?: () => number;
 }
 
-/** A signed HTTP client; see {@link restClient}. */
+/**
+ * A signed HTTP client; see {@link restClient}.
+ *
+ * @example
+ * ```ts
+ * import { restClient, type RestClient } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const rest: RestClient = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+ * rest.request({ method: 'GET', path: '/api/v1/time' }).subscribe((body) => console.log(body)); // { serverTime: 1700000000000 }
+ * ```
+ */
 export interface RestClient {
   /** One HTTP call per subscription (cold), aborted on unsubscribe; emits the decoded body once. */
   request<A = unknown>(request: RestRequest<A>): Observable<A>;
