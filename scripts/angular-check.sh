@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Builds and runs the Angular example (docs/examples/angular) against the local simulator in headless Chromium.
+#
+# Needs, at the repository root: `npm ci` and `npm run build` (dist/ is packed into a tarball, the simulator
+# runs from dist/cjs/simulator.js, playwright-core comes from the root node_modules), and /usr/bin/chromium
+# (or CHROMIUM_PATH). Steps:
+#   1. npm ci in docs/examples/angular (its committed lockfile, which never mentions ex-streams);
+#   2. npm pack the root into a temp dir and install the tarball with --no-save (scripts/angular/install-ex-streams.sh);
+#      package.json and package-lock.json of the example must come out unchanged;
+#   3. ng build (production);
+#   4. node scripts/angular/e2e.js: simulator + static server + Chromium, a live book and trades on screen,
+#      screenshot to .tmp/angular/angular-app.png, the socket closes when the component is destroyed.
+# Exits non-zero with a message naming the failed step. Logs go to .tmp/angular/*.log.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+APP="$ROOT/docs/examples/angular"
+LOGS="$ROOT/.tmp/angular"
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+START=$SECONDS
+mkdir -p "$LOGS"
+
+say() { echo "angular-check: $*"; }
+fail() { echo "angular-check: FAILED: $*" >&2; exit 1; }
+# Runs a step with its output in a log file; on failure shows the end of the log.
+run() {
+  local name="$1" log="$LOGS/$2.log"; shift 2
+  local t0=$SECONDS
+  if ! "$@" >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    fail "$name (full log: ${log#"$ROOT"/})"
+  fi
+  say "$name ($((SECONDS - t0)) s)"
+}
+checksum() { (cd "$APP" && sha256sum package.json package-lock.json); }
+
+[ -f "$ROOT/dist/esm/index.mjs" ] && [ -f "$ROOT/dist/cjs/simulator.js" ] ||
+  fail "the root is not built: run 'npm ci && npm run build' at $ROOT first"
+[ -f "$ROOT/node_modules/playwright-core/package.json" ] || fail "no playwright-core in $ROOT/node_modules: run 'npm ci' at the root"
+[ -x "$CHROMIUM" ] || fail "no Chromium at $CHROMIUM: apt-get install -y chromium (or set CHROMIUM_PATH)"
+command -v npm >/dev/null || fail "npm is not on PATH"
+
+export NG_CLI_ANALYTICS=false
+BEFORE="$(checksum)"
+
+run "npm ci in docs/examples/angular" npm-ci bash -c "cd '$APP' && npm ci --no-audit --no-fund"
+run "ex-streams installed from an npm pack tarball" install bash "$ROOT/scripts/angular/install-ex-streams.sh"
+[ "$(checksum)" = "$BEFORE" ] || fail "installing the tarball changed docs/examples/angular/package.json or package-lock.json"
+# One rxjs: the tarball's peers resolve to the app's own copy (a symlinked install would bring the root's).
+[ ! -e "$APP/node_modules/ex-streams/node_modules/rxjs" ] || fail "ex-streams brought its own rxjs (two copies would be bundled)"
+run "ng build (production)" ng-build bash -c "cd '$APP' && ./node_modules/.bin/ng build --configuration production"
+[ -f "$APP/dist/browser/index.html" ] || fail "ng build left no dist/browser/index.html"
+
+say "Chromium run (simulator, static server, headless Chromium)"
+node "$ROOT/scripts/angular/e2e.js" "$APP/dist/browser" || fail "the app did not show a live book in Chromium (see above)"
+say "OK in $((SECONDS - START)) s"
