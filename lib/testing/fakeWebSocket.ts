@@ -10,6 +10,9 @@ import type {
  * The lifetime of one fake socket in scheduler frames, shaped like an RxJS `SubscriptionLog`.
  * @example
  * ```ts
+ * import type { RunHelpers } from 'rxjs/testing';
+ * import type { FakeWebSocketFactory } from 'ex-streams/testing';
+ * declare const fake: FakeWebSocketFactory, expectSubscriptions: RunHelpers['expectSubscriptions']; // in a run
  * expectSubscriptions(fake.logs).toBe(['^ 7ms !', '13ms ^ 16ms !']); // two sockets
  * ```
  */
@@ -27,7 +30,9 @@ export interface FakeSocketLog {
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { fakeWebSocket } from 'ex-streams/testing';
+ * declare const testScheduler: TestScheduler;
  * const fake = fakeWebSocket({ scheduler: testScheduler });
  * fake.at(1, (s) => s.open());
  * fake.at(5, (s) => s.receive({ ping: 1, channelId: 'c' }));
@@ -112,8 +117,10 @@ export class FakeWebSocket implements WebSocketLike {
  * What {@link fakeWebSocket} returns.
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { connection } from 'ex-streams';
  * import { fakeWebSocket } from 'ex-streams/testing';
+ * declare const testScheduler: TestScheduler;
  * const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
  * const conn = connection({ url: 'ws://test', WebSocketCtor: fake.WebSocketCtor, scheduler: testScheduler });
  * ```
@@ -141,8 +148,10 @@ export interface FakeWebSocketFactory {
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { connection } from 'ex-streams';
  * import { fakeWebSocket } from 'ex-streams/testing';
+ * const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
  * testScheduler.run(({ expectObservable }) => {
  *   const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
  *   const conn = connection({ url: 'ws://test', WebSocketCtor: fake.WebSocketCtor, scheduler: testScheduler });

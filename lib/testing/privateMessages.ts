@@ -104,7 +104,8 @@ export function ticketInfo(over: Partial<TicketInfo> = {}): TicketInfo {
  *
  * @example
  * ```ts
- * import { executionReport, outboundAccountInfo, privateFrame } from 'ex-streams/testing';
+ * import { executionReport, outboundAccountInfo, privateFrame, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.private('-a-b', {
  *   a: privateFrame(executionReport({ E: 1 })),
  *   b: privateFrame(executionReport({ X: 'FILLED', z: '1', Z: '100', E: 3, U: 3 }), outboundAccountInfo({ E: 3 })),
@@ -121,7 +122,8 @@ export function privateFrame(...events: readonly PrivateEvent[]): PrivateEvent[]
  *
  * @example
  * ```ts
- * import { serverPing } from 'ex-streams/testing';
+ * import { serverPing, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.private('-p', { p: serverPing(1) });
  * // later: exchange.sent({ kind: 'pong' }) → [{ time: 1, frame: { pong: 1 }, … }]
  * ```

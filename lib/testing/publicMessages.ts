@@ -132,7 +132,8 @@ export function realtimesRecord(over: Partial<RealtimesRecord> = {}): RealtimesR
  *
  * @example
  * ```ts
- * import { tradeEnvelope, tradeRecord } from 'ex-streams/testing';
+ * import { tradeEnvelope, tradeRecord, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a-b', {
  *   a: tradeEnvelope([tradeRecord({ v: '1' }), tradeRecord({ v: '2' })], { first: true }),
  *   b: tradeEnvelope(tradeRecord({ v: '3', p: '101' })),
@@ -151,7 +152,8 @@ export function tradeEnvelope(
  *
  * @example
  * ```ts
- * import { depthEnvelope, depthRecord } from 'ex-streams/testing';
+ * import { depthEnvelope, depthRecord, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a', { a: depthEnvelope(depthRecord({ b: [['99', '1']], a: [['101', '1']] })) });
  * ```
  */
@@ -165,7 +167,8 @@ export function depthEnvelope(book: DepthRecord = depthRecord(), options: Envelo
  *
  * @example
  * ```ts
- * import { klineEnvelope, klineRecord } from 'ex-streams/testing';
+ * import { klineEnvelope, klineRecord, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a', { a: klineEnvelope(klineRecord({ c: '104' }), { interval: '5m' }) });
  * // routed to market.kline('BTCUSDT', '5m')
  * ```
@@ -182,7 +185,8 @@ export function klineEnvelope(
  *
  * @example
  * ```ts
- * import { realtimesEnvelope, realtimesRecord } from 'ex-streams/testing';
+ * import { realtimesEnvelope, realtimesRecord, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a', { a: realtimesEnvelope(realtimesRecord({ c: '101' }), { symbol: 'ETHUSDT' }) });
  * ```
  */
@@ -200,7 +204,8 @@ export function realtimesEnvelope(
  *
  * @example
  * ```ts
- * import { subscriptionError } from 'ex-streams/testing';
+ * import { subscriptionError, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-e', { e: subscriptionError({ symbol: 'NOPE', topic: 'depth' }) });
  * ```
  */

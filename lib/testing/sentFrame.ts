@@ -7,7 +7,8 @@ import { parseJson } from '../internal/json';
  *
  * @example
  * ```ts
- * import type { ExchangeStream } from 'ex-streams/testing';
+ * import type { ExchangeStream, TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * const stream: ExchangeStream = 'public';
  * exchange.drop({ stream, at: 40 });
  * ```
@@ -20,7 +21,8 @@ export type ExchangeStream = 'public' | 'private';
  *
  * @example
  * ```ts
- * import type { SentFrameKind } from 'ex-streams/testing';
+ * import type { SentFrameKind, TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * const kinds: SentFrameKind[] = ['sub', 'cancel'];
  * exchange.sent().filter((f) => kinds.includes(f.kind));
  * ```
@@ -32,6 +34,8 @@ export type SentFrameKind = 'sub' | 'cancel' | 'cancel_all' | 'ping' | 'pong' | 
  *
  * @example
  * ```ts
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.sent({ kind: 'sub' });
  * // [{ time: 0, stream: 'public', connection: 1, kind: 'sub',
  * //    frame: { symbol: 'BTCUSDT', topic: 'depth', event: 'sub', params: { binary: false }, id: 1 }, text: '{"symbol":…}' }]
@@ -56,6 +60,8 @@ export interface SentFrame {
  *
  * @example
  * ```ts
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.sent({ stream: 'public', kind: 'sub', topic: 'depth', connection: 2 }); // resubscription after a drop
  * ```
  */

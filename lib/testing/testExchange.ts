@@ -15,7 +15,9 @@ import { type TestListenKeys, testListenKeys } from './testListenKeys';
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { testExchange } from 'ex-streams/testing';
+ * declare const testScheduler: TestScheduler;
  * const exchange = testExchange({ scheduler: testScheduler, openDelayMs: 2, serverTimeOffsetMs: 1500 });
  * ```
  */
@@ -45,6 +47,8 @@ export interface TestExchangeConfig {
  *
  * @example
  * ```ts
+ * import { depthEnvelope, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a-#', { a: depthEnvelope() }, { connection: 1, closeWith: { code: 1011 } });
  * ```
  */
@@ -68,6 +72,8 @@ export interface ScriptOptions {
  *
  * @example
  * ```ts
+ * import { executionReport, privateFrame, type TestExchange, tradeEnvelope, tradeRecord } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a--b-|', { a: tradeEnvelope(tradeRecord({ v: '1' })), b: '{"not":"an envelope"}' });
  * exchange.server.private('--a', { a: privateFrame(executionReport({ E: 2 })) });
  * ```
@@ -85,6 +91,8 @@ export interface TestExchangeServer {
  *
  * @example
  * ```ts
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.drop({ stream: 'public', at: 40 });
  * ```
  */
@@ -98,8 +106,10 @@ export interface FaultOptions {
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { marketStreams, userStream } from 'ex-streams';
  * import { testExchange } from 'ex-streams/testing';
+ * declare const testScheduler: TestScheduler;
  * const exchange = testExchange({ scheduler: testScheduler });
  * const market = marketStreams(exchange.marketConfig({ binary: true }));
  * const user = userStream(exchange.userConfig({ reorder: { maxDelayMs: 0 } }));

@@ -7,6 +7,8 @@ import type { ListenKeyApi } from '../user/listenKey';
  *
  * @example
  * ```ts
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.listenKeys.failNext('extend'); // the next keepalive fails on the network
  * ```
  */
@@ -17,6 +19,8 @@ export type ListenKeyCallName = 'create' | 'extend' | 'close';
  *
  * @example
  * ```ts
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.listenKeys.calls;
  * // [{ time: 0, call: 'create', key: 'test-listen-key-1', outcome: 'ok' },
  * //  { time: 1800000, call: 'extend', key: 'test-listen-key-1', outcome: 'ok' }]
@@ -36,7 +40,9 @@ export interface ListenKeyCall {
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { testListenKeys } from 'ex-streams/testing';
+ * declare const testScheduler: TestScheduler;
  * const rest = testListenKeys({ scheduler: testScheduler, prefix: 'key-' }); // keys key-1, key-2, …
  * ```
  */
@@ -55,6 +61,8 @@ export interface TestListenKeysConfig {
  * @example
  * ```ts
  * import { userStream } from 'ex-streams';
+ * import type { TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * const user = userStream({ ...exchange.userConfig(), rest: exchange.listenKeys });
  * exchange.listenKeys.expire({ at: 50 }); // the socket is closed with 4001, the stream gets a new key
  * ```
@@ -89,8 +97,10 @@ const METHOD: Record<ListenKeyCallName, string> = { create: 'POST', extend: 'PUT
  *
  * @example
  * ```ts
+ * import { TestScheduler } from 'rxjs/testing';
  * import { listenKey } from 'ex-streams';
  * import { testListenKeys } from 'ex-streams/testing';
+ * const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
  * testScheduler.run(({ cold, expectObservable }) => {
  *   const rest = testListenKeys({ scheduler: testScheduler });
  *   rest.expire({ at: 5 });

@@ -8,7 +8,8 @@ import { strToU8, zipSync } from 'fflate';
  *
  * @example
  * ```ts
- * import { depthEnvelope, zipFrame } from 'ex-streams/testing';
+ * import { depthEnvelope, zipFrame, type TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-z', { z: zipFrame(depthEnvelope()) });
  * ```
  */

@@ -21,10 +21,9 @@ const root = path.resolve(__dirname, '..', '..');
 const virtualDir = path.join(root, 'docs', '.examples');
 
 /**
- * Sources whose doc-comment examples are not checked: internals (not importable from 'ex-streams'), and
- * lib/testing until its barrel exports what its examples import.
+ * Sources whose doc-comment examples are not checked: internals (not importable from 'ex-streams').
  */
-const UNCHECKED_SOURCES = [/\/internal\//, /^lib\/codecs\/fast\//, /^lib\/testing\//];
+const UNCHECKED_SOURCES = [/\/internal\//, /^lib\/codecs\/fast\//];
 
 const blocks: CodeBlock[] = [
   ...markdownFiles(root).flatMap((file) => tsBlocks(file, fs.readFileSync(path.join(root, file), 'utf8'))),
