@@ -1,0 +1,176 @@
+/** The demo's reducer: folds each `DemoEvent` into the `DemoState` the screen shows. Pure. */
+import type { BalancesState, OrdersState } from '../../../lib/index';
+import {
+  describeError,
+  describeOrderChange,
+  describeStatus,
+  describeTradeGap,
+  describeUserGap,
+  listenKeyNote,
+  streamLabel,
+  statusChanged,
+} from './describe';
+import { KEEP_LOG, KEEP_TRADES, type DemoState, type OrderView, type Stamped, type SymbolView, type BalanceView } from './model';
+
+/** Errors that only say a socket was lost. */
+const LOST_SOCKET = new Set(['ConnectionClosedError', 'HeartbeatTimeoutError']);
+
+/** Appends a line to the event log. */
+const log = (state: DemoState, at: number, text: string, level: 'info' | 'warn' = 'info'): DemoState => ({
+  ...state,
+  logSeq: state.logSeq + 1,
+  log: [...state.log, { seq: state.logSeq + 1, at, text, level }].slice(-KEEP_LOG),
+});
+
+/** Updates the view of one symbol. */
+const onSymbol = (state: DemoState, symbol: string, change: (s: SymbolView) => SymbolView): DemoState => ({
+  ...state,
+  symbols: state.symbols.map((s) => (s.symbol === symbol ? change(s) : s)),
+});
+
+/** Merges the folded orders into the displayed ones, recording each new status; returns the changed ones too. */
+function mergeOrders(state: DemoState, orders: OrdersState): { orders: OrderView[]; changed: OrderView[] } {
+  const byId = new Map(state.orders.map((o) => [o.orderId, o]));
+  const changed: OrderView[] = [];
+  for (const o of orders.values()) {
+    const before = byId.get(o.orderId);
+    if (before !== undefined && before.status === o.status && before.filledQuantity === o.filledQuantity) continue;
+    const history = before === undefined ? [o.status] : before.status === o.status ? before.history : [...before.history, o.status];
+    const role = state.roles[o.clientOrderId];
+    const view: OrderView = {
+      orderId: o.orderId,
+      clientOrderId: o.clientOrderId,
+      symbol: o.symbol,
+      side: o.side,
+      price: o.price,
+      quantity: o.quantity,
+      filledQuantity: o.filledQuantity,
+      status: o.status,
+      history,
+      ...(o.averagePrice !== undefined && { averagePrice: o.averagePrice }),
+      ...(role !== undefined && { role }),
+    };
+    byId.set(o.orderId, view);
+    changed.push(view);
+  }
+  return { orders: [...byId.values()], changed };
+}
+
+/** Replaces the balances of the assets in `updates`, keeps the others, sorted by asset. */
+const mergeBalances = (current: readonly BalanceView[], updates: readonly BalanceView[]): BalanceView[] => {
+  const byAsset = new Map(current.map((b) => [b.asset, b]));
+  for (const b of updates) byAsset.set(b.asset, b);
+  return [...byAsset.values()].sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
+};
+
+const balanceViews = (balances: BalancesState): BalanceView[] =>
+  [...balances.values()].map(({ asset, free, locked }) => ({ asset, free, locked }));
+
+/** Folds one event into the state. */
+export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
+  const s: DemoState = { ...state, now: at };
+  switch (event.type) {
+    case 'book':
+      return onSymbol(s, event.symbol, (v) => ({ ...v, book: event.book }));
+    case 'trade': {
+      const t = event.trade;
+      const view = { id: t.v, time: t.t, price: t.p, quantity: t.q, takerSold: t.m };
+      return onSymbol(s, event.symbol, (v) => ({ ...v, trades: [view, ...v.trades].slice(0, KEEP_TRADES), tradeCount: v.tradeCount + 1 }));
+    }
+    case 'candle':
+      return onSymbol(s, event.symbol, (v) => ({ ...v, candle: event.candle, candleInterval: event.interval }));
+    case 'ticker':
+      return onSymbol(s, event.symbol, (v) => ({ ...v, ticker: event.ticker }));
+    case 'marketMessage': {
+      const counted = { ...s, market: { ...s.market, messages: s.market.messages + 1 } };
+      if (!event.first || event.epoch < 2) return counted;
+      const topic = `${event.symbol} ${event.topic}`;
+      const done = counted.resubscribed[event.epoch] ?? [];
+      if (done.includes(topic)) return counted;
+      const next = [...done, topic];
+      const withTopic = { ...counted, resubscribed: { ...counted.resubscribed, [event.epoch]: next } };
+      return next.length === counted.market.topics
+        ? log(withTopic, at, `public stream: resubscribed all ${next.length} topics on epoch ${event.epoch}, data flowing again`)
+        : withTopic;
+    }
+    case 'marketStatus': {
+      const { connection, topics, tradeGaps } = event.status;
+      const next = { ...s, market: { ...s.market, status: connection, topics, tradeGaps } };
+      return statusChanged(s.market.status, connection)
+        ? log(next, at, `${streamLabel('public')}: ${describeStatus(connection)}`, connection.type === 'reconnecting' ? 'warn' : 'info')
+        : next;
+    }
+    case 'userStatus': {
+      const next = { ...s, user: { ...s.user, status: event.status } };
+      return statusChanged(s.user.status, event.status)
+        ? log(next, at, `${streamLabel('private')}: ${describeStatus(event.status)}`, event.status.type === 'reconnecting' ? 'warn' : 'info')
+        : next;
+    }
+    case 'error': {
+      const text = describeError(event.error);
+      const next =
+        event.stream === 'public'
+          ? { ...s, market: { ...s.market, errors: s.market.errors + 1, lastError: text } }
+          : { ...s, user: { ...s.user, errors: s.user.errors + 1, lastError: text } };
+      // A lost socket is already told by the status change ("lost (cause); reconnecting"): counted only.
+      return LOST_SOCKET.has(event.error.name) ? next : log(next, at, `${streamLabel(event.stream)} error: ${text}`, 'warn');
+    }
+    case 'tradeGap':
+      return log(s, at, describeTradeGap(event.gap), 'warn');
+    case 'userGap':
+      return log({ ...s, user: { ...s.user, gaps: s.user.gaps + 1 } }, at, describeUserGap(event.gap), 'warn');
+    case 'userEvent':
+      return { ...s, user: { ...s.user, messages: s.user.messages + 1 } };
+    case 'orders': {
+      const { orders, changed } = mergeOrders(s, event.orders);
+      return changed.reduce<DemoState>((acc, o) => log(acc, at, describeOrderChange(o)), { ...s, orders });
+    }
+    case 'balances': {
+      const updates = balanceViews(event.balances).filter((b) => {
+        const old = s.balances.find((x) => x.asset === b.asset);
+        return old === undefined || old.free !== b.free || old.locked !== b.locked;
+      });
+      if (updates.length === 0) return s;
+      const text = updates.map((b) => `${b.asset} free ${b.free} locked ${b.locked}`).join(', ');
+      return log({ ...s, balances: mergeBalances(s.balances, updates) }, at, `balances (live): ${text}`);
+    }
+    case 'accountSnapshot': {
+      const open = event.openOrders === undefined ? '' : `, ${event.openOrders} open orders`;
+      const text = `account over REST (${event.reason}): ${event.balances.map((b) => `${b.asset} ${b.free}`).join(', ')}${open}`;
+      return log({ ...s, balances: mergeBalances(s.balances, event.balances) }, at, text);
+    }
+    case 'listenKey': {
+      const lk = s.listenKey;
+      switch (event.action) {
+        case 'obtained':
+          return log({ ...s, listenKey: { redacted: event.redactedKey, obtainedAt: at, extensions: lk?.extensions ?? 0 } }, at, listenKeyNote('obtained', event.redactedKey));
+        case 'extended':
+          return log(
+            { ...s, ...(lk && { listenKey: { ...lk, extensions: lk.extensions + 1, lastExtendedAt: at } }) },
+            at,
+            listenKeyNote('kept alive (PUT)', event.redactedKey),
+          );
+        case 'closed':
+          return log(s, at, listenKeyNote('closed (DELETE)', event.redactedKey));
+        default: {
+          const never: never = event.action;
+          return never;
+        }
+      }
+    }
+    case 'orderPlanned':
+      return { ...s, roles: { ...s.roles, [event.clientOrderId]: event.role } };
+    case 'note':
+      return log(s, at, event.text, event.level);
+    case 'tick':
+      return {
+        ...s,
+        market: { ...s.market, rate: s.market.messages - s.market.messagesAtTick, messagesAtTick: s.market.messages },
+        user: { ...s.user, rate: s.user.messages - s.user.messagesAtTick, messagesAtTick: s.user.messages },
+      };
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * One demo run as a single observable of events: the public and private feeds, the REST calls, the forced
+ * disconnect, a one-second tick. Unsubscribing it closes every socket and the listen key.
+ */
+import {
+  asyncScheduler,
+  combineLatest,
+  concat,
+  defer,
+  EMPTY,
+  exhaustMap,
+  first,
+  map,
+  merge,
+  mergeMap,
+  type Observable,
+  of,
+  type Subject,
+  switchMap,
+  take,
+  tap,
+  timer,
+  interval,
+} from 'rxjs';
+import { marketStreams, orderBook, restClient, userStream, type ListenKeyApi, type RestClient } from '../../../lib/index';
+import type { DemoOptions } from './args';
+import { accountSnapshot, cancelOrder, orderScript } from './orders';
+import { marketFeed, userFeed } from './feeds';
+import { redactKey } from './format';
+import type { DemoEvent } from './model';
+import { planOrders, type PlannedOrder } from './plan';
+import type { Endpoints } from './target';
+
+/** When things happen, relative to the start (ms). Derived from the run time by {@link timeline}. */
+export interface Timeline {
+  readonly dropAtMs: number;
+  readonly cancelAtMs: number;
+  readonly fillPauseMs: number;
+}
+
+/** The forced disconnect at half time, the cancel at 70% (20 s when the run is unbounded). */
+export const timeline = (durationMs: number | undefined): Timeline => ({
+  dropAtMs: durationMs === undefined ? 15_000 : durationMs / 2,
+  cancelAtMs: durationMs === undefined ? 20_000 : durationMs * 0.7,
+  fillPauseMs: 1_000,
+});
+
+/** Simulated market steps while the sockets are down: more than the 60-trade replay, so a trade gap shows. */
+const STEPS_WHILE_DOWN = 80;
+/** Listen-key keepalive on the simulator, so that a 30 s demo shows extensions (default 30 min). */
+const SIMULATOR_KEEPALIVE_MS = 10_000;
+
+/** The listen-key calls of `rest`, reporting each one (with the key redacted) on `notes`. */
+const reportingListenKeys = (rest: RestClient, notes: Subject<DemoEvent>): ListenKeyApi => ({
+  createListenKey: () => rest.createListenKey().pipe(tap((key) => notes.next({ type: 'listenKey', action: 'obtained', redactedKey: redactKey(key) }))),
+  extendListenKey: (key) => rest.extendListenKey(key).pipe(tap(() => notes.next({ type: 'listenKey', action: 'extended', redactedKey: redactKey(key) }))),
+  closeListenKey: (key) => rest.closeListenKey(key).pipe(tap(() => notes.next({ type: 'listenKey', action: 'closed', redactedKey: redactKey(key) }))),
+});
+
+const note = (text: string, level: 'info' | 'warn' = 'info'): DemoEvent => ({ type: 'note', text, level });
+
+/** One run: its events, and what to do after they stopped. */
+export interface DemoSession {
+  /** Every event of the run; unsubscribing closes every socket and the listen key. */
+  readonly events$: Observable<DemoEvent>;
+  /**
+   * After `events$` was unsubscribed: on a real deployment, cancels the demo orders that may still rest on the
+   * book (the demo never leaves orders behind on a real account). Nothing on the simulator, which is closed anyway.
+   */
+  readonly cleanup$: Observable<DemoEvent>;
+}
+
+/** Sets up one run. `notes` carries events produced outside the pipeline (listen-key calls). */
+export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: Subject<DemoEvent>): DemoSession {
+  const { symbols, durationMs } = options;
+  const sim = endpoints.simulator;
+  const when = timeline(durationMs);
+  const startedAt = asyncScheduler.now();
+
+  const market = marketStreams({ url: endpoints.publicUrl });
+  const side = endpoints.privateSide;
+  const rest = side && restClient(side.rest);
+  const user =
+    side &&
+    rest &&
+    userStream({
+      url: side.url,
+      rest: reportingListenKeys(rest, notes),
+      ...(sim && { listenKeyOptions: { keepAliveIntervalMs: SIMULATOR_KEEPALIVE_MS } }),
+    });
+
+  const book = (symbol: string) => market.depth(symbol).pipe(orderBook({ levels: 5 }));
+  const [restSymbol = '', fillSymbol = restSymbol] = symbols;
+
+  let placed: readonly PlannedOrder[] = [];
+  const orders$ =
+    user && rest && options.placeOrders
+      ? user.status$.pipe(
+          first((s) => s.type === 'open'),
+          switchMap(() => combineLatest([book(restSymbol), book(fillSymbol)]).pipe(take(1))),
+          mergeMap(([restBook, fillBook]) => {
+            const plan = planOrders({ restBook, fillBook, simulator: sim !== undefined, runId: String(startedAt % 1e9) });
+            placed = plan ?? [];
+            if (plan === undefined) return of(note('no bid or ask yet: orders skipped', 'warn'));
+            const [a, b, c] = plan;
+            return a && b && c ? orderScript(rest, [a, b, c], { pauseMs: when.fillPauseMs, cancelAt$: timer(new Date(startedAt + when.cancelAtMs)) }) : EMPTY;
+          }),
+        )
+      : of(note(rest ? 'order placement off (add --place-orders to place the demo orders)' : 'private side off: no orders'));
+
+  // The service does not replay private events pushed while the socket was down: reconcile over REST.
+  const reconcile$ = user && rest
+    ? concat(accountSnapshot(rest, 'start'), user.gaps$.pipe(exhaustMap(() => accountSnapshot(rest, 'reconciling after the gap'))))
+    : EMPTY;
+
+  const disconnect$ = sim
+    ? timer(when.dropAtMs).pipe(
+        mergeMap(() =>
+          concat(
+            of(note(`simulator: dropping every socket now (control surface), then ${STEPS_WHILE_DOWN} market steps while we are away`, 'warn')),
+            defer(() => {
+              sim.drop({ stream: 'all' });
+              sim.step(STEPS_WHILE_DOWN);
+              return EMPTY;
+            }),
+          ),
+        ),
+      )
+    : EMPTY;
+
+  const cleanup$ = defer(() =>
+    rest && !sim ? concat(...placed.filter((o) => o.role !== 'fills').map((o) => cancelOrder(rest, o, { quiet: true }))) : EMPTY,
+  );
+
+  const events$ = merge(
+    of(note(`connecting to ${endpoints.label}: ${symbols.join(', ')}`)),
+    notes,
+    marketFeed(market, symbols),
+    user ? userFeed(user) : EMPTY,
+    reconcile$,
+    orders$,
+    disconnect$,
+    interval(1000).pipe(map((): DemoEvent => ({ type: 'tick' }))),
+  );
+  return { events$, cleanup$ };
+}

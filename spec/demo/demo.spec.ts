@@ -1,0 +1,143 @@
+import { type ChildProcess, spawn } from 'child_process';
+import * as path from 'path';
+import { startSimulator } from '../../lib/simulator/index';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAIN = path.join('docs', 'examples', 'demo', 'main.ts');
+
+interface Outcome {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const children = new Set<ChildProcess>();
+
+/** Runs the demo as `npm start` would (ts-node, transpile only), with stdout a pipe (plain mode). */
+function runDemo(args: readonly string[], onStdout?: (text: string, child: ChildProcess) => void): Promise<Outcome> {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('EX_STREAMS_')) delete env[name];
+  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', MAIN, ...args], { cwd: ROOT, env, stdio: 'pipe' });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    onStdout?.(stdout, child);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+}
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** Starts `runDemo` and sends SIGINT once both streams are open. */
+function interruptedRun(): Promise<Outcome & { readonly interrupted: boolean }> {
+  let interrupted = false;
+  return runDemo(['--duration', '0'], (out, child) => {
+    if (!interrupted && /private stream: open/.test(out) && /public stream: open/.test(out)) {
+      interrupted = true;
+      child.kill('SIGINT');
+    }
+  }).then((outcome) => ({ ...outcome, interrupted }));
+}
+
+// The three runs start together (each pays ts-node's start-up once, in parallel): ~10 s in all.
+let run: Outcome;
+let interrupted: Outcome & { readonly interrupted: boolean };
+let help: Outcome;
+beforeAll(async () => {
+  [run, interrupted, help] = await Promise.all([runDemo(['--duration', '6']), interruptedRun(), runDemo(['--help'])]);
+}, 45_000);
+
+describe('demo (npm start)', () => {
+  it('exits by itself with code 0 after closing everything', () => {
+    expect(run.stderr).toBe('');
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/stopping \(time is up\): every stream unsubscribed/);
+    expect(run.stdout).toMatch(/listen key \S{4}… closed \(DELETE\)/);
+    expect(run.stdout.trimEnd()).toMatch(/simulator closed; bye$/);
+  });
+
+  it('prints plain timestamped lines (no ANSI) when stdout is not a terminal', () => {
+    expect(run.stdout).not.toContain('\x1b[');
+    for (const line of run.stdout.trimEnd().split('\n')) expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} {2}\S/);
+  });
+
+  it('shows the books (best bid / ask, spread, mid), trades, 1m candle and 24h ticker of both symbols', () => {
+    for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
+      expect(run.stdout).toMatch(new RegExp(`${symbol} book bid \\d+\\.\\d+ × [\\d.]+ {2}ask \\d+\\.\\d+ × [\\d.]+ {2}spread [\\d.]+ {2}mid [\\d.]+`));
+      expect(run.stdout).toMatch(new RegExp(`${symbol} book .*last trades \\(\\d+ seen\\): (buy|sell) \\d+\\.\\d+ × [\\d.]+`));
+      expect(run.stdout).toMatch(new RegExp(`${symbol} candle 1m \\d\\d:\\d\\d {2}O [\\d.]+ {2}H [\\d.]+ {2}L [\\d.]+ {2}C [\\d.]+ {2}V [\\d.]+`));
+      expect(run.stdout).toMatch(new RegExp(`${symbol} .*ticker 24h {2}last [\\d.]+ {2}high [\\d.]+ {2}low [\\d.]+`));
+    }
+    expect(run.stdout).toMatch(/status: public open e1 · \d+ msg\/s · topics 8 · trade gaps 0 · errors 0/);
+  });
+
+  it('shows the private side: listen key (redacted), orders resting, filling and cancelled, live balances', () => {
+    expect(run.stdout).toMatch(/listen key \S{4}… obtained/);
+    expect(run.stdout).toMatch(/private stream: open \(epoch 1\)/);
+    expect(run.stdout).toMatch(/final order \S+ \(rests\) BUY [\d.]+ BTCUSDT @ [\d.]+: NEW, filled 0\//);
+    expect(run.stdout).toMatch(/final order \S+ \(fills\) BUY [\d.]+ ETHUSDT @ [\d.]+: NEW (→ PARTIALLY_FILLED )?→ FILLED, filled 2\.5\/2\.5 avg/);
+    expect(run.stdout).toMatch(/final order \S+ \(cancelled\) BUY [\d.]+ BTCUSDT @ [\d.]+: NEW → CANCELED/);
+    expect(run.stdout).toMatch(/balances \(live\): USDT free [\d.]+ locked [\d.]+/);
+    expect(run.stdout).toMatch(/balances \(live\): .*ETH free 102\.5 locked 0/);
+  });
+
+  it('shows the forced disconnect: reconnects on epoch 2, resubscription, trade and user-stream gaps', () => {
+    const out = run.stdout;
+    const drop = out.indexOf('simulator: dropping every socket now');
+    expect(drop).toBeGreaterThan(0);
+    const after = out.slice(drop);
+    expect(after).toMatch(/public stream: lost \(ConnectionClosedError: connection closed \(code 1006\)\); reconnecting in \d+ ms/);
+    expect(after).toMatch(/public stream: reconnected: open \(epoch 2\) after \d+\.\d\d s down/);
+    expect(after).toMatch(/private stream: reconnected: open \(epoch 2\)/);
+    expect(after).toMatch(/public stream: resubscribed all 8 topics on epoch 2/);
+    expect(after).toMatch(/TRADE GAP (BTCUSDT|ETHUSDT) \(epoch 2\): trades after #\d+ up to #\d+ may be missing/);
+    expect(after).toMatch(/USER STREAM GAP \(epoch 2\): events between \d\d:\d\d:\d\d\.\d{3} and \d\d:\d\d:\d\d\.\d{3} \(\d+\.\d\d s\) may be lost/);
+    expect(after).toMatch(/account over REST \(reconciling after the gap\)/);
+    expect(after).toMatch(/status: public open e2 .* errors 1 {2}\| {2}private open e2 .* errors 1/);
+  });
+
+  it('never prints the secret key, the whole listen key or a signature', async () => {
+    // The demo's simulator uses the default seed; an identical one tells which secret and listen key it had.
+    const twin = await startSimulator({ symbols: ['BTCUSDT', 'ETHUSDT'] });
+    try {
+      expect(run.stdout).not.toContain(twin.secretKey);
+      const prefix = /listen key (\S{4})…/.exec(run.stdout)?.[1] ?? '';
+      expect(prefix).not.toBe('');
+      expect(run.stdout).not.toMatch(new RegExp(`${prefix}[A-Za-z0-9]`));
+      expect(run.stdout).not.toMatch(/signature/i);
+    } finally {
+      await twin.close();
+    }
+  });
+});
+
+describe('demo (npm start) on Ctrl-C', () => {
+  it('tears everything down and exits 0 on SIGINT', () => {
+    expect(interrupted.interrupted).toBe(true);
+    expect(interrupted.stderr).toBe('');
+    expect(interrupted.code).toBe(0);
+    expect(interrupted.stdout).toMatch(/stopping \(Ctrl-C\): every stream unsubscribed/);
+    expect(interrupted.stdout).toMatch(/listen key \S{4}… closed \(DELETE\)/);
+    expect(interrupted.stdout.trimEnd()).toMatch(/simulator closed; bye$/);
+  });
+});
+
+describe('demo --help', () => {
+  it('prints the usage and exits 0', () => {
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm start -- \[options\]/);
+    expect(help.stdout).toContain('EX_STREAMS_SECRET_KEY');
+  });
+});

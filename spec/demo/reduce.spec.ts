@@ -1,0 +1,95 @@
+import { ConnectionClosedError, type ConnectionStatus, type ExecutionReport, type OrderState, type OrderStatus } from '../../lib/index';
+import { initialState, type DemoEvent, type DemoState } from '../../docs/examples/demo/model';
+import { reduce } from '../../docs/examples/demo/reduce';
+
+
+const fold = (events: ReadonlyArray<DemoEvent>, state = initialState(['BTCUSDT'], 0, true)): DemoState =>
+  events.reduce((s, event, i) => reduce(s, { at: 1_000 + i, event }), state);
+
+const order = (status: OrderStatus, filled: string): OrderState => ({
+  orderId: '1900000000000000003',
+  clientOrderId: 'demoFill1',
+  symbol: 'ETHUSDT',
+  side: 'BUY',
+  type: 'LIMIT',
+  status,
+  quantity: '2.5',
+  price: '2020.28',
+  filledQuantity: filled,
+  filledQuoteQuantity: '0',
+  averagePrice: filled === '0' ? undefined : '2000.25',
+  updateTime: 1,
+  report: {} as ExecutionReport,
+});
+const orders = (o: OrderState): DemoEvent => ({ type: 'orders', orders: new Map([[o.orderId, o]]) });
+const marketStatus = (connection: ConnectionStatus): DemoEvent => ({
+  type: 'marketStatus',
+  status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0 },
+});
+
+describe('reduce', () => {
+  it('records every status an order goes through, once, with its role', () => {
+    const s = fold([
+      { type: 'orderPlanned', clientOrderId: 'demoFill1', role: 'fills' },
+      orders(order('NEW', '0')),
+      orders(order('PARTIALLY_FILLED', '1')),
+      orders(order('PARTIALLY_FILLED', '2')),
+      orders(order('PARTIALLY_FILLED', '2')),
+      orders(order('FILLED', '2.5')),
+    ]);
+    expect(s.orders).toHaveLength(1);
+    expect(s.orders[0]).toMatchObject({ role: 'fills', status: 'FILLED', filledQuantity: '2.5', history: ['NEW', 'PARTIALLY_FILLED', 'FILLED'] });
+    expect(s.log.map((l) => l.text)).toEqual([
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW, filled 0/2.5',
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED, filled 1/2.5 avg 2000.25',
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED, filled 2/2.5 avg 2000.25',
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED → FILLED, filled 2.5/2.5 avg 2000.25',
+    ]);
+  });
+
+  it('logs connection changes (not the idle status), counts lost sockets as errors without a second line', () => {
+    const cause = new ConnectionClosedError(1006, '', false);
+    const s = fold([
+      marketStatus({ type: 'closed', epoch: 0 }),
+      marketStatus({ type: 'connecting', epoch: 0, attempt: 0 }),
+      marketStatus({ type: 'open', epoch: 1, since: 10 }),
+      marketStatus({ type: 'open', epoch: 1, since: 10 }),
+      { type: 'error', stream: 'public', error: cause },
+      marketStatus({ type: 'reconnecting', epoch: 1, attempt: 1, delayMs: 300, cause }),
+      marketStatus({ type: 'open', epoch: 2, since: 1_500, downSince: 1_020 }),
+    ]);
+    expect(s.log.map((l) => [l.level, l.text])).toEqual([
+      ['info', 'public stream: connecting'],
+      ['info', 'public stream: open (epoch 1)'],
+      ['warn', 'public stream: lost (ConnectionClosedError: connection closed (code 1006)); reconnecting in 300 ms (attempt 1)'],
+      ['info', 'public stream: reconnected: open (epoch 2) after 0.48 s down'],
+    ]);
+    expect(s.market).toMatchObject({ errors: 1, lastError: 'ConnectionClosedError: connection closed (code 1006)', topics: 2 });
+  });
+
+  it('notes the resubscription once every topic sent its first message of the new epoch', () => {
+    const first = (topic: string, epoch: number): DemoEvent => ({ type: 'marketMessage', symbol: 'BTCUSDT', topic, first: true, epoch });
+    const s = fold([marketStatus({ type: 'open', epoch: 2, since: 5 }), first('depth', 1), first('depth', 2), first('depth', 2), first('trade', 2)]);
+    expect(s.market.messages).toBe(4);
+    expect(s.log.map((l) => l.text).slice(1)).toEqual(['public stream: resubscribed all 2 topics on epoch 2, data flowing again']);
+  });
+
+  it('turns message counts into a rate on each tick', () => {
+    const msg: DemoEvent = { type: 'userEvent' };
+    const s = fold([msg, msg, msg, { type: 'tick' }, msg, { type: 'tick' }]);
+    expect(s.user).toMatchObject({ messages: 4, rate: 1, messagesAtTick: 4 });
+  });
+
+  it('keeps the last trades newest first, and listen-key activity without the key', () => {
+    const trade = (v: string): DemoEvent => ({ type: 'trade', symbol: 'BTCUSDT', trade: { v, t: 1, p: '1', q: '1', m: false } });
+    const s = fold([
+      ...['1', '2', '3', '4', '5', '6'].map(trade),
+      { type: 'listenKey', action: 'obtained', redactedKey: 'abcd…' },
+      { type: 'listenKey', action: 'extended', redactedKey: 'abcd…' },
+    ]);
+    expect(s.symbols[0]?.trades.map((t) => t.id)).toEqual(['6', '5', '4', '3', '2']);
+    expect(s.symbols[0]?.tradeCount).toBe(6);
+    expect(s.listenKey).toMatchObject({ redacted: 'abcd…', extensions: 1 });
+    expect(s.log.map((l) => l.text)).toEqual(['listen key abcd… obtained', 'listen key abcd… kept alive (PUT)']);
+  });
+});
