@@ -14,7 +14,16 @@ import { struct } from './struct';
  * ```
  */
 export const DepthLevelCodec = t.tuple([DecimalString, DecimalString], 'DepthLevel');
-/** `[price, quantity]`. */
+/**
+ * `[price, quantity]`.
+ *
+ * @example
+ * ```ts
+ * import type { DepthLevel } from 'ex-streams';
+ *
+ * const [price, quantity]: DepthLevel = ['30000.5', '0.25'];
+ * ```
+ */
 export type DepthLevel = t.TypeOf<typeof DepthLevelCodec>;
 
 /**
@@ -37,7 +46,16 @@ export const DepthRecordCodec = struct(
   { t: IntFromNumberOrString, a: t.array(DepthLevelCodec), b: t.array(DepthLevelCodec) },
   { s: t.string, e: IdFromNumberOrString, v: IdFromNumberOrString, o: IdFromNumberOrString },
 );
-/** A decoded order book record. */
+/**
+ * A decoded order book record.
+ *
+ * @example
+ * ```ts
+ * import type { DepthRecord } from 'ex-streams';
+ *
+ * const book: DepthRecord = { t: 1700000000000, s: 'BTCUSDT', a: [['30001', '0.5']], b: [['30000', '1.2']] };
+ * ```
+ */
 export type DepthRecord = t.TypeOf<typeof DepthRecordCodec>;
 
 /**
@@ -50,5 +68,14 @@ export type DepthRecord = t.TypeOf<typeof DepthRecordCodec>;
  * ```
  */
 export const DepthEnvelopeCodec = PublicEnvelopeCodec(DepthRecordCodec);
-/** A decoded depth data message. */
+/**
+ * A decoded depth data message.
+ *
+ * @example
+ * ```ts
+ * import type { DepthEnvelope } from 'ex-streams';
+ *
+ * const bestBid = (message: DepthEnvelope): string | undefined => message.data[0]?.b[0]?.[0];
+ * ```
+ */
 export type DepthEnvelope = PublicEnvelope<DepthRecord>;

@@ -17,7 +17,16 @@ export const EnvelopeParamsCodec = struct(
   {},
   { realtimeInterval: t.string, binary: BooleanFromStringOrBoolean, klineType: t.string },
 );
-/** Decoded envelope params. */
+/**
+ * Decoded envelope params.
+ *
+ * @example
+ * ```ts
+ * import type { EnvelopeParams } from 'ex-streams';
+ *
+ * const params: EnvelopeParams = { realtimeInterval: '24h', binary: false, klineType: '1m' };
+ * ```
+ */
 export type EnvelopeParams = t.TypeOf<typeof EnvelopeParamsCodec>;
 
 /**
@@ -25,6 +34,16 @@ export type EnvelopeParams = t.TypeOf<typeof EnvelopeParamsCodec>;
  *
  * Required: `symbol`, `topic` (routing) and `data` (the records). Optional: everything else, so a
  * deployment that leaves out `symbolName`, `params`, `f`, `sendTime`, `shared` or `id` still decodes.
+ *
+ * @example
+ * ```ts
+ * import type { PublicEnvelope, TradeRecord } from 'ex-streams';
+ *
+ * const message: PublicEnvelope<TradeRecord> = {
+ *   symbol: 'BTCUSDT', topic: 'trade', f: true, sendTime: 1626249138535, id: '1',
+ *   data: [{ v: '929681067596857345', t: 1625562619577, p: '34924.15', q: '0.00027', m: true }],
+ * };
+ * ```
  */
 export interface PublicEnvelope<R> {
   /** Currency pair id. */

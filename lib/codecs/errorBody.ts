@@ -18,5 +18,14 @@ export const ErrorBodyCodec = t.intersection(
   ],
   'ErrorBody',
 );
-/** A decoded error body. */
+/**
+ * A decoded error body.
+ *
+ * @example
+ * ```ts
+ * import type { ErrorBody } from 'ex-streams';
+ *
+ * const body: ErrorBody = { code: -1121, msg: 'Invalid symbol.' };
+ * ```
+ */
 export type ErrorBody = t.TypeOf<typeof ErrorBodyCodec>;

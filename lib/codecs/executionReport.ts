@@ -23,7 +23,16 @@ export const OrderStatusCodec = t.keyof(
   { NEW: null, PARTIALLY_FILLED: null, FILLED: null, PARTIALLY_CANCELED: null, CANCELED: null, REJECTED: null },
   'OrderStatus',
 );
-/** An order status. */
+/**
+ * An order status.
+ *
+ * @example
+ * ```ts
+ * import type { OrderStatus } from 'ex-streams';
+ *
+ * const isFinished = (status: OrderStatus): boolean => status !== 'NEW' && status !== 'PARTIALLY_FILLED';
+ * ```
+ */
 export type OrderStatus = t.TypeOf<typeof OrderStatusCodec>;
 
 /**
@@ -36,7 +45,16 @@ export type OrderStatus = t.TypeOf<typeof OrderStatusCodec>;
  * ```
  */
 export const OrderSideCodec = t.keyof({ BUY: null, SELL: null }, 'OrderSide');
-/** An order side. */
+/**
+ * An order side.
+ *
+ * @example
+ * ```ts
+ * import type { OrderSide } from 'ex-streams';
+ *
+ * const side: OrderSide = 'BUY';
+ * ```
+ */
 export type OrderSide = t.TypeOf<typeof OrderSideCodec>;
 
 /**
@@ -93,5 +111,15 @@ export const ExecutionReportCodec = struct(
     x: t.string,
   },
 );
-/** A decoded order update. */
+/**
+ * A decoded order update.
+ *
+ * @example
+ * ```ts
+ * import type { ExecutionReport } from 'ex-streams';
+ *
+ * const progress = (r: ExecutionReport): string => `${r.s} ${r.S} ${r.i}: ${r.X}, ${r.z} of ${r.q} filled`;
+ * // 'BTCUSDT BUY 1900000000000000001: PARTIALLY_FILLED, 0.4 of 1 filled'
+ * ```
+ */
 export type ExecutionReport = t.TypeOf<typeof ExecutionReportCodec>;

@@ -18,7 +18,16 @@ import { IdFromNumberOrString, IntFromNumberOrString } from './primitives';
  * ```
  */
 export const PublicPongCodec = t.type({ pong: IntFromNumberOrString }, 'PublicPong');
-/** A public stream pong. */
+/**
+ * A public stream pong.
+ *
+ * @example
+ * ```ts
+ * import type { PublicPong } from 'ex-streams';
+ *
+ * const pong: PublicPong = { pong: 1626249138535 }; // the server's time
+ * ```
+ */
 export type PublicPong = t.TypeOf<typeof PublicPongCodec>;
 
 /**
@@ -35,7 +44,16 @@ export const PrivatePongCodec = t.type(
   { pong: IntFromNumberOrString, channelId: IdFromNumberOrString },
   'PrivatePong',
 );
-/** A private stream pong. */
+/**
+ * A private stream pong.
+ *
+ * @example
+ * ```ts
+ * import type { PrivatePong } from 'ex-streams';
+ *
+ * const pong: PrivatePong = { pong: 1626249138535, channelId: '0242acfffe110002-00000001' };
+ * ```
+ */
 export type PrivatePong = t.TypeOf<typeof PrivatePongCodec>;
 
 /**
@@ -52,5 +70,14 @@ export const ServerPingCodec = t.type(
   { ping: IntFromNumberOrString, channelId: IdFromNumberOrString },
   'ServerPing',
 );
-/** A server ping. */
+/**
+ * A server ping.
+ *
+ * @example
+ * ```ts
+ * import { pongFrame, type ServerPing } from 'ex-streams';
+ *
+ * const answer = (ping: ServerPing) => pongFrame(ping.ping); // { pong: 1626249138535 }
+ * ```
+ */
 export type ServerPing = t.TypeOf<typeof ServerPingCodec>;

@@ -21,7 +21,16 @@ export const KlineRecordCodec = struct(
   { t: IntFromNumberOrString, o: DecimalString, h: DecimalString, l: DecimalString, c: DecimalString, v: DecimalString },
   { s: t.string, sn: t.string },
 );
-/** A decoded kline record. */
+/**
+ * A decoded kline record.
+ *
+ * @example
+ * ```ts
+ * import type { KlineRecord } from 'ex-streams';
+ *
+ * const candle: KlineRecord = { t: 1700000040000, s: 'BTCUSDT', o: '30000', h: '30010.5', l: '29990', c: '30005', v: '1.25' };
+ * ```
+ */
 export type KlineRecord = t.TypeOf<typeof KlineRecordCodec>;
 
 /**
@@ -35,5 +44,16 @@ export type KlineRecord = t.TypeOf<typeof KlineRecordCodec>;
  * ```
  */
 export const KlineEnvelopeCodec = PublicEnvelopeCodec(KlineRecordCodec);
-/** A decoded kline data message. */
+/**
+ * A decoded kline data message.
+ *
+ * @example
+ * ```ts
+ * import { decodeWith, KlineEnvelopeCodec, type KlineEnvelope } from 'ex-streams';
+ *
+ * const lastClose = (message: KlineEnvelope): string | undefined => message.data[message.data.length - 1]?.c;
+ * const decoded = decodeWith(KlineEnvelopeCodec, { symbol: 'BTCUSDT', topic: 'kline', data: [] });
+ * if (decoded._tag === 'Right') console.log(lastClose(decoded.right)); // undefined
+ * ```
+ */
 export type KlineEnvelope = PublicEnvelope<KlineRecord>;

@@ -11,5 +11,14 @@ import * as t from 'io-ts';
  * ```
  */
 export const ListenKeyResponseCodec = t.type({ listenKey: t.string }, 'ListenKeyResponse');
-/** A decoded listen-key response. */
+/**
+ * A decoded listen-key response.
+ *
+ * @example
+ * ```ts
+ * import type { ListenKeyResponse } from 'ex-streams';
+ *
+ * const response: ListenKeyResponse = { listenKey: '1A9LWJjuMwKWYP4QQPw34GRm8gz3x5AephXSuqcDef1RnzoBVhEeGE963CoS1Sgj' };
+ * ```
+ */
 export type ListenKeyResponse = t.TypeOf<typeof ListenKeyResponseCodec>;

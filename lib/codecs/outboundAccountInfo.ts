@@ -13,7 +13,16 @@ import { struct } from './struct';
  * ```
  */
 export const BalanceCodec = struct('Balance', { a: t.string, f: DecimalString, l: DecimalString }, {});
-/** A changed balance. */
+/**
+ * A changed balance.
+ *
+ * @example
+ * ```ts
+ * import type { Balance } from 'ex-streams';
+ *
+ * const usdt: Balance = { a: 'USDT', f: '99000.5', l: '1000' }; // asset, free, locked
+ * ```
+ */
 export type Balance = t.TypeOf<typeof BalanceCodec>;
 
 /**
@@ -35,5 +44,14 @@ export const OutboundAccountInfoCodec = struct(
   { e: t.literal('outboundAccountInfo'), E: IntFromNumberOrString, B: t.array(BalanceCodec) },
   { T: BooleanFromStringOrBoolean, W: BooleanFromStringOrBoolean, D: BooleanFromStringOrBoolean },
 );
-/** A decoded account update. */
+/**
+ * A decoded account update.
+ *
+ * @example
+ * ```ts
+ * import type { OutboundAccountInfo } from 'ex-streams';
+ *
+ * const update: OutboundAccountInfo = { e: 'outboundAccountInfo', E: 1700000000000, B: [{ a: 'USDT', f: '99000', l: '1000' }] };
+ * ```
+ */
 export type OutboundAccountInfo = t.TypeOf<typeof OutboundAccountInfoCodec>;

@@ -14,7 +14,25 @@ export type { Balance, OutboundAccountInfo } from './outboundAccountInfo';
 export { TicketInfoCodec } from './ticketInfo';
 export type { TicketInfo } from './ticketInfo';
 
-/** One event of the private stream, tagged by `e`. */
+/**
+ * One event of the private stream, tagged by `e`.
+ *
+ * @example
+ * ```ts
+ * import type { PrivateEvent } from 'ex-streams';
+ *
+ * const summary = (event: PrivateEvent): string => {
+ *   switch (event.e) {
+ *     case 'executionReport':
+ *       return `order ${event.i} ${event.X}`;
+ *     case 'outboundAccountInfo':
+ *       return `${event.B.length} balances changed`;
+ *     case 'ticketInfo':
+ *       return `fill ${event.T}: ${event.q} @ ${event.p}`;
+ *   }
+ * };
+ * ```
+ */
 export type PrivateEvent = OutboundAccountInfo | ExecutionReport | TicketInfo;
 
 const PrivateEventTypeCodec = t.keyof({ outboundAccountInfo: null, executionReport: null, ticketInfo: null });

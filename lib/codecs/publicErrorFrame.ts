@@ -22,5 +22,14 @@ export const PublicErrorFrameCodec = struct(
   { code: t.union([t.number, t.string], 'ErrorCode') },
   { msg: t.string, desc: t.string, id: IdFromNumberOrString, symbol: t.string, topic: t.string },
 );
-/** A decoded public stream error frame. */
+/**
+ * A decoded public stream error frame.
+ *
+ * @example
+ * ```ts
+ * import type { PublicErrorFrame } from 'ex-streams';
+ *
+ * const rejected: PublicErrorFrame = { id: '3', code: '-100010', desc: 'Invalid Symbols!', symbol: 'NOPE', topic: 'trade' };
+ * ```
+ */
 export type PublicErrorFrame = t.TypeOf<typeof PublicErrorFrameCodec>;

@@ -23,7 +23,16 @@ export const RealtimesRecordCodec = struct(
   { t: IntFromNumberOrString, o: DecimalString, h: DecimalString, l: DecimalString, c: DecimalString, v: DecimalString },
   { s: t.string, sn: t.string, qv: DecimalString, m: DecimalString, e: IdFromNumberOrString },
 );
-/** A decoded realtimes record. */
+/**
+ * A decoded realtimes record.
+ *
+ * @example
+ * ```ts
+ * import type { RealtimesRecord } from 'ex-streams';
+ *
+ * const ticker: RealtimesRecord = { t: 1700000000000, s: 'ETHUSDT', o: '2000', h: '2050', l: '1990', c: '2012.5', v: '812.3', qv: '1634512.2', m: '0.0062' };
+ * ```
+ */
 export type RealtimesRecord = t.TypeOf<typeof RealtimesRecordCodec>;
 
 /**
@@ -36,5 +45,14 @@ export type RealtimesRecord = t.TypeOf<typeof RealtimesRecordCodec>;
  * ```
  */
 export const RealtimesEnvelopeCodec = PublicEnvelopeCodec(RealtimesRecordCodec);
-/** A decoded realtimes data message. */
+/**
+ * A decoded realtimes data message.
+ *
+ * @example
+ * ```ts
+ * import type { RealtimesEnvelope } from 'ex-streams';
+ *
+ * const lastPrice = (message: RealtimesEnvelope): string | undefined => message.data[0]?.c;
+ * ```
+ */
 export type RealtimesEnvelope = PublicEnvelope<RealtimesRecord>;

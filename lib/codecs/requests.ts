@@ -19,7 +19,16 @@ import { struct } from './struct';
  * ```
  */
 export const SubscriptionEventCodec = t.keyof({ sub: null, cancel: null, cancel_all: null }, 'SubscriptionEvent');
-/** `'sub' | 'cancel' | 'cancel_all'`. */
+/**
+ * `'sub' | 'cancel' | 'cancel_all'`.
+ *
+ * @example
+ * ```ts
+ * import type { SubscriptionEvent } from 'ex-streams';
+ *
+ * const event: SubscriptionEvent = 'cancel';
+ * ```
+ */
 export type SubscriptionEvent = t.TypeOf<typeof SubscriptionEventCodec>;
 
 /**
@@ -37,7 +46,16 @@ export const SubscriptionParamsCodec = struct(
   { binary: BooleanFromStringOrBoolean },
   { limit: t.string },
 );
-/** Decoded subscription params. */
+/**
+ * Decoded subscription params.
+ *
+ * @example
+ * ```ts
+ * import type { SubscriptionParams } from 'ex-streams';
+ *
+ * const params: SubscriptionParams = { binary: false, limit: '100' };
+ * ```
+ */
 export type SubscriptionParams = t.TypeOf<typeof SubscriptionParamsCodec>;
 
 /**
@@ -61,7 +79,16 @@ export const SubscriptionRequestCodec = struct(
   },
   {},
 );
-/** A subscription or unsubscription frame. */
+/**
+ * A subscription or unsubscription frame.
+ *
+ * @example
+ * ```ts
+ * import type { SubscriptionRequest } from 'ex-streams';
+ *
+ * const request: SubscriptionRequest = { symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false }, id: 1 };
+ * ```
+ */
 export type SubscriptionRequest = t.TypeOf<typeof SubscriptionRequestCodec>;
 
 /**
@@ -74,7 +101,16 @@ export type SubscriptionRequest = t.TypeOf<typeof SubscriptionRequestCodec>;
  * ```
  */
 export const ClientPingCodec = t.type({ ping: IntFromNumberOrString }, 'ClientPing');
-/** A client ping frame. */
+/**
+ * A client ping frame.
+ *
+ * @example
+ * ```ts
+ * import type { ClientPing } from 'ex-streams';
+ *
+ * const ping: ClientPing = { ping: 1626249138535 };
+ * ```
+ */
 export type ClientPing = t.TypeOf<typeof ClientPingCodec>;
 
 /**
@@ -87,10 +123,30 @@ export type ClientPing = t.TypeOf<typeof ClientPingCodec>;
  * ```
  */
 export const ClientPongCodec = t.type({ pong: IntFromNumberOrString }, 'ClientPong');
-/** A client pong frame. */
+/**
+ * A client pong frame.
+ *
+ * @example
+ * ```ts
+ * import type { ClientPong } from 'ex-streams';
+ *
+ * const pong: ClientPong = { pong: 1626249138535 };
+ * ```
+ */
 export type ClientPong = t.TypeOf<typeof ClientPongCodec>;
 
-/** Extra params of a subscription frame. */
+/**
+ * Extra params of a subscription frame.
+ *
+ * @example
+ * ```ts
+ * import { subscribeFrame, type SubscriptionExtraParams } from 'ex-streams';
+ *
+ * const extra: SubscriptionExtraParams = { limit: '100' };
+ * subscribeFrame('BTCUSDT', 'trade', false, 7, extra);
+ * // { symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false, limit: '100' }, id: 7 }
+ * ```
+ */
 export interface SubscriptionExtraParams {
   /** `params.limit` (text), as in the private stream sample. Default: absent. */
   readonly limit?: string;

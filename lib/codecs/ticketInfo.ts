@@ -41,5 +41,14 @@ export const TicketInfoCodec = struct(
   },
   { c: TextFromNumberOrString, O: IdFromNumberOrString, a: IdFromNumberOrString, m: BooleanFromStringOrBoolean },
 );
-/** A decoded trade ticket. */
+/**
+ * A decoded trade ticket.
+ *
+ * @example
+ * ```ts
+ * import type { TicketInfo } from 'ex-streams';
+ *
+ * const fill = (t: TicketInfo): string => `${t.S} ${t.q} ${t.s} @ ${t.p} (ticket ${t.T}, order ${t.o})`;
+ * ```
+ */
 export type TicketInfo = t.TypeOf<typeof TicketInfoCodec>;

@@ -20,7 +20,16 @@ export const TradeRecordCodec = struct(
   { v: IdFromNumberOrString, t: IntFromNumberOrString, p: DecimalString, q: DecimalString, m: BooleanFromStringOrBoolean },
   {},
 );
-/** A decoded public trade. */
+/**
+ * A decoded public trade.
+ *
+ * @example
+ * ```ts
+ * import type { TradeRecord } from 'ex-streams';
+ *
+ * const trade: TradeRecord = { v: '929681067596857345', t: 1625562619577, p: '34924.15', q: '0.00027', m: true };
+ * ```
+ */
 export type TradeRecord = t.TypeOf<typeof TradeRecordCodec>;
 
 /**
@@ -34,5 +43,14 @@ export type TradeRecord = t.TypeOf<typeof TradeRecordCodec>;
  * ```
  */
 export const TradeEnvelopeCodec = PublicEnvelopeCodec(TradeRecordCodec);
-/** A decoded trade data message. */
+/**
+ * A decoded trade data message.
+ *
+ * @example
+ * ```ts
+ * import type { TradeEnvelope } from 'ex-streams';
+ *
+ * const tradeIds = (message: TradeEnvelope): string[] => message.data.map((trade) => trade.v);
+ * ```
+ */
 export type TradeEnvelope = PublicEnvelope<TradeRecord>;

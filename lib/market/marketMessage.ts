@@ -28,7 +28,17 @@ export interface MarketMessage<R> {
   readonly data: readonly R[];
 }
 
-/** Per-subscription options of the `marketStreams` topic methods. */
+/**
+ * Per-subscription options of the `marketStreams` topic methods.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type TopicOptions } from 'ex-streams';
+ *
+ * const zipped: TopicOptions = { binary: true };
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).depth('BTCUSDT', zipped).subscribe((book) => console.log(book.t));
+ * ```
+ */
 export interface TopicOptions {
   /**
    * Ask for zip binary frames (decoded transparently). Default: the `binary` of `MarketStreamsConfig` (false).

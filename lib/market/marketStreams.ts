@@ -14,10 +14,14 @@ import {
   tap,
 } from 'rxjs';
 import type * as t from 'io-ts';
-import { DepthRecordCodec, type DepthRecord } from '../codecs/depth';
-import { KlineRecordCodec, type KlineRecord } from '../codecs/kline';
-import { RealtimesRecordCodec, type RealtimesRecord } from '../codecs/realtimes';
-import { TradeRecordCodec, type TradeRecord } from '../codecs/trade';
+import type { DepthRecord } from '../codecs/depth';
+import { FastDepthRecordCodec as DepthRecordCodec } from '../codecs/fast/depth';
+import { FastKlineRecordCodec as KlineRecordCodec } from '../codecs/fast/kline';
+import { FastRealtimesRecordCodec as RealtimesRecordCodec } from '../codecs/fast/realtimes';
+import { FastTradeRecordCodec as TradeRecordCodec } from '../codecs/fast/trade';
+import type { KlineRecord } from '../codecs/kline';
+import type { RealtimesRecord } from '../codecs/realtimes';
+import type { TradeRecord } from '../codecs/trade';
 import { ConfigError } from '../errors';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
 import { connection, type ConnectionConfig } from '../socket/connection';
@@ -29,7 +33,22 @@ import { type TopicContext, topicSubscription } from './internal/topicSubscripti
 import type { MarketMessage, TopicOptions } from './marketMessage';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
-/** Configuration of {@link marketStreams}. Only `url` is required. */
+/**
+ * Configuration of {@link marketStreams}. Only `url` is required.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type MarketStreamsConfig } from 'ex-streams';
+ *
+ * const config: MarketStreamsConfig = {
+ *   url: 'wss://stream.example.com/quote/ws/v1',
+ *   binary: true, // zip frames
+ *   resubscribeRatePerSecond: 20,
+ *   connection: { heartbeatTimeoutMs: 45_000, reconnect: { maxDelayMs: 10_000 } },
+ * };
+ * const market = marketStreams(config);
+ * ```
+ */
 export interface MarketStreamsConfig {
   /** Public stream address (path ends in `/quote/ws/v1`), or a function evaluated at every connect. */
   readonly url: string | (() => string);
@@ -58,7 +77,18 @@ export interface MarketStreamsConfig {
   readonly WebSocketCtor?: WebSocketCtor;
 }
 
-/** The public market streams of one connection; see {@link marketStreams}. */
+/**
+ * The public market streams of one connection; see {@link marketStreams}.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type MarketStreams } from 'ex-streams';
+ *
+ * const market: MarketStreams = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' });
+ * market.kline('BTCUSDT', '1m').subscribe((candle) => console.log(candle.t, candle.c));
+ * market.status$.subscribe((s) => console.log(s.connection.type, s.topics)); // 'open' 1
+ * ```
+ */
 export interface MarketStreams {
   /** Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones). */
   kline(symbol: string, interval: string, options?: TopicOptions): Observable<KlineRecord>;

@@ -29,6 +29,7 @@ import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
  * @example
  * ```ts
  * import { connection } from 'ex-streams';
+ * declare function currentListenKey(): string;
  * const conn = connection({
  *   url: () => `wss://example.test/api/v1/ws/${currentListenKey()}`,
  *   heartbeatTimeoutMs: 45_000,

@@ -28,6 +28,7 @@ export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
  * @example
  * ```ts
  * import { decodeFrame } from 'ex-streams';
+ * declare const bytes: ArrayBuffer; // a binary websocket frame
  * decodeFrame(bytes, { maxFrameBytes: 1 << 20, maxInflatedBytes: 8 << 20 });
  * ```
  */

@@ -13,6 +13,7 @@ import { distinctUntilChanged, type Observable, ReplaySubject } from 'rxjs';
  * @example
  * ```ts
  * import { connection, restClient } from 'ex-streams';
+ * declare const apiKey: string, secretKey: string;
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey,
  *   serverTimeOffsetMs: () => conn.serverClock.offsetMs() });

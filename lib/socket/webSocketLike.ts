@@ -4,16 +4,38 @@
  */
 type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
 
-/** The part of a websocket `message` event that ex-streams reads. */
+/**
+ * The part of a websocket `message` event that ex-streams reads.
+ *
+ * @example
+ * ```ts
+ * import type { WebSocketMessageEventLike } from 'ex-streams';
+ *
+ * const frameSize = (event: WebSocketMessageEventLike): number =>
+ *   typeof event.data === 'string' ? event.data.length : event.data instanceof ArrayBuffer ? event.data.byteLength : 0;
+ * ```
+ */
 export interface WebSocketMessageEventLike {
   /** A string for text frames; an `ArrayBuffer` or an `ArrayBufferView` (a Node `Buffer`) for binary frames. */
   readonly data: unknown;
 }
 
-/** The part of a websocket `close` event that ex-streams reads. */
+/**
+ * The part of a websocket `close` event that ex-streams reads.
+ *
+ * @example
+ * ```ts
+ * import type { WebSocketCloseEventLike } from 'ex-streams';
+ *
+ * const isKeyInvalid = (event: WebSocketCloseEventLike): boolean => event.code === 4001;
+ * ```
+ */
 export interface WebSocketCloseEventLike {
+  /** Close code: 1000 normal, 1006 abnormal (no close frame), 4000-4999 decided by the service. */
   readonly code: number;
+  /** Close reason text sent by the peer (may be empty). */
   readonly reason: string;
+  /** Whether the closing handshake completed. */
   readonly wasClean: boolean;
 }
 
@@ -37,11 +59,17 @@ export interface WebSocketLike {
   readonly readyState: number;
   /** ex-streams sets `'arraybuffer'`. */
   binaryType: string;
+  /** Sends one text frame (ex-streams sends JSON text only). */
   send(data: string): void;
+  /** Closes the socket; ex-streams uses code 1000 when the last subscriber leaves. */
   close(code?: number, reason?: string): void;
+  /** Set by ex-streams: called once the socket is open. */
   onopen: Handler<unknown> | null;
+  /** Set by ex-streams: called with every frame received. */
   onmessage: Handler<WebSocketMessageEventLike> | null;
+  /** Set by ex-streams: called once when the socket has closed, with its code and reason. */
   onclose: Handler<WebSocketCloseEventLike> | null;
+  /** Set by ex-streams: called on a transport error (a close event follows). */
   onerror: Handler<unknown> | null;
 }
 

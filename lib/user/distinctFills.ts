@@ -1,7 +1,19 @@
 import { defer, filter, type MonoTypeOperatorFunction } from 'rxjs';
 import type { TicketInfo } from '../codecs/ticketInfo';
 
-/** Options of {@link distinctFills}. */
+/**
+ * Options of {@link distinctFills}.
+ *
+ * @example
+ * ```ts
+ * import { distinctFills, type DistinctFillsConfig, type TicketInfo } from 'ex-streams';
+ * import type { Observable } from 'rxjs';
+ *
+ * declare const tickets$: Observable<TicketInfo>;
+ * const config: DistinctFillsConfig = { maxRemembered: 50_000 };
+ * tickets$.pipe(distinctFills(config)).subscribe((t) => console.log(t.T, t.q, t.p));
+ * ```
+ */
 export interface DistinctFillsConfig {
   /** How many recent ticket ids are remembered to recognise duplicates. Default 10 000. */
   readonly maxRemembered?: number;
@@ -19,7 +31,8 @@ export interface DistinctFillsConfig {
  *
  * @example
  * ```ts
- * import { userStream, distinctFills } from 'ex-streams';
+ * import { userStream, distinctFills, type ListenKeyApi } from 'ex-streams';
+ * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).tickets$.pipe(distinctFills())
  *   .subscribe((t) => console.log(t.T, t.q, t.p)); // '8800001 0.5 30000.1'
  * ```

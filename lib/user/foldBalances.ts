@@ -2,7 +2,19 @@ import { filter, map, scan, type OperatorFunction } from 'rxjs';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import { applyAccountUpdate, type BalanceState } from './balanceState';
 
-/** The balance of every asset seen, keyed by asset. */
+/**
+ * The balance of every asset seen, keyed by asset.
+ *
+ * @example
+ * ```ts
+ * import { foldBalances, type BalancesState, type OutboundAccountInfo } from 'ex-streams';
+ * import type { Observable } from 'rxjs';
+ *
+ * declare const accountUpdates$: Observable<OutboundAccountInfo>;
+ * const freeUsdt = (balances: BalancesState): string => balances.get('USDT')?.free ?? '0';
+ * accountUpdates$.pipe(foldBalances()).subscribe((balances) => console.log(freeUsdt(balances))); // '99000.5'
+ * ```
+ */
 export type BalancesState = ReadonlyMap<string, BalanceState>;
 
 /**
@@ -22,7 +34,8 @@ export type BalancesState = ReadonlyMap<string, BalanceState>;
  *
  * @example
  * ```ts
- * import { userStream, foldBalances } from 'ex-streams';
+ * import { userStream, foldBalances, type ListenKeyApi } from 'ex-streams';
+ * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).accountUpdates$.pipe(foldBalances())
  *   .subscribe((b) => console.log(b.get('USDT')?.free)); // '1000.5'
  * ```

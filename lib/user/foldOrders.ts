@@ -2,10 +2,34 @@ import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import { applyExecutionReport, statusRank, type OrderState } from './orderState';
 
-/** The state of every order seen, keyed by order id (`i`, text). */
+/**
+ * The state of every order seen, keyed by order id (`i`, text).
+ *
+ * @example
+ * ```ts
+ * import { foldOrders, type OrdersState, type ExecutionReport } from 'ex-streams';
+ * import type { Observable } from 'rxjs';
+ *
+ * declare const executionReports$: Observable<ExecutionReport>;
+ * const openOrders = (orders: OrdersState) => [...orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED');
+ * executionReports$.pipe(foldOrders()).subscribe((orders) => console.log(openOrders(orders).length, 'open'));
+ * ```
+ */
 export type OrdersState = ReadonlyMap<string, OrderState>;
 
-/** Options of {@link foldOrders}. */
+/**
+ * Options of {@link foldOrders}.
+ *
+ * @example
+ * ```ts
+ * import { foldOrders, type ExecutionReport, type FoldOrdersConfig } from 'ex-streams';
+ * import type { Observable } from 'rxjs';
+ *
+ * declare const executionReports$: Observable<ExecutionReport>;
+ * const config: FoldOrdersConfig = { maxFinishedOrders: 100 };
+ * executionReports$.pipe(foldOrders(config)).subscribe((orders) => console.log(orders.size)); // at most open + 100
+ * ```
+ */
 export interface FoldOrdersConfig {
   /**
    * How many finished orders (FILLED, CANCELED, PARTIALLY_CANCELED, REJECTED) the map keeps; beyond it the
@@ -37,7 +61,8 @@ const RETIRED_PER_KEPT = 4;
  *
  * @example
  * ```ts
- * import { userStream, foldOrders } from 'ex-streams';
+ * import { userStream, foldOrders, type ListenKeyApi } from 'ex-streams';
+ * declare const url: string, rest: ListenKeyApi;
  * const user = userStream({ url, rest });
  * user.executionReports$.pipe(foldOrders({ maxFinishedOrders: 200 })).subscribe((orders) =>
  *   console.log(orders.get('1470000001')?.status)); // 'NEW', then 'FILLED'

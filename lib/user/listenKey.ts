@@ -29,6 +29,20 @@ const LISTEN_KEY_VALIDITY_MS = 60 * 60 * 1000;
 /**
  * The three listen-key calls {@link listenKey} needs. `RestClient` from `restClient(...)` satisfies it; tests
  * pass fakes. Each method returns a cold observable: one HTTP call per subscription.
+ *
+ * @example
+ * ```ts
+ * import { of } from 'rxjs';
+ * import { listenKey, type ListenKeyApi } from 'ex-streams';
+ *
+ * // A fake for tests; a `restClient(...)` is the real one.
+ * const api: ListenKeyApi = {
+ *   createListenKey: () => of('key-1'),
+ *   extendListenKey: () => of(undefined),
+ *   closeListenKey: () => of(undefined),
+ * };
+ * listenKey(api).subscribe((key) => console.log(key === 'key-1')); // true
+ * ```
  */
 export interface ListenKeyApi {
   /** `POST /api/v1/userDataStream`: emits the new (or the account's active) key, then completes. */
@@ -39,7 +53,18 @@ export interface ListenKeyApi {
   closeListenKey(listenKey: string): Observable<void>;
 }
 
-/** Configuration of {@link listenKey}. Every field is optional. */
+/**
+ * Configuration of {@link listenKey}. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { listenKey, restClient, type ListenKeyConfig } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const config: ListenKeyConfig = { keepAliveIntervalMs: 20 * 60_000, onError: (e) => console.warn(String(e)) };
+ * const key$ = listenKey(restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey }), config);
+ * ```
+ */
 export interface ListenKeyConfig {
   /**
    * Time between two extensions (PUT), in ms, on a fixed grid from the first key. Default `1800000`
@@ -95,6 +120,7 @@ export interface ListenKeyConfig {
  * import { Subject } from 'rxjs';
  * import { listenKey, restClient } from 'ex-streams';
  *
+ * declare const apiKey: string, secretKey: string;
  * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
  * const invalid = new Subject<void>();           // the private stream calls invalid.next() on close code 4001
  * const key$ = listenKey(rest, { recreate$: invalid });

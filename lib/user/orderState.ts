@@ -97,14 +97,12 @@ export function applyExecutionReport(state: OrderState | undefined, report: Exec
       compareText(report.z, state.filledQuantity) ||
       compareText(report.Z, state.filledQuoteQuantity)) > 0;
   if (!newer && !fillsMore) return state;
-  return fromReport(
-    newer ? report : state.report,
-    fillsMore ? report.z : state.filledQuantity,
-    fillsMore ? report.Z : state.filledQuoteQuantity,
-  );
+  if (!fillsMore) return fromReport(report, state.filledQuantity, state.filledQuoteQuantity, state.averagePrice);
+  return fromReport(newer ? report : state.report, report.z, report.Z);
 }
 
-function fromReport(report: ExecutionReport, z: string, Z: string): OrderState {
+/** `average` is passed when `Z` and `z` are those of a state whose average is known (no exact division then). */
+function fromReport(report: ExecutionReport, z: string, Z: string, average: string | undefined = averagePrice(Z, z)): OrderState {
   return {
     orderId: report.i,
     clientOrderId: report.c,
@@ -116,7 +114,7 @@ function fromReport(report: ExecutionReport, z: string, Z: string): OrderState {
     price: report.p,
     filledQuantity: z,
     filledQuoteQuantity: Z,
-    averagePrice: averagePrice(Z, z),
+    averagePrice: average,
     updateTime: updateTimeOf(report),
     report,
   };

@@ -11,7 +11,8 @@ import type { PrivateEvent } from '../codecs/privateEvents';
  *
  * @example
  * ```ts
- * import { privateEventKey } from 'ex-streams';
+ * import { privateEventKey, type ExecutionReport } from 'ex-streams';
+ * declare const report: ExecutionReport;
  * privateEventKey(report); // 'er:1470000001:FILLED:1:1700000000123'
  * ```
  */

@@ -34,7 +34,22 @@ import { listenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey'
 import { privateEventKey } from './privateEventKey';
 import type { UserStreamGap } from './userStreamGap';
 
-/** Configuration of {@link userStream}. `url` and one of `rest` / `listenKey$` are required. */
+/**
+ * Configuration of {@link userStream}. `url` and one of `rest` / `listenKey$` are required.
+ *
+ * @example
+ * ```ts
+ * import { restClient, userStream, type UserStreamConfig } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const config: UserStreamConfig = {
+ *   url: 'wss://stream.example.com/api/v1/ws',
+ *   rest: restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey }),
+ *   reorder: { maxDelayMs: 500 },
+ * };
+ * const user = userStream(config);
+ * ```
+ */
 export interface UserStreamConfig {
   /** Private stream address without the key, e.g. `wss://host/api/v1/ws`; the key is appended as `/{listenKey}`. */
   readonly url: string;
@@ -65,7 +80,20 @@ export interface UserStreamConfig {
   readonly WebSocketCtor?: WebSocketCtor;
 }
 
-/** The streams of one account's private stream; see {@link userStream}. */
+/**
+ * The streams of one account's private stream; see {@link userStream}.
+ *
+ * @example
+ * ```ts
+ * import { restClient, userStream, type UserStream } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+ * const user: UserStream = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest });
+ * user.executionReports$.subscribe((r) => console.log(r.i, r.X)); // '1900000000000000001' 'NEW'
+ * user.gaps$.subscribe((gap) => console.warn('reconcile over REST since', gap.downSince));
+ * ```
+ */
 export interface UserStream {
   /** Every private event, decoded, in event-time (`E`) order, without duplicates. */
   readonly events$: Observable<PrivateEvent>;
@@ -112,6 +140,7 @@ const REMEMBERED_KEYS = 4;
  * @example
  * ```ts
  * import { restClient, userStream } from 'ex-streams';
+ * declare const apiKey: string, secretKey: string;
  * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
  * const user = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest });
  * user.orders$.subscribe((orders) => console.log([...orders.values()].map((o) => `${o.orderId} ${o.status}`)));

@@ -27,6 +27,7 @@ import {
   FastTradeEnvelopeCodec,
   FastTradeRecordCodec,
 } from '../../lib/codecs/fast';
+import { fastCheckOf } from '../../lib/codecs/fast/fastCodec';
 import { fastBoolean, fastDecimal, fastId, fastInt, FAIL, isDecimalText, isIntText } from '../../lib/codecs/fast/scalars';
 
 const RUNS = { numRuns: 400 };
@@ -218,6 +219,19 @@ describe.each([
     fc.assert(fc.property(fc.array(input as fc.Arbitrary<unknown>, { maxLength: 3 }), (u) => expectSame(fastList, slowList, u)), {
       numRuns: 100,
     });
+  });
+
+  it('exposes its fast check (fastCheckOf): a value it returns is what decode returns', () => {
+    const check = fastCheckOf(fast as t.Decoder<unknown, unknown>);
+    expect(check).toBeDefined();
+    expect(fastCheckOf(slow as t.Decoder<unknown, unknown>)).toBeUndefined();
+    fc.assert(
+      fc.property(input as fc.Arbitrary<unknown>, (u) => {
+        const a = check!(u);
+        if (a !== FAIL) expect((slow as t.Decoder<unknown, unknown>).decode(u)).toStrictEqual(E.right(a));
+      }),
+      RUNS,
+    );
   });
 
   it('agrees with the combinator on is() and encode()', () => {

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import fc from 'fast-check';
-import { parseJson, quoteLongIntegers } from '../../lib/internal/json';
+import { mayHaveLongInteger, parseJson, quoteLongIntegers } from '../../lib/internal/json';
 
 const right = (text: string): unknown => {
   const r = parseJson(text);
@@ -87,6 +87,43 @@ describe('quoteLongIntegers', () => {
   it('quotes bare long integers only', () => {
     expect(quoteLongIntegers('{"i":1291488620385157122,"s":"1291488620385157122"}')).toBe(
       '{"i":"1291488620385157122","s":"1291488620385157122"}',
+    );
+  });
+});
+
+describe('mayHaveLongInteger', () => {
+  it('finds bare long integers wherever the sampled positions fall, and skips quoted ids', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      const prefix = `{"x":"${'a'.repeat(pad)}",`;
+      expect(mayHaveLongInteger(`${prefix}"i":1234567890123456}`)).toBe(true);
+      expect(mayHaveLongInteger(`${prefix}"i": -12345678901234567890}`)).toBe(true);
+      expect(mayHaveLongInteger(`${prefix}"i":[ 1,\n 1234567890123456]}`)).toBe(true);
+      expect(mayHaveLongInteger(`${prefix}"i":"1234567890123456789"}`)).toBe(false);
+      expect(mayHaveLongInteger(`${prefix}"t":123456789012345,"u":1625562619577}`)).toBe(false);
+    }
+    expect(mayHaveLongInteger('1234567890123456')).toBe(true);
+    expect(mayHaveLongInteger('')).toBe(false);
+  });
+
+  it('never says no when quoteLongIntegers would quote something in a JSON document', () => {
+    const ws = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', '\r'), maxLength: 3 });
+    const leaf = fc.oneof(
+      fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map(String),
+      fc.string({ unit: fc.constantFrom('1', '9', '0', ':', ',', '[', '"', '\\', ' ', 'a'), maxLength: 20 }).map((x) => JSON.stringify(x)),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+    );
+    const member = fc.tuple(ws, fc.boolean(), leaf, ws).map(([w, named, v, w2]) => (named ? `${w}"k"${w2}:${w}${v}${w2}` : `${w}${v}${w2}`));
+    const doc = fc.tuple(ws, fc.array(member, { maxLength: 8 }), fc.boolean()).map(([w, members, asObject]) =>
+      asObject
+        ? `${w}{${members.map((m, i) => (m.includes('"k"') ? m.replace('"k"', `"k${i}"`) : `"k${i}":${m}`)).join(',')}}`
+        : `${w}[${members.map((m) => (m.includes('"k"') ? m.slice(m.indexOf(':') + 1) : m)).join(',')}]`,
+    );
+    fc.assert(
+      fc.property(doc, (text) => {
+        expect(() => JSON.parse(text)).not.toThrow();
+        if (quoteLongIntegers(text) !== text) expect(mayHaveLongInteger(text)).toBe(true);
+      }),
+      { numRuns: 2000 },
     );
   });
 });

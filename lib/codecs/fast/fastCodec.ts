@@ -12,13 +12,35 @@ import { FAIL, type FastCheck } from './scalars';
  * @internal
  */
 export function fastCodec<A, O>(slow: t.Type<A, O, unknown>, check: FastCheck<A>): t.Type<A, O, unknown> {
-  return new t.Type<A, O, unknown>(
-    slow.name,
-    slow.is,
-    (u, c) => {
-      const a = check(u);
-      return a === FAIL ? slow.validate(u, c) : t.success(a);
-    },
-    slow.encode,
-  );
+  return new FastType<A, O>(slow, check);
+}
+
+/**
+ * The class of the codecs {@link fastCodec} builds: an io-ts `Type` that also carries its fast check, so
+ * the stream layers can run the check directly (no io-ts context, no `Either`) and call `decode` only
+ * when it fails. @internal
+ */
+class FastType<A, O> extends t.Type<A, O, unknown> {
+  constructor(
+    slow: t.Type<A, O, unknown>,
+    readonly check: FastCheck<A>,
+  ) {
+    super(
+      slow.name,
+      slow.is,
+      (u, c) => {
+        const a = check(u);
+        return a === FAIL ? slow.validate(u, c) : t.success(a);
+      },
+      slow.encode,
+    );
+  }
+}
+
+/**
+ * The fast check of a codec built by {@link fastCodec}, or `undefined` for any other decoder. A check
+ * returns the decoded value or `FAIL` (then `decode` gives the errors). @internal
+ */
+export function fastCheckOf<A>(decoder: t.Decoder<unknown, A>): FastCheck<A> | undefined {
+  return decoder instanceof FastType ? (decoder.check as FastCheck<A>) : undefined;
 }

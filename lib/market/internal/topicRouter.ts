@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/Either';
-import * as t from 'io-ts';
 import { decodeWith } from '../../codecs/decode';
-import { PublicEnvelopeCodec, type PublicEnvelope } from '../../codecs/envelope';
+import type { PublicEnvelope } from '../../codecs/envelope';
+import { FastRawEnvelopeCodec } from '../../codecs/fast/envelope';
+import { fastCheckOf } from '../../codecs/fast/fastCodec';
+import { FAIL } from '../../codecs/fast/scalars';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
 import { excerpt } from '../../internal/redact';
@@ -26,7 +28,9 @@ export interface RoutedTopic {
   reject(frame: PublicErrorFrame): void;
 }
 
-const RawEnvelopeCodec = PublicEnvelopeCodec(t.unknown, 'PublicEnvelope');
+/** `PublicEnvelopeCodec(t.unknown, 'PublicEnvelope')` with a hand-written fast path (same errors). */
+const RawEnvelopeCodec = FastRawEnvelopeCodec;
+const rawEnvelopeCheck = fastCheckOf(RawEnvelopeCodec)!;
 
 /** The request topic a response belongs to: `kline` + `klineType: "1m"` answers `kline_1m`. @internal */
 export function requestTopic(topic: string, klineType: string | undefined): string {
@@ -44,6 +48,11 @@ const isSuccessCode = (code: number | string): boolean => Number(code) === 0;
 export class TopicRouter {
   private readonly byId = new Map<string, RoutedTopic>();
   private readonly byKey = new Map<string, RoutedTopic>();
+  /** `byKey` as symbol → request topic → subscription: routing a message builds no key string. */
+  private readonly bySymbol = new Map<string, Map<string, RoutedTopic>>();
+  /** The last `kline_<klineType>` built by {@link requestTopicOf}, so klines do not build one per message. */
+  private klineType: string | undefined;
+  private klineTopic = '';
   private readonly idOf = new Map<RoutedTopic, string>();
   /** Epoch of the socket the next message comes from. */
   epoch = 0;
@@ -53,6 +62,9 @@ export class TopicRouter {
 
   add(topic: RoutedTopic): void {
     this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
+    let topics = this.bySymbol.get(topic.symbol);
+    if (topics === undefined) this.bySymbol.set(topic.symbol, (topics = new Map()));
+    topics.set(topic.topic, topic);
   }
 
   /** `id` is now the request id of `topic` (the previous one is forgotten). */
@@ -68,7 +80,12 @@ export class TopicRouter {
     if (id !== undefined) this.byId.delete(id);
     this.idOf.delete(topic);
     const key = keyOf(topic.symbol, topic.topic);
-    if (this.byKey.get(key) === topic) this.byKey.delete(key);
+    if (this.byKey.get(key) === topic) {
+      this.byKey.delete(key);
+      const topics = this.bySymbol.get(topic.symbol);
+      topics?.delete(topic.topic);
+      if (topics?.size === 0) this.bySymbol.delete(topic.symbol);
+    }
   }
 
   /** Live subscriptions. */
@@ -78,6 +95,11 @@ export class TopicRouter {
 
   /** Handles one decoded JSON message of the connection. */
   dispatch(message: unknown): void {
+    if (Array.isArray(message)) {
+      // Some deployments batch several messages into one frame: each is handled on its own.
+      for (let i = 0; i < message.length; i++) this.dispatch(message[i]);
+      return undefined;
+    }
     if (!isObject(message)) return this.unknown(message);
     if ('data' in message && 'topic' in message) return this.onEnvelope(message);
     if ('code' in message) return this.onErrorFrame(message);
@@ -86,11 +108,29 @@ export class TopicRouter {
   }
 
   private onEnvelope(message: Record<string, unknown>): void {
-    const decoded = decodeWith(RawEnvelopeCodec, message);
-    if (E.isLeft(decoded)) return this.onIssue(decoded.left);
-    const envelope = decoded.right;
-    const topic = this.route(envelope.id, [envelope.symbol, envelope.symbolName], requestTopic(envelope.topic, envelope.params?.klineType));
+    // The fast check first: no io-ts context, no Either for a valid envelope (decodeWith gives the errors).
+    let envelope = rawEnvelopeCheck(message);
+    if (envelope === FAIL) {
+      const decoded = decodeWith(RawEnvelopeCodec, message);
+      if (E.isLeft(decoded)) return this.onIssue(decoded.left);
+      envelope = decoded.right;
+    }
+    const topicName = this.requestTopicOf(envelope.topic, envelope.params?.klineType);
+    const topic =
+      (envelope.id !== undefined ? this.byId.get(envelope.id) : undefined) ??
+      this.bySymbol.get(envelope.symbol)?.get(topicName) ??
+      (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
     topic?.deliver(envelope, this.epoch);
+  }
+
+  /** {@link requestTopic}, remembering the last kline topic it built. */
+  private requestTopicOf(topic: string, klineType: string | undefined): string {
+    if (topic !== 'kline' || klineType === undefined) return topic;
+    if (klineType !== this.klineType) {
+      this.klineType = klineType;
+      this.klineTopic = requestTopic(topic, klineType);
+    }
+    return this.klineTopic;
   }
 
   private onErrorFrame(message: Record<string, unknown>): void {

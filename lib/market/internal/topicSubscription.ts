@@ -2,6 +2,8 @@ import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { map, Observable, share, Subscription, switchMap } from 'rxjs';
 import { decodeWith } from '../../codecs/decode';
+import { fastCheckOf } from '../../codecs/fast/fastCodec';
+import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { type DecodeError, SubscriptionRejectedError } from '../../errors';
@@ -32,9 +34,20 @@ export interface TopicRequest<R> {
   readonly codec: t.Decoder<unknown, R> & { readonly name: string };
 }
 
-function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], data: readonly unknown[]): R[] {
+/**
+ * The records of one message: each through the codec's fast check when it has one (no io-ts context, no
+ * `Either`), through `decodeWith` otherwise and whenever the check fails (for the exact errors).
+ */
+function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], check: FastCheck<R> | undefined, data: readonly unknown[]): R[] {
+  const n = data.length;
   const out: R[] = [];
-  for (const item of data) {
+  for (let i = 0; i < n; i++) {
+    const item = data[i];
+    const fast = check === undefined ? FAIL : check(item);
+    if (fast !== FAIL) {
+      out.push(fast);
+      continue;
+    }
     const decoded = decodeWith(codec, item);
     if (E.isRight(decoded)) out.push(decoded.right);
     else ctx.onDecodeError(decoded.left);
@@ -51,6 +64,7 @@ function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], da
  */
 export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
   const { symbol, topic, codec } = request;
+  const check = fastCheckOf(codec);
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
     let subscribedEpoch: number | undefined;
@@ -58,15 +72,16 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     const entry: RoutedTopic = {
       symbol,
       topic,
-      deliver: (envelope: PublicEnvelope<unknown>, epoch: number) =>
-        subscriber.next({
-          symbol,
-          topic,
-          first: envelope.f === true,
-          ...(envelope.sendTime !== undefined && { sendTime: envelope.sendTime }),
-          epoch,
-          data: decodeRecords(ctx, codec, envelope.data),
-        }),
+      deliver: (envelope: PublicEnvelope<unknown>, epoch: number) => {
+        const data = decodeRecords(ctx, codec, check, envelope.data);
+        const first = envelope.f === true;
+        // Two literal shapes rather than a spread: no temporary object per message.
+        subscriber.next(
+          envelope.sendTime !== undefined
+            ? { symbol, topic, first, sendTime: envelope.sendTime, epoch, data }
+            : { symbol, topic, first, epoch, data },
+        );
+      },
       reject: (frame) => {
         rejected = true;
         ctx.onRejected();

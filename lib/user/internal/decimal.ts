@@ -37,6 +37,7 @@ export function parseDecimal(text: string): Scaled | undefined {
  * @internal
  */
 export function compareDecimal(a: string, b: string): number {
+  if (a === b) return 0; // the common case of the folds (an unchanged amount): no parsing
   const x = parseDecimal(a);
   const y = parseDecimal(b);
   if (x === undefined || y === undefined) {

@@ -1,6 +1,9 @@
 import * as E from 'fp-ts/Either';
-import { catchError, defer, EMPTY, from, map, merge, mergeMap, skip, tap, throwError, type Observable } from 'rxjs';
-import { decodePrivateFrame } from '../../codecs/privateEvents';
+import { catchError, defer, EMPTY, map, merge, Observable, skip, tap, throwError } from 'rxjs';
+import { decodeWith } from '../../codecs/decode';
+import { fastCheckOf } from '../../codecs/fast/fastCodec';
+import { decodePrivateFrameFast, FastPrivateEventCodec } from '../../codecs/fast/privateEvents';
+import { FAIL } from '../../codecs/fast/scalars';
 import { ConnectionClosedError } from '../../errors';
 import { connection, type ConnectionConfig } from '../../socket/connection';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
@@ -29,11 +32,46 @@ const isHeartbeat = (message: unknown): boolean =>
   !Array.isArray(message) &&
   ('ping' in message || 'pong' in message);
 
-/** Splits one message of the private stream into event and error items (heartbeats give nothing). @internal */
+const privateEventCheck = fastCheckOf(FastPrivateEventCodec)!;
+
+/** One element of a private frame as an item: the fast check first, `decodeWith` (exact errors) when it fails. */
+function decodeElement(element: unknown): SessionItem {
+  const event = privateEventCheck(element);
+  if (event !== FAIL) return { type: 'event', event };
+  const r = decodeWith(FastPrivateEventCodec, element);
+  return E.isRight(r) ? { type: 'event', event: r.right } : { type: 'error', error: r.left };
+}
+
+/**
+ * Splits one message of the private stream into event and error items (heartbeats give nothing), exactly as
+ * `decodePrivateFrame` would decode it. @internal
+ */
 export function decodeMessage(message: unknown): SessionItem[] {
   if (isHeartbeat(message)) return [];
-  return decodePrivateFrame(message).map(
+  if (Array.isArray(message)) {
+    const items: SessionItem[] = [];
+    for (let i = 0; i < message.length; i++) items.push(decodeElement(message[i]));
+    return items;
+  }
+  return decodePrivateFrameFast(message).map(
     (r): SessionItem => (E.isRight(r) ? { type: 'event', event: r.right } : { type: 'error', error: r.left }),
+  );
+}
+
+/**
+ * `mergeMap((m) => from(decodeMessage(m)))` without an inner observable per frame: the items of each
+ * message are emitted synchronously, in order. @internal
+ */
+function decodeMessages(source: Observable<unknown>): Observable<SessionItem> {
+  return new Observable<SessionItem>((subscriber) =>
+    source.subscribe({
+      next: (message) => {
+        const items = decodeMessage(message);
+        for (let i = 0; i < items.length && !subscriber.closed; i++) subscriber.next(items[i]!);
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    }),
   );
 }
 
@@ -92,7 +130,7 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
       ),
       conn.errors$.pipe(map((error): SessionItem => ({ type: 'error', error }))),
       conn.messages$.pipe(
-        mergeMap((message) => from(decodeMessage(message))),
+        decodeMessages,
         catchError((error: unknown) => (isKeyClose(error) ? EMPTY : throwError(() => error))),
       ),
     );

@@ -1,0 +1,150 @@
+/**
+ * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
+ *
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=throughput,zip,reorder,latency,memory]
+ *
+ * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
+ * writes bench-results.json at the repository root.
+ */
+import { writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  type BenchCase,
+  floor,
+  libraryCase,
+  rawCount,
+  rxjsFast,
+  rxjsMultiplex,
+  rxjsNaive,
+  zipFflate,
+  zipFloor,
+} from './cases';
+import type { Shape } from './frames';
+import { latency, type LatencyRow } from './latency';
+import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
+import { reorder, type ReorderRow } from './reorder';
+import { startPusher } from './pusherClient';
+import { gcFunction } from './stats';
+import { throughput, type ThroughputRow } from './throughput';
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const wants = (part: string): boolean => only === undefined || only.includes(part);
+
+/** Frames per run: about a second at the floor's speed (a quarter of that with --quick). */
+const COUNTS: Record<Shape | 'zip', number> = { trade: 400_000, kline: 300_000, depth: 10_000, executionReport: 240_000, zip: 8_000 };
+const ROUNDS = quick ? 3 : 5;
+const count = (k: Shape | 'zip'): number => (quick ? Math.round(COUNTS[k] / 8) : COUNTS[k]);
+
+const log = (line: string): void => void process.stderr.write(line + '\n');
+const fmt = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : 'n/a');
+const pct = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? '' : `${Math.round(x * 1000) / 10} %`);
+
+function throughputTable(rows: readonly ThroughputRow[]): string {
+  const head = '| shape (bytes) | case | msgs/s (median) | MB/s | vs floor |\n|---|---|---:|---:|---:|';
+  const body = rows.map((r) => `| ${r.shape} (${r.bytes}) | ${r.case} | ${fmt(r.msgsPerSec)} | ${r.mbPerSec.toFixed(1)} | ${pct(r.ratio)} |`);
+  return [head, ...body].join('\n');
+}
+
+function reorderTable(rows: readonly ReorderRow[]): string {
+  const head = '| case | window | displacement | events/s (median) | ns/event |\n|---|---:|---:|---:|---:|';
+  return [head, ...rows.map((r) => `| ${r.case} | ${r.window} | ${r.displacement} | ${fmt(r.eventsPerSec)} | ${r.nsPerEvent} |`)].join('\n');
+}
+
+function latencyTable(rows: readonly LatencyRow[]): string {
+  const head = '| case | rate | samples | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|---:|';
+  return [head, ...rows.map((r) => `| ${r.case} | ${fmt(r.ratePerSecond)}/s | ${r.samples} | ${r.p50Ms} | ${r.p99Ms} | ${r.maxMs} |`)].join('\n');
+}
+
+function memoryTable(rows: readonly MemoryRow[]): string {
+  const head = '| case | cycles | heap before MB | heap after MB | growth MB | ms | note |\n|---|---:|---:|---:|---:|---:|---|';
+  return [head, ...rows.map((r) => `| ${r.case} | ${fmt(r.cycles)} | ${r.heapBeforeMb} | ${r.heapAfterMb} | ${r.growthMb} | ${fmt(r.ms)} | ${r.note} |`)].join('\n');
+}
+
+/** Sets each row's ratio to the floor row of the same shape. */
+function withRatios(rows: ThroughputRow[], floorCase: BenchCase): ThroughputRow[] {
+  const f = rows.find((r) => r.case === floorCase.name);
+  for (const r of rows) if (f) r.ratio = r.msgsPerSec / f.msgsPerSec;
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const machine = {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    exposeGc: gcFunction() !== undefined,
+    quick,
+  };
+  log(`ex-streams bench: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}${quick ? ', --quick' : ''}`);
+  const pusher = await startPusher();
+  const results: {
+    machine: typeof machine;
+    throughput: ThroughputRow[];
+    reorder: ReorderRow[];
+    latency: LatencyRow[];
+    memory: MemoryRow[];
+    seconds?: number;
+  } = { machine, throughput: [], reorder: [], latency: [], memory: [] };
+  const ours = libraryCase('ex-streams marketStreams / userStream');
+  try {
+    if (wants('throughput')) {
+      const text: BenchCase[] = [rawCount, floor, rxjsMultiplex, rxjsNaive, rxjsFast, ours];
+      for (const shape of ['trade', 'kline', 'depth', 'executionReport'] as const) {
+        log(`throughput: ${shape}`);
+        results.throughput.push(...withRatios(await throughput(pusher, text, shape, 'text', count(shape), ROUNDS, log), floor));
+      }
+    }
+    if (wants('zip')) {
+      log('throughput: depth (zip)');
+      const zip: BenchCase[] = [zipFloor, zipFflate, libraryCase('ex-streams marketStreams (binary: true)', 'zip')];
+      results.throughput.push(...withRatios(await throughput(pusher, zip, 'depth', 'zip', count('zip'), ROUNDS, log), zipFloor));
+    }
+    if (wants('reorder')) {
+      log('reorder buffer');
+      results.reorder = reorder(quick ? 200_000 : 1_000_000, [16, 256, 4096], 64, quick ? 3 : 5);
+    }
+    if (wants('latency')) {
+      const seconds = quick ? 2 : 5;
+      for (const c of [floor, ours]) {
+        log(`latency: ${c.name}`);
+        results.latency.push(await latency(pusher, c, 10_000, seconds));
+      }
+    }
+    if (wants('memory')) {
+      log('memory: subscribe/unsubscribe cycles');
+      results.memory.push(await subscribeCycles(pusher, 10_000));
+      log('memory: reconnects');
+      results.memory.push(await reconnectCycles(pusher, quick ? 200 : 1_000));
+      log('memory: 1000 topics');
+      results.memory.push(await manyTopics(pusher, 1_000));
+    }
+  } finally {
+    await pusher.close();
+  }
+  results.seconds = Math.round((Date.now() - started) / 1000);
+  const out: string[] = [];
+  out.push(`Machine: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}, ${machine.platform}; ${results.seconds} s${quick ? ' (--quick)' : ''}`);
+  if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
+  if (results.reorder.length > 0) out.push('', '### Reorder buffer', '', reorderTable(results.reorder));
+  if (results.latency.length > 0) out.push('', '### Latency at a steady rate (trade frames, send time → subscriber)', '', latencyTable(results.latency));
+  if (results.memory.length > 0) {
+    out.push('', `### Memory${machine.exposeGc ? '' : ' (run with --expose-gc for heap numbers)'}`, '', memoryTable(results.memory));
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  const file = path.resolve(__dirname, '../../bench-results.json');
+  writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  log(`wrote ${file}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    log(e instanceof Error ? (e.stack ?? e.message) : String(e));
+    process.exit(1);
+  },
+);
