@@ -5,7 +5,6 @@ import {
   identity,
   map,
   type Observable,
-  of,
   type SchedulerLike,
   Subject,
   asyncScheduler,
@@ -179,23 +178,21 @@ export function connection(config: ConnectionConfig): Connection {
   const session$ = defer(() => {
     status.next({ type: 'connecting', epoch, attempt });
     const address = typeof url === 'function' ? url() : url;
-    const ctor$ = WebSocketCtor ? of(WebSocketCtor) : defaultWebSocketCtor();
-    return ctor$.pipe(
-      switchMap((Ctor) =>
-        socketSession({
-          url: address,
-          Ctor,
-          scheduler,
-          pingIntervalMs,
-          heartbeatTimeoutMs,
-          limits: { maxFrameBytes, maxInflatedBytes },
-          clock,
-          onOpen,
-          onEnd,
-          onDecodeError: (e) => errors.next(e),
-        }),
-      ),
-    );
+    const session = (Ctor: WebSocketCtor): Observable<unknown> =>
+      socketSession({
+        url: address,
+        Ctor,
+        scheduler,
+        pingIntervalMs,
+        heartbeatTimeoutMs,
+        limits: { maxFrameBytes, maxInflatedBytes },
+        clock,
+        onOpen,
+        onEnd,
+        onDecodeError: (e) => errors.next(e),
+      });
+    // A given constructor needs no `switchMap`: two fewer subscriber hops for every frame.
+    return WebSocketCtor ? session(WebSocketCtor) : defaultWebSocketCtor().pipe(switchMap(session));
   });
 
   const retrying =

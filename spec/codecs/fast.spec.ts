@@ -304,3 +304,30 @@ describe('decodePrivateFrameFast', () => {
     expect(r && E.isRight(r) && r.right).toBe(report);
   });
 });
+
+describe('the written-out checks (envelope, trade, kline)', () => {
+  it('copy on conversion and never modify their input', () => {
+    const envelope = { symbol: 'BTCUSDT', topic: 'trade', params: { binary: 'false' }, f: 'true', sendTime: '1', data: [{}] };
+    const trade = { v: 7, t: '1625562619577', p: 1.5, q: '0.1', m: 'true', bt: 1 };
+    const kline = { t: '1', o: 1, h: '2', l: '0.5', c: 1.5, v: '3', s: 'BTCUSDT' };
+    const inputs = [
+      [FastRawEnvelopeCodec, PublicEnvelopeCodec(t.unknown, 'PublicEnvelope'), envelope],
+      [FastTradeRecordCodec, TradeRecordCodec, trade],
+      [FastKlineRecordCodec, KlineRecordCodec, kline],
+    ] as const;
+    for (const [fast, slow, u] of inputs) {
+      const before = JSON.stringify(u);
+      const r = (fast as t.Decoder<unknown, unknown>).decode(u);
+      expect(r).toStrictEqual((slow as t.Decoder<unknown, unknown>).decode(u));
+      expect(E.isRight(r) && r.right !== u).toBe(true);
+      expect(JSON.stringify(u)).toBe(before);
+    }
+  });
+
+  it('return the input itself when nothing converts', () => {
+    const trade = { v: '1', t: 1, p: '1.5', q: '0.1', m: true };
+    const envelope = { symbol: 'BTCUSDT', topic: 'trade', params: { binary: false }, f: true, data: [trade] };
+    expect(fastCheckOf(FastTradeRecordCodec)!(trade)).toBe(trade);
+    expect(fastCheckOf(FastRawEnvelopeCodec)!(envelope)).toBe(envelope);
+  });
+});

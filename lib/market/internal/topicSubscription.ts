@@ -40,19 +40,23 @@ export interface TopicRequest<R> {
  */
 function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], check: FastCheck<R> | undefined, data: readonly unknown[]): R[] {
   const n = data.length;
-  const out: R[] = [];
+  // The parsed `data` array itself while every record passes unchanged (the common case): it belongs to
+  // this message alone, so no copy is needed. A copy starts at the first converted or failed record.
+  let out: R[] | undefined;
   for (let i = 0; i < n; i++) {
     const item = data[i];
     const fast = check === undefined ? FAIL : check(item);
     if (fast !== FAIL) {
-      out.push(fast);
+      if (out !== undefined) out.push(fast);
+      else if (fast !== item) (out = data.slice(0, i) as R[]).push(fast);
       continue;
     }
+    out ??= data.slice(0, i) as R[];
     const decoded = decodeWith(codec, item);
     if (E.isRight(decoded)) out.push(decoded.right);
     else ctx.onDecodeError(decoded.left);
   }
-  return out;
+  return out ?? (data as R[]);
 }
 
 /**

@@ -66,6 +66,11 @@ function decodeMessages(source: Observable<unknown>): Observable<SessionItem> {
   return new Observable<SessionItem>((subscriber) =>
     source.subscribe({
       next: (message) => {
+        // The usual frame, an array of events: each decoded and emitted at once, no array of items.
+        if (Array.isArray(message)) {
+          for (let i = 0; i < message.length && !subscriber.closed; i++) subscriber.next(decodeElement(message[i]));
+          return;
+        }
         const items = decodeMessage(message);
         for (let i = 0; i < items.length && !subscriber.closed; i++) subscriber.next(items[i]!);
       },

@@ -1,4 +1,4 @@
-import { defer, mergeMap, type OperatorFunction, type SchedulerLike } from 'rxjs';
+import { defer, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import { nowMs } from '../../internal/clock';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { SessionItem, UserItem } from './items';
@@ -41,26 +41,36 @@ export function trackSessions(scheduler: SchedulerLike): OperatorFunction<Sessio
         return out;
       };
 
-      return source.pipe(
-        mergeMap((item): UserItem[] => {
-          switch (item.type) {
-            case 'start':
-              base += opens;
-              opens = 0;
-              if (up) downSince = nowMs(scheduler);
-              up = false;
-              keyChanged ||= item.keyChanged;
-              return [];
-            case 'status':
-              return onStatus(item.status);
-            case 'event':
-            case 'error':
-              return [item];
-            default: {
-              const never: never = item;
-              return [never];
+      // A plain observer rather than `mergeMap` to arrays: an event goes straight through, with no array
+      // and no inner subscription per event (that was most of the user stream's garbage).
+      return new Observable<UserItem>((subscriber) =>
+        source.subscribe({
+          next: (item) => {
+            switch (item.type) {
+              case 'start':
+                base += opens;
+                opens = 0;
+                if (up) downSince = nowMs(scheduler);
+                up = false;
+                keyChanged ||= item.keyChanged;
+                return;
+              case 'status': {
+                const out = onStatus(item.status);
+                for (let i = 0; i < out.length && !subscriber.closed; i++) subscriber.next(out[i]!);
+                return;
+              }
+              case 'event':
+              case 'error':
+                subscriber.next(item);
+                return;
+              default: {
+                const never: never = item;
+                subscriber.next(never);
+              }
             }
-          }
+          },
+          error: (error: unknown) => subscriber.error(error),
+          complete: () => subscriber.complete(),
         }),
       );
     });
