@@ -1,3 +1,4 @@
+import { startChaos } from './chaos';
 import type { SimContext } from './context';
 import { parseDecimal } from './decimal';
 import type { ListenKeys } from './listenKeys';
@@ -13,6 +14,8 @@ export interface ControlDeps {
   readonly matching: Matching;
   /** One market step for every symbol. */
   readonly step: () => void;
+  /** Seed of the simulator (the chaos schedule's default seed derives from it). */
+  readonly chaosSeed: number;
 }
 
 /**
@@ -21,22 +24,37 @@ export interface ControlDeps {
  */
 export function createControl(d: ControlDeps): SimulatorControl {
   const { ctx } = d;
-  return {
+  const { counts } = ctx.faults;
+  const control: SimulatorControl = {
     drop: ({ stream, code, reason }) => {
+      if (code === undefined) counts.drop += 1;
+      else counts.close += 1;
       for (const p of ctx.peers.of(stream)) {
         if (code === undefined) p.ws.terminate();
         else p.ws.close(code, reason ?? 'dropped by simulator');
       }
     },
-    stall: ({ stream }) => ctx.faults.stall(stream),
-    resume: () => ctx.faults.resume(),
+    stall: ({ stream, inbound }) => {
+      counts.stall += 1;
+      ctx.faults.stall(stream, inbound);
+    },
+    resume: () => {
+      ctx.faults.resume();
+      for (const p of ctx.peers.of('all')) p.flushHeld();
+    },
     sendRaw: ({ stream, data }) => {
+      counts.rawFrame += 1;
       for (const p of ctx.peers.of(stream)) if (p.open) p.ws.send(data, { binary: typeof data !== 'string' });
     },
     privateChaos: (options) => ctx.faults.setChaos(options),
-    expireListenKey: () => d.listenKeys.expireActive(),
+    expireListenKey: () => {
+      const expired = d.listenKeys.expireActive();
+      if (expired) counts.listenKeyExpiry += 1;
+      return expired;
+    },
     rejectNextRequests: (n, options) => ctx.faults.rejectNext(n, options),
     skewClock: (ms) => {
+      counts.clockSkew += 1;
       ctx.faults.skewMs = ms;
     },
     setTwoFactor: (enabled) => {
@@ -64,6 +82,20 @@ export function createControl(d: ControlDeps): SimulatorControl {
       connections: { public: ctx.peers.count('public'), private: ctx.peers.count('private') },
       accepted: { ...ctx.peers.accepted },
     }),
-    sent: () => ctx.recorder.sent(),
+    sent: () => ctx.recorder.sent(counts),
+    startChaos: (options) =>
+      startChaos(
+        {
+          control,
+          timers: ctx.timers,
+          now: () => ctx.clock.now(),
+          symbols: [...ctx.markets.keys()],
+          openSockets: (stream) => ctx.peers.of(stream).filter((p) => p.open).length,
+          defaultSeed: d.chaosSeed,
+        },
+        options,
+      ),
+    traffic: () => ctx.recorder.trafficReport(),
   };
+  return control;
 }

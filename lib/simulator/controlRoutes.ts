@@ -29,7 +29,7 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
         control.drop({ stream: stream(b.stream), code: optNum(b.code, 'code'), reason: optStr(b.reason, 'reason') });
         return {};
       case 'stall':
-        control.stall({ stream: stream(b.stream) });
+        control.stall({ stream: stream(b.stream), inbound: b.inbound === 'hold' ? 'hold' : 'drop' });
         return {};
       case 'resume':
         control.resume();

@@ -1,5 +1,9 @@
 import { faultRejection, type HttpRejection } from './httpErrors';
+import type { FaultCounts } from './chaosTypes';
 import type { PrivateChaosOptions, RejectOptions, StreamKind, StreamSelector } from './types';
+
+/** @internal */
+export type MutableFaultCounts = { -readonly [K in keyof FaultCounts]: number };
 
 /** @internal */
 export const streamsOf = (selector: StreamSelector): StreamKind[] => (selector === 'all' ? ['public', 'private'] : [selector]);
@@ -10,22 +14,46 @@ export const streamsOf = (selector: StreamSelector): StreamKind[] => (selector =
  */
 export class Faults {
   private readonly stalled = new Set<StreamKind>();
+  /** Streams whose stall holds client frames for processing at `resume()` (TCP-like) instead of dropping them. */
+  private readonly holding = new Set<StreamKind>();
   private rejectLeft = 0;
   private rejection: HttpRejection = faultRejection;
   skewMs = 0;
   duplicateProbability = 0;
   reorderWindowMs = 0;
+  /** What was injected, by kind (see `FaultCounts`). */
+  readonly counts: MutableFaultCounts = {
+    drop: 0,
+    close: 0,
+    stall: 0,
+    rawFrame: 0,
+    privateChaos: 0,
+    listenKeyExpiry: 0,
+    rejectedRequests: 0,
+    clockSkew: 0,
+    duplicatedPrivateFrames: 0,
+    delayedPrivateFrames: 0,
+  };
 
   isStalled(stream: StreamKind): boolean {
     return this.stalled.has(stream);
   }
 
-  stall(selector: StreamSelector): void {
-    for (const s of streamsOf(selector)) this.stalled.add(s);
+  stall(selector: StreamSelector, inbound: 'drop' | 'hold' = 'drop'): void {
+    for (const s of streamsOf(selector)) {
+      this.stalled.add(s);
+      if (inbound === 'hold') this.holding.add(s);
+    }
+  }
+
+  /** Whether client frames of a stalled stream are held for `resume()`. */
+  isHolding(stream: StreamKind): boolean {
+    return this.holding.has(stream);
   }
 
   resume(): void {
     this.stalled.clear();
+    this.holding.clear();
   }
 
   rejectNext(n: number, options: RejectOptions = {}): void {
@@ -41,11 +69,13 @@ export class Faults {
   takeRejection(): HttpRejection | undefined {
     if (this.rejectLeft <= 0) return undefined;
     this.rejectLeft -= 1;
+    this.counts.rejectedRequests += 1;
     return this.rejection;
   }
 
   setChaos(options: PrivateChaosOptions): void {
     this.duplicateProbability = Math.min(1, Math.max(0, options.duplicateProbability ?? 0));
     this.reorderWindowMs = Math.max(0, options.reorderWindowMs ?? 0);
+    if (this.duplicateProbability > 0 || this.reorderWindowMs > 0) this.counts.privateChaos += 1;
   }
 }

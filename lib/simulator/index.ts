@@ -6,6 +6,16 @@
 export { startSimulator } from './startSimulator';
 export { manualClock, realClock } from './clock';
 export type { ManualClock, SimulatorClock } from './clock';
+export { CHAOS_FAULT_KINDS } from './chaosTypes';
+export type {
+  ChaosFaultKind,
+  ChaosHandle,
+  ChaosOptions,
+  FaultCounts,
+  InjectedFault,
+  SentPrivateRecord,
+  TrafficReport,
+} from './chaosTypes';
 export type {
   InjectTradeOptions,
   ObservedCancel,

@@ -19,6 +19,24 @@ export class Peer {
     });
   }
 
+  private held: Array<() => void> = [];
+
+  /**
+   * Runs `handle` now, or holds it while the stream is stalled: dropped (`stall` default) or kept for
+   * {@link Peer.flushHeld} (`stall({ inbound: 'hold' })`, like a TCP peer that reads late).
+   */
+  receive(handle: () => void): void {
+    if (!this.stalled) return handle();
+    if (this.faults.isHolding(this.stream)) this.held.push(handle);
+  }
+
+  /** Processes the client frames held during a stall, in order. */
+  flushHeld(): void {
+    const held = this.held;
+    this.held = [];
+    for (const handle of held) if (this.open) handle();
+  }
+
   get stalled(): boolean {
     return this.faults.isStalled(this.stream);
   }

@@ -77,48 +77,51 @@ export class PrivateStreams {
       stopIdle();
       this.sessions.delete(session);
     });
-    peer.ws.on('message', (data) => {
-      if (peer.stalled) return;
-      let msg: unknown;
-      try {
-        msg = JSON.parse(textOf(data));
-      } catch {
-        return;
-      }
-      if (typeof msg !== 'object' || msg === null) return;
-      const m = msg as Record<string, unknown>;
-      const at = ctx.serverTime();
-      if (m.ping !== undefined) {
-        ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: Number(m.ping), at });
-        armIdle();
-        peer.send(`{"pong":${JSON.stringify(m.ping)},"channelId":${JSON.stringify(session.channelId)}}`);
-      } else if (m.pong !== undefined) {
-        const ts = Number(m.pong);
-        ctx.recorder.pongs.push({ stream: 'private', connection: peer.id, ts, matched: session.pingsSent.has(ts), at });
-        armIdle();
-      } else if (m.event === 'sub' && typeof m.topic === 'string') {
-        const params = typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {};
-        ctx.recorder.subscriptions.push({
-          stream: 'private',
-          connection: peer.id,
-          symbol: String(m.symbol ?? ''),
-          topic: m.topic,
-          binary: params.binary === true || params.binary === 'true',
-          id: m.id === undefined ? '' : String(m.id),
-          at,
-        });
-      } else if (m.event === 'cancel' || m.event === 'cancel_all') {
-        ctx.recorder.cancels.push({
-          stream: 'private',
-          connection: peer.id,
-          event: m.event,
-          symbol: String(m.symbol ?? ''),
-          topic: String(m.topic ?? ''),
-          id: m.id === undefined ? '' : String(m.id),
-          at,
-        });
-      }
-    });
+    peer.ws.on('message', (data) => peer.receive(() => this.onMessage(session, data, armIdle)));
+  }
+
+  private onMessage(session: Session, data: WebSocket.RawData, armIdle: () => void): void {
+    const { ctx } = this;
+    const { peer } = session;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(textOf(data));
+    } catch {
+      return;
+    }
+    if (typeof msg !== 'object' || msg === null) return;
+    const m = msg as Record<string, unknown>;
+    const at = ctx.serverTime();
+    if (m.ping !== undefined) {
+      ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: Number(m.ping), at });
+      armIdle();
+      peer.send(`{"pong":${JSON.stringify(m.ping)},"channelId":${JSON.stringify(session.channelId)}}`);
+    } else if (m.pong !== undefined) {
+      const ts = Number(m.pong);
+      ctx.recorder.pongs.push({ stream: 'private', connection: peer.id, ts, matched: session.pingsSent.has(ts), at });
+      armIdle();
+    } else if (m.event === 'sub' && typeof m.topic === 'string') {
+      const params = typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {};
+      ctx.recorder.subscriptions.push({
+        stream: 'private',
+        connection: peer.id,
+        symbol: String(m.symbol ?? ''),
+        topic: m.topic,
+        binary: params.binary === true || params.binary === 'true',
+        id: m.id === undefined ? '' : String(m.id),
+        at,
+      });
+    } else if (m.event === 'cancel' || m.event === 'cancel_all') {
+      ctx.recorder.cancels.push({
+        stream: 'private',
+        connection: peer.id,
+        event: m.event,
+        symbol: String(m.symbol ?? ''),
+        topic: String(m.topic ?? ''),
+        id: m.id === undefined ? '' : String(m.id),
+        at,
+      });
+    }
   }
 
   /** Closes the sessions of a key that stopped being valid. */
@@ -131,23 +134,34 @@ export class PrivateStreams {
   publish(events: readonly PrivateEventOut[]): void {
     if (events.length === 0) return;
     const { faults, timers } = this.ctx;
-    const frames = this.config.batch ? [events] : events.map((e) => [e]);
+    const numbered = events.map((e) => ({ event: e, seq: ++this.seq }));
+    const frames = this.config.batch ? [numbered] : numbered.map((e) => [e]);
     for (const frame of frames) {
       const copies = this.config.random() < faults.duplicateProbability ? 2 : 1;
-      for (let i = 0; i < copies; i++) {
+      if (copies > 1) faults.counts.duplicatedPrivateFrames += 1;
+      for (let copy = 0; copy < copies; copy++) {
         const delay = faults.reorderWindowMs > 0 ? Math.floor(this.config.random() * faults.reorderWindowMs) : 0;
-        if (delay === 0) this.deliver(frame);
-        else timers.after(delay, () => this.deliver(frame));
+        if (delay === 0) this.deliver(frame, copy);
+        else {
+          faults.counts.delayedPrivateFrames += 1;
+          timers.after(delay, () => this.deliver(frame, copy));
+        }
       }
     }
   }
 
-  private deliver(frame: readonly PrivateEventOut[]): void {
-    const text = `[${frame.map((e) => e.json).join(',')}]`;
+  private seq = 0;
+
+  private deliver(frame: ReadonlyArray<{ readonly event: PrivateEventOut; readonly seq: number }>, copy: number): void {
+    const text = `[${frame.map((e) => e.event.json).join(',')}]`;
     let sessions = 0;
     for (const s of this.sessions) if (this.config.isActive(s.key) && s.peer.send(text)) sessions += 1;
-    for (const e of frame) {
-      this.ctx.recorder.privateEvent({ kind: e.kind, E: e.E, id: e.id, ...(e.status !== undefined ? { status: e.status } : {}), sessions });
+    const at = this.ctx.clock.now();
+    for (const { event: e, seq } of frame) {
+      this.ctx.recorder.privateEvent(
+        { kind: e.kind, E: e.E, id: e.id, ...(e.status !== undefined ? { status: e.status } : {}), sessions },
+        { seq, copy, kind: e.kind, E: e.E, at, sessions, text: e.json },
+      );
     }
   }
 }

@@ -141,13 +141,14 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
     }
   };
 
-  peer.ws.on('message', (data) => {
-    if (peer.stalled) return;
-    const msg = parse(textOf(data));
-    if (!isRecord(msg)) {
-      sendJson(INVALID_REQUEST);
-      return;
-    }
-    onRequest(msg);
-  });
+  peer.ws.on('message', (data) =>
+    peer.receive(() => {
+      const msg = parse(textOf(data));
+      if (!isRecord(msg)) {
+        sendJson(INVALID_REQUEST);
+        return;
+      }
+      onRequest(msg);
+    }),
+  );
 }

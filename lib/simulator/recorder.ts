@@ -7,6 +7,9 @@ import type {
   SentPrivateEvent,
   SentReport,
 } from './types';
+import type { SentPrivateRecord, TrafficReport } from './chaosTypes';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] };
 
 /**
  * What the simulator observed and sent, for `observed()` and `sent()`.
@@ -21,6 +24,9 @@ export class Recorder {
   private readonly byKind: Record<PrivateEventKind, number> = { executionReport: 0, ticketInfo: 0, outboundAccountInfo: 0 };
   private readonly tradeIds = new Map<string, { ids: string[]; seen: Set<string> }>();
   private publicMessages = 0;
+  private readonly privateLog: SentPrivateRecord[] = [];
+  /** Traffic from clients; only filled when `recordTraffic` is on. */
+  readonly traffic: Mutable<TrafficReport> = { requests: [], upgrades: [], frames: [] };
 
   publicMessage(): void {
     this.publicMessages += 1;
@@ -39,12 +45,17 @@ export class Recorder {
     }
   }
 
-  privateEvent(event: SentPrivateEvent): void {
+  privateEvent(event: SentPrivateEvent, record: SentPrivateRecord): void {
     this.privateEvents.push(event);
+    this.privateLog.push(record);
     this.byKind[event.kind] += 1;
   }
 
-  sent(): SentReport {
+  trafficReport(): TrafficReport {
+    return { requests: [...this.traffic.requests], upgrades: [...this.traffic.upgrades], frames: [...this.traffic.frames] };
+  }
+
+  sent(faults: SentReport['faults']): SentReport {
     const trades: Record<string, { count: number; ids: string[] }> = {};
     for (const [symbol, e] of this.tradeIds) trades[symbol] = { count: e.ids.length, ids: [...e.ids] };
     return {
@@ -52,6 +63,8 @@ export class Recorder {
       privateByKind: { ...this.byKind },
       trades,
       publicMessages: this.publicMessages,
+      faults: { ...faults },
+      privateLog: [...this.privateLog],
     };
   }
 }

@@ -81,6 +81,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     privatePingIntervalMs = 30_000,
     privateIdleTimeoutMs = 3_600_000,
     batchPrivateEvents = false,
+    recordTraffic = false,
   } = options;
   const credentials = mulberry32(mixSeed(seed, 'credentials'));
   const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
@@ -145,7 +146,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     accountId: ACCOUNT_ID,
     nextId: () => miscIds.next().toString(),
   });
-  const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step });
+  const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step, chaosSeed: mixSeed(seed, 'chaos') });
+  const { traffic } = ctx.recorder;
   const controlApi = controlHandler(control);
 
   const server = createServer((req, res) => {
@@ -156,6 +158,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const query = q < 0 ? '' : url.slice(q + 1);
       if (body === undefined) return reply(res, { status: 413, body: { code: rejections.bodyTooLarge.code, msg: rejections.bodyTooLarge.msg } });
       if (path.startsWith('/__control/')) return reply(res, controlApi(path.slice('/__control/'.length), body));
+      if (recordTraffic) traffic.requests.push({ method: req.method ?? 'GET', url, headers: { ...req.headers }, body });
       return reply(res, api(req.method ?? 'GET', path, { query, body, headers: req.headers }));
     });
   });
@@ -168,9 +171,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
+    if (recordTraffic) traffic.upgrades.push(req.url ?? '/');
     wss.handleUpgrade(req, socket, head, (ws) => {
       const peer = peers.add(isPublic ? 'public' : 'private', ws);
       ws.on('error', () => undefined);
+      if (recordTraffic) {
+        ws.on('message', (data, isBinary) => {
+          const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+          traffic.frames.push({ stream: peer.stream, data: buf.toString(isBinary ? 'base64' : 'utf8') });
+        });
+      }
       if (isPublic) servePublic(ctx, peer);
       else streams.serve(peer, key ?? '');
     });

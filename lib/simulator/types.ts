@@ -1,3 +1,4 @@
+import type { ChaosHandle, ChaosOptions, FaultCounts, SentPrivateRecord, TrafficReport } from './chaosTypes';
 import type { SimulatorClock } from './clock';
 
 /** Which stream a fault or an observation is about. */
@@ -64,6 +65,8 @@ export interface SimulatorOptions {
   readonly privateIdleTimeoutMs?: number;
   /** Put all events of one operation in one private frame (array), default false (one event per frame). */
   readonly batchPrivateEvents?: boolean;
+  /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
+  readonly recordTraffic?: boolean;
 }
 
 /** A `sub` the simulator received. */
@@ -140,6 +143,10 @@ export interface SentReport {
   readonly trades: Readonly<Record<string, { readonly count: number; readonly ids: readonly string[] }>>;
   /** Public data messages sent (all connections). */
   readonly publicMessages: number;
+  /** Faults injected and their effects, by kind. */
+  readonly faults: FaultCounts;
+  /** Every private event push with its sequence number, copy, push time and JSON text. */
+  readonly privateLog: readonly SentPrivateRecord[];
 }
 
 /** Options of `rejectNextRequests`. */
@@ -173,8 +180,12 @@ export interface InjectTradeOptions {
 export interface SimulatorControl {
   /** Abruptly destroys the stream's sockets (no code) or closes them with `code`. */
   drop(options: { readonly stream: StreamSelector; readonly code?: number; readonly reason?: string }): void;
-  /** Keeps sockets open but sends and answers nothing (including protocol pongs) until `resume()`. */
-  stall(options: { readonly stream: StreamSelector }): void;
+  /**
+   * Keeps sockets open but sends and answers nothing (including protocol pongs) until `resume()`. Client
+   * frames received meanwhile are dropped (`inbound: 'drop'`, default: a peer that loses requests) or held and
+   * processed at `resume()` (`inbound: 'hold'`: a paused peer whose TCP buffers fill, as in a real stall).
+   */
+  stall(options: { readonly stream: StreamSelector; readonly inbound?: 'drop' | 'hold' }): void;
   /** Ends every stall. */
   resume(): void;
   /** Sends a raw frame (text for a string, binary for bytes) to every socket of the stream. */
@@ -199,6 +210,10 @@ export interface SimulatorControl {
   observed(): ObservedReport;
   /** What the simulator sent. */
   sent(): SentReport;
+  /** Starts a seeded schedule of random faults on the simulator's clock (see `ChaosOptions`). */
+  startChaos(options?: ChaosOptions): ChaosHandle;
+  /** What clients sent (empty unless the simulator was started with `recordTraffic: true`). */
+  traffic(): TrafficReport;
 }
 
 /**

@@ -1,0 +1,158 @@
+import type { StreamSelector } from './types';
+
+/**
+ * Kinds of fault the seeded chaos schedule injects (see `Simulator.startChaos`):
+ * - `drop`: sockets of a stream destroyed abruptly (the client sees 1006);
+ * - `close`: sockets of a stream closed with code 1012 (service restart);
+ * - `stall`: a stream sends and answers nothing for a while (TCP stays open; client frames are processed
+ *   when it ends, as a paused server would read them);
+ * - `malformed`: a frame that is not JSON / not a usable zip (truncated, corrupt, bomb, invalid UTF-8);
+ * - `wrongShape`: valid JSON of the wrong shape (bad records, unknown event types, scalars);
+ * - `duplicate`: private frames pushed twice for a while;
+ * - `reorder`: private frames delayed by a random time for a while (so they arrive out of order);
+ * - `listenKeyExpiry`: the active listen key expires now (its sessions close with 4001);
+ * - `rejectRequests`: the next 1–3 API requests are rejected (429 or 503);
+ * - `clockSkew`: server time jumps to clock + a random offset (either direction).
+ */
+export type ChaosFaultKind =
+  | 'drop'
+  | 'close'
+  | 'stall'
+  | 'malformed'
+  | 'wrongShape'
+  | 'duplicate'
+  | 'reorder'
+  | 'listenKeyExpiry'
+  | 'rejectRequests'
+  | 'clockSkew';
+
+/** Every {@link ChaosFaultKind}, in a fixed order. */
+export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
+  'drop',
+  'close',
+  'stall',
+  'malformed',
+  'wrongShape',
+  'duplicate',
+  'reorder',
+  'listenKeyExpiry',
+  'rejectRequests',
+  'clockSkew',
+];
+
+/**
+ * Options of `Simulator.startChaos`. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ seed: 7 });
+ * const chaos = sim.startChaos({ meanIntervalMs: 1000, kinds: ['drop', 'stall'] });
+ * // ... later
+ * chaos.stop();
+ * console.log(chaos.injected().map((f) => `${f.at} ${f.kind} ${f.stream}`));
+ * ```
+ */
+export interface ChaosOptions {
+  /** Seed of the schedule (times, kinds, streams, payloads). Default: derived from the simulator's seed. */
+  readonly seed?: number;
+  /** Mean time between two faults (ms); each wait is uniform in [0.5, 1.5] × this. Default 5000. */
+  readonly meanIntervalMs?: number;
+  /**
+   * Kinds to inject. Default: all of {@link CHAOS_FAULT_KINDS}. The schedule goes through the kinds in a
+   * seeded random order and reshuffles after each round, so every kind is injected once per round.
+   */
+  readonly kinds?: readonly ChaosFaultKind[];
+  /** Longest stall (ms); each stall lasts a random time in [maxStallMs / 8, maxStallMs]. Default 4000. */
+  readonly maxStallMs?: number;
+  /** How long a `duplicate` or `reorder` window lasts (ms). Default 3000. */
+  readonly privateChaosWindowMs?: number;
+  /** Probability of a duplicate inside a `duplicate` window. Default 0.5. */
+  readonly duplicateProbability?: number;
+  /** Delay bound inside a `reorder` window (ms). Default 150. */
+  readonly reorderWindowMs?: number;
+  /** Range of the clock skew (ms); each `clockSkew` sets a random skew in [min, max]. Default [-2000, 2000]. */
+  readonly skewRangeMs?: readonly [number, number];
+}
+
+/** One fault the chaos schedule injected. */
+export interface InjectedFault {
+  readonly kind: ChaosFaultKind;
+  /** Clock time (ms) at which it started. */
+  readonly at: number;
+  /** Clock time (ms) at which it ended (`at` for instantaneous faults; the stall or window end otherwise). */
+  readonly endsAt: number;
+  /** Stream it hit (`http` for rejected requests and clock skew, which also moves stream timestamps). */
+  readonly stream: StreamSelector | 'http';
+  /** A short description (payload name, close code, skew, number of rejected requests). */
+  readonly detail: string;
+  /** Websockets of the stream(s) it hit that were open when it started (0 for `http`). */
+  readonly sockets: number;
+}
+
+/** A running chaos schedule. */
+export interface ChaosHandle {
+  /** Stops injecting; ends a stall or a duplicate/reorder window in progress (the clock skew stays). */
+  stop(): void;
+  /** Faults injected so far, in order. */
+  injected(): readonly InjectedFault[];
+}
+
+/**
+ * Counters of the faults the simulator injected (through the control surface or the chaos schedule) and of
+ * their effects, in `sent().faults`.
+ */
+export interface FaultCounts {
+  /** `drop()` calls without a code (abrupt). */
+  readonly drop: number;
+  /** `drop()` calls with a close code. */
+  readonly close: number;
+  /** `stall()` calls. */
+  readonly stall: number;
+  /** `sendRaw()` calls (malformed or wrong-shaped frames). */
+  readonly rawFrame: number;
+  /** `privateChaos()` calls that turned duplication or reordering on. */
+  readonly privateChaos: number;
+  /** `expireListenKey()` calls that expired a key. */
+  readonly listenKeyExpiry: number;
+  /** API requests rejected by injection. */
+  readonly rejectedRequests: number;
+  /** `skewClock()` calls. */
+  readonly clockSkew: number;
+  /** Private frames actually pushed twice. */
+  readonly duplicatedPrivateFrames: number;
+  /** Private frames actually delayed. */
+  readonly delayedPrivateFrames: number;
+}
+
+/** One private event push, in `sent().privateLog` (a duplicate copy is its own record with the same `seq`). */
+export interface SentPrivateRecord {
+  /** Number of the event (1, 2, …), shared by the copies of a duplicated push. */
+  readonly seq: number;
+  /** 0 for the first push, 1 for the duplicate. */
+  readonly copy: number;
+  readonly kind: 'executionReport' | 'ticketInfo' | 'outboundAccountInfo';
+  /** Event time written in the event. */
+  readonly E: number;
+  /** Clock time of the push. */
+  readonly at: number;
+  /** Sessions it was written to. */
+  readonly sessions: number;
+  /** The event's JSON object text, as sent. */
+  readonly text: string;
+}
+
+/** Traffic the simulator received, recorded with `recordTraffic: true` (see `Simulator.traffic()`). */
+export interface TrafficReport {
+  /** HTTP API requests (control routes excepted): method, full URL (path and query), headers, body. */
+  readonly requests: ReadonlyArray<{
+    readonly method: string;
+    readonly url: string;
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+    readonly body: string;
+  }>;
+  /** Websocket upgrade URLs (private ones carry the listen key in the path, as the specification wants). */
+  readonly upgrades: readonly string[];
+  /** Every websocket frame received from clients (text; binary frames as base64). */
+  readonly frames: ReadonlyArray<{ readonly stream: 'public' | 'private'; readonly data: string }>;
+}

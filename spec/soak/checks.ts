@@ -1,0 +1,217 @@
+import * as E from 'fp-ts/Either';
+import { PrivateEventCodec } from '../../lib/codecs/privateEvents';
+import { ConnectionClosedError, DecodeError, HeartbeatTimeoutError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
+import { parseJson } from '../../lib/internal/json';
+import type { InjectedFault, SentReport } from '../../lib/simulator';
+import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
+import { privateEventKey } from '../../lib/user/privateEventKey';
+import type { Observations } from './consumer';
+
+/** One end-of-soak check. */
+export interface Check {
+  readonly name: string;
+  readonly ok: boolean;
+  readonly detail: string;
+}
+
+/** Numbers of the summary table. */
+export interface SoakNumbers {
+  privatePushes: number;
+  privateEventsSent: number;
+  /** Distinct events written to at least one open session. */
+  privateEventsWritten: number;
+  privateDelivered: number;
+  privateDeduplicated: number;
+  privateLate: number;
+  privateLostInFaults: number;
+  marketReconnects: number;
+  userReconnects: number;
+  tradeGaps: number;
+  userGaps: number;
+  keyChanges: number;
+  decodeErrors: number;
+  tradesDelivered: number;
+}
+
+export interface CheckInput {
+  readonly seen: Observations;
+  readonly sent: SentReport;
+  readonly faults: readonly InjectedFault[];
+  readonly topics: readonly string[];
+  readonly unhandled: readonly unknown[];
+  readonly unexpectedOrderErrors: readonly Error[];
+  readonly heartbeatTimeoutMs: number;
+}
+
+const check = (name: string, problems: readonly string[], okDetail: string): Check => ({
+  name,
+  ok: problems.length === 0,
+  detail: problems.length === 0 ? okDetail : `${problems.length} problem(s): ${problems.slice(0, 5).join('; ')}`,
+});
+
+/** The status in force at time `t` (the last one logged at or before it). */
+const statusAt = <S>(log: ReadonlyArray<{ readonly at: number; readonly status: S }>, t: number): S | undefined => {
+  let found: S | undefined;
+  for (const e of log) if (e.at <= t) found = e.status;
+  return found;
+};
+
+const hits = (f: InjectedFault, stream: 'public' | 'private'): boolean => f.stream === stream || f.stream === 'all';
+
+/** Private events: exactly once, nothing invented, losses only inside fault windows, E order or flagged late. */
+function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
+  const { seen, sent, faults, heartbeatTimeoutMs } = input;
+  const sentKeys = new Map<string, { at: number; delivered: boolean }>();
+  const undecodable: string[] = [];
+  for (const r of sent.privateLog) {
+    const json = parseJson(r.text);
+    const event = E.isRight(json) ? PrivateEventCodec.decode(json.right) : undefined;
+    if (event === undefined || E.isLeft(event)) {
+      undecodable.push(r.text.slice(0, 80));
+      continue;
+    }
+    const key = privateEventKey(event.right);
+    const prior = sentKeys.get(key);
+    sentKeys.set(key, { at: Math.min(prior?.at ?? r.at, r.at), delivered: (prior?.delivered ?? false) || r.sessions > 0 });
+  }
+  numbers.privatePushes = sent.privateLog.length;
+  numbers.privateEventsSent = new Set(sent.privateLog.map((r) => r.seq)).size;
+  const deliveredKeys = new Map<string, number>();
+  for (const { event } of seen.events) {
+    const key = privateEventKey(event);
+    deliveredKeys.set(key, (deliveredKeys.get(key) ?? 0) + 1);
+  }
+  numbers.privateDelivered = seen.events.length;
+  numbers.privateEventsWritten = [...sentKeys.values()].filter((s) => s.delivered).length;
+  numbers.privateDeduplicated = Math.max(0, sent.privateLog.reduce((n, r) => n + r.sessions, 0) - seen.events.length);
+  const twice = [...deliveredKeys].filter(([, n]) => n > 1).map(([k, n]) => `${k} ×${n}`);
+  const invented = [...deliveredKeys.keys()].filter((k) => !sentKeys.has(k));
+  const windows = faults
+    .filter((f) => hits(f, 'private') && ['drop', 'close', 'stall', 'listenKeyExpiry'].includes(f.kind))
+    .map((f) => [f.at - 100, f.endsAt + (f.kind === 'stall' ? heartbeatTimeoutMs + 1000 : 100)] as const);
+  const lost = [...sentKeys].filter(([k, s]) => s.delivered && !deliveredKeys.has(k));
+  const unexplained = lost.filter(([, s]) => !windows.some(([from, to]) => s.at >= from && s.at <= to));
+  numbers.privateLostInFaults = lost.length - unexplained.length;
+
+  let maxE = -Infinity;
+  const disorder: string[] = [];
+  for (const { event } of seen.events) {
+    if (event.E < maxE && !seen.late.has(event)) disorder.push(`${privateEventKey(event)} E=${event.E} after ${maxE}`);
+    maxE = Math.max(maxE, event.E);
+  }
+  numbers.privateLate = seen.late.size;
+  return [
+    check('private events decodable as sent', undecodable, `${sent.privateLog.length} pushes decoded`),
+    check('private events delivered at most once', twice, `${seen.events.length} delivered, none twice`),
+    check('no private event invented', invented, 'every delivered event was sent'),
+    check('private events lost only in fault windows', unexplained.map(([k, s]) => `${k} at ${s.at}`), `${lost.length} lost, all while a fault cut the socket`),
+    check('private events in E order (or flagged late)', disorder, `${seen.late.size} flagged late`),
+  ];
+}
+
+/** Trades: each id once, in id order, nothing invented, every hole covered by a signalled gap. */
+function tradeChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
+  const { seen, sent } = input;
+  const twice: string[] = [];
+  const disorder: string[] = [];
+  const invented: string[] = [];
+  const uncovered: string[] = [];
+  numbers.tradesDelivered = 0;
+  for (const [symbol, ids] of seen.tradeIds) {
+    numbers.tradesDelivered += ids.length;
+    const delivered = new Set<string>();
+    let last = -1n;
+    for (const id of ids) {
+      if (delivered.has(id)) twice.push(`${symbol} ${id}`);
+      delivered.add(id);
+      if (BigInt(id) <= last) disorder.push(`${symbol} ${id} after ${last}`);
+      if (BigInt(id) > last) last = BigInt(id);
+    }
+    const sentIds = sent.trades[symbol]?.ids ?? [];
+    const sentSet = new Set(sentIds);
+    for (const id of delivered) if (!sentSet.has(id)) invented.push(`${symbol} ${id}`);
+    const gaps = seen.tradeGaps.filter((g) => g.symbol === symbol).map((g) => [BigInt(g.lastSeenId), BigInt(g.firstNewId)] as const);
+    for (const id of sentIds) {
+      const n = BigInt(id);
+      if (n > last || delivered.has(id)) continue; // above the last delivered: still in flight at the end
+      if (!gaps.some(([from, to]) => n > from && n < to)) uncovered.push(`${symbol} ${id}`);
+    }
+  }
+  numbers.tradeGaps = seen.tradeGaps.length;
+  return [
+    check('no trade id twice', twice, `${numbers.tradesDelivered} trades delivered`),
+    check('trades in id order', disorder, 'strictly increasing per symbol'),
+    check('no trade invented', invented, 'every delivered trade was sent'),
+    check('every missed trade inside a signalled gap', uncovered, `${seen.tradeGaps.length} trade gap(s) signalled`),
+  ];
+}
+
+/** Every topic got data after the last fault; every cut of an open socket shows as a new epoch / gap. */
+function recoveryChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
+  const { seen, faults, topics } = input;
+  const lastFaultEnd = Math.max(0, ...faults.map((f) => f.endsAt));
+  const lastOf = (t: string): number => Math.max(0, ...(seen.topicData.get(t) ?? []));
+  const silent = topics
+    .filter((t) => lastOf(t) <= lastFaultEnd)
+    .map((t) => `${t} (last data ${lastOf(t) - lastFaultEnd} ms from the last fault end)`);
+  if (silent.length > 0) {
+    const lastFaults = faults.filter((f) => f.endsAt >= lastFaultEnd - 15_000).map((f) => `${f.kind}/${f.stream}@${f.at - lastFaultEnd}..${f.endsAt - lastFaultEnd}`);
+    const lastStatus = seen.marketStatus.slice(-4).map((s) => `${s.status.connection.type}#${s.status.connection.epoch}@${s.at - lastFaultEnd}`);
+    silent.push(`faults near the end: ${lastFaults.join(', ')}; market status: ${lastStatus.join(', ')}`);
+  }
+  const eventAfter = seen.events.some((e) => e.at > lastFaultEnd);
+  const marketOpens = seen.marketStatus.map((s) => s.status.connection).filter((c): c is Extract<ConnectionStatus, { type: 'open' }> => c.type === 'open');
+  const marketEpochs = [...new Map(marketOpens.map((o) => [o.epoch, o])).values()];
+  const userOpens = seen.userStatus.filter((s) => s.status.type === 'open');
+  numbers.marketReconnects = Math.max(0, marketEpochs.length - 1);
+  numbers.userReconnects = Math.max(0, userOpens.length - 1);
+  numbers.userGaps = seen.userGaps.length;
+  numbers.keyChanges = seen.userGaps.filter((g) => g.gap.keyChanged).length;
+  const invisible: string[] = [];
+  for (const f of faults) {
+    if (!['drop', 'close', 'listenKeyExpiry'].includes(f.kind) || f.detail === 'no active key') continue;
+    if (hits(f, 'public') && f.kind !== 'listenKeyExpiry' && statusAt(seen.marketStatus, f.at - 20)?.connection.type === 'open') {
+      const shown = marketOpens.some((o) => o.downSince !== undefined && o.downSince >= f.at - 50 && o.since > f.at);
+      if (!shown) invisible.push(`public ${f.kind} at ${f.at}`);
+    }
+    if (hits(f, 'private') && statusAt(seen.userStatus, f.at - 20)?.type === 'open') {
+      const shown = seen.userGaps.some(({ gap }) => gap.downSince >= f.at - 50 && gap.reconnectedAt > f.at && (f.kind !== 'listenKeyExpiry' || gap.keyChanged));
+      if (!shown) invisible.push(`private ${f.kind} at ${f.at}`);
+    }
+  }
+  const epochHoles = marketEpochs.filter((o) => o.epoch > 1 && o.downSince === undefined).map((o) => `market epoch ${o.epoch} without downSince`);
+  if (seen.userGaps.length !== Math.max(0, userOpens.length - 1)) epochHoles.push(`${userOpens.length} user opens but ${seen.userGaps.length} gaps`);
+  return [
+    check('every topic resumed after the last fault', silent.length > 0 ? [silent[silent.length - 1]!, ...silent.slice(0, -1)] : [], `${topics.length} topics got data after the last fault`),
+    check('user stream resumed after the last fault', eventAfter ? [] : ['no private event after the last fault'], 'events flowing'),
+    check('every disconnection visible as a gap / new epoch', invisible, 'each cut of an open socket was signalled'),
+    check('epochs and gaps consistent', epochHoles, `${marketEpochs.length} market epochs, ${userOpens.length} user opens`),
+  ];
+}
+
+const ALLOWED_MARKET_ERRORS = [DecodeError, ConnectionClosedError, HeartbeatTimeoutError];
+const ALLOWED_USER_ERRORS = [...ALLOWED_MARKET_ERRORS, RequestRejectedError, RequestFailedError];
+
+/** Runs every check; fills `numbers`. */
+export function runChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
+  const { seen } = input;
+  const odd = (errors: readonly Error[], allowed: ReadonlyArray<abstract new (...a: never[]) => Error>, where: string): string[] =>
+    errors.filter((e) => !allowed.some((c) => e instanceof c)).map((e) => `${where}: ${e.name}: ${e.message}`);
+  numbers.decodeErrors = [...seen.marketErrors, ...seen.userErrors].filter((e) => e instanceof DecodeError).length;
+  return [
+    ...recoveryChecks(input, numbers),
+    ...privateChecks(input, numbers),
+    ...tradeChecks(input, numbers),
+    check('no unhandled error', input.unhandled.map((e) => String(e)), 'none'),
+    check('no stream ended', seen.terminated, 'every observable alive until unsubscribed'),
+    check(
+      'only expected error types',
+      [
+        ...odd(seen.marketErrors, ALLOWED_MARKET_ERRORS, 'market.errors$'),
+        ...odd(seen.userErrors, ALLOWED_USER_ERRORS, 'user.errors$'),
+        ...input.unexpectedOrderErrors.map((e) => `orders: ${e.name}: ${e.message}`),
+      ],
+      `${numbers.decodeErrors} decode errors, all typed`,
+    ),
+  ];
+}
