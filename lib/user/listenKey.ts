@@ -103,7 +103,8 @@ export interface ListenKeyConfig {
  *   unless `closeOnUnsubscribe` is `false`, and the next subscriber starts afresh;
  * - a rejected extension (`RequestRejectedError`) recreates the key (POST returns the active key or a new
  *   one); the key is emitted only if it changed; a recreation forced through `recreate$` always emits;
- * - network failures (`RequestFailedError`) of any call, and HTTP 5xx / 429 answers to POST, are retried
+ * - network failures (`RequestFailedError`) of any call, and HTTP 5xx / 429 / timestamp-window (`-1021`)
+ *   answers to POST, are retried
  *   after `retryDelayMs`, doubling up to `maxRetryDelayMs`; the regular extensions stay on their grid (a
  *   retry still running when the next one is due is abandoned for it);
  * - a rejected creation (other `RequestRejectedError`, e.g. a bad signature) errors the observable;
@@ -210,12 +211,21 @@ function isNetworkFailure(error: unknown): boolean {
   return error instanceof RequestFailedError;
 }
 
-/** Network failures, server errors and rate limiting: worth retrying for the creation call. */
+/**
+ * Network failures, server errors, rate limiting, and a timestamp outside the service's window (a clock that
+ * drifted or was corrected; the signer's server-clock offset may have caught up by the next try): worth
+ * retrying for the creation call.
+ */
 function isTransient(error: unknown): boolean {
   return (
     error instanceof RequestFailedError ||
-    (error instanceof RequestRejectedError && (error.status >= 500 || error.status === 429))
+    (error instanceof RequestRejectedError && (error.status >= 500 || error.status === 429 || isTimestampRejection(error)))
   );
+}
+
+/** `-1021` (the code Binance-style services use), or a message about the timestamp or recvWindow. */
+function isTimestampRejection(error: RequestRejectedError): boolean {
+  return Number(error.code) === -1021 || /timestamp|recvwindow/i.test(error.msg ?? '');
 }
 
 function validate(keepAliveIntervalMs: number, retryDelayMs: number, maxRetryDelayMs: number): void {

@@ -215,6 +215,17 @@ describe('listenKey', () => {
     });
   });
 
+  it('retries a creation rejected for its timestamp (a clock outside the window), by code or by message', () => {
+    testScheduler.run((h) => {
+      const byCode = new RequestRejectedError(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
+      const { api } = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: byCode } });
+      h.expectObservable(listenKey(api), '^ 10s !').toBe('1002ms a', keys);
+      const byText = new RequestRejectedError(400, '-9', 'timestamp too far ahead');
+      const other = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: byText } });
+      h.expectObservable(listenKey(other.api), '^ 10s !').toBe('1002ms a', keys);
+    });
+  });
+
   it('errors when the creation is rejected, and sends no DELETE', () => {
     testScheduler.run((h) => {
       const badSignature = new RequestRejectedError(401, -1022, 'Signature for this request is not valid.');
