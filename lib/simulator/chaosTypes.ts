@@ -1,7 +1,7 @@
 import type { StreamSelector } from './types';
 
 /**
- * Kinds of fault the seeded chaos schedule injects (see `Simulator.startChaos`):
+ * A kind of fault the seeded chaos schedule injects (see `Simulator.startChaos`):
  * - `drop`: sockets of a stream destroyed abruptly (the client sees 1006);
  * - `close`: sockets of a stream closed with code 1012 (service restart);
  * - `stall`: a stream sends and answers nothing for a while (TCP stays open; client frames are processed
@@ -13,6 +13,14 @@ import type { StreamSelector } from './types';
  * - `listenKeyExpiry`: the active listen key expires now (its sessions close with 4001);
  * - `rejectRequests`: the next 1–3 API requests are rejected (429 or 503);
  * - `clockSkew`: server time jumps to clock + a random offset (either direction).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ChaosFaultKind } from 'ex-streams/simulator';
+ * const connectionFaults: ChaosFaultKind[] = ['drop', 'close', 'stall'];
+ * const sim = await startSimulator();
+ * const chaos = sim.startChaos({ kinds: connectionFaults });
+ * ```
  */
 export type ChaosFaultKind =
   | 'drop'
@@ -26,7 +34,17 @@ export type ChaosFaultKind =
   | 'rejectRequests'
   | 'clockSkew';
 
-/** Every {@link ChaosFaultKind}, in a fixed order. */
+/**
+ * Every {@link ChaosFaultKind}, in a fixed order (the default `kinds` of `Simulator.startChaos`).
+ *
+ * @example
+ * ```ts
+ * import { CHAOS_FAULT_KINDS, startSimulator } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // every kind but the clock skew
+ * const chaos = sim.startChaos({ kinds: CHAOS_FAULT_KINDS.filter((k) => k !== 'clockSkew') });
+ * ```
+ */
 export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
   'drop',
   'close',
@@ -42,6 +60,11 @@ export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
 
 /**
  * Options of `Simulator.startChaos`. Every field is optional.
+ *
+ * For a seed, the schedule (waits, kinds, streams, payloads, stall lengths, skews) is always the same,
+ * whatever the clients do; on a `manualClock` the fault times are too. What a fault finds (open sockets, an
+ * active listen key) depends on the clients. `startChaos` throws when `kinds` is empty or `meanIntervalMs` is
+ * not positive.
  *
  * @example
  * ```ts
@@ -75,7 +98,22 @@ export interface ChaosOptions {
   readonly skewRangeMs?: readonly [number, number];
 }
 
-/** One fault the chaos schedule injected. */
+/**
+ * One fault the chaos schedule injected, as listed by `ChaosHandle.injected()`.
+ *
+ * @example
+ * ```ts
+ * import { manualClock, startSimulator, type InjectedFault } from 'ex-streams/simulator';
+ * const clock = manualClock(0);
+ * const sim = await startSimulator({ clock, seed: 3 });
+ * const chaos = sim.startChaos({ meanIntervalMs: 1000 });
+ * clock.advance(10_000);
+ * chaos.stop();
+ * const stalls: InjectedFault[] = chaos.injected().filter((f) => f.kind === 'stall');
+ * for (const f of stalls) console.log(`${f.stream} stalled ${f.endsAt - f.at} ms (${f.sockets} sockets)`);
+ * await sim.close();
+ * ```
+ */
 export interface InjectedFault {
   readonly kind: ChaosFaultKind;
   /** Clock time (ms) at which it started. */
@@ -90,9 +128,26 @@ export interface InjectedFault {
   readonly sockets: number;
 }
 
-/** A running chaos schedule. */
+/**
+ * A running chaos schedule, returned by `Simulator.startChaos`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ChaosHandle } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const chaos: ChaosHandle = sim.startChaos({ seed: 42 });
+ * // ... run the client under test for a while, then:
+ * chaos.stop();
+ * console.log(`${chaos.injected().length} faults injected`);
+ * await sim.close();
+ * ```
+ */
 export interface ChaosHandle {
-  /** Stops injecting; ends a stall or a duplicate/reorder window in progress (the clock skew stays). */
+  /**
+   * Stops injecting; ends a stall or a duplicate/reorder window in progress (the clock skew stays). Once
+   * the schedule has stalled a stream, this calls `resume()` (ending every stall) and, once it has opened a
+   * window, `privateChaos({ duplicateProbability: 0, reorderWindowMs: 0 })`. Calling it again does nothing.
+   */
   stop(): void;
   /** Faults injected so far, in order. */
   injected(): readonly InjectedFault[];
@@ -101,6 +156,16 @@ export interface ChaosHandle {
 /**
  * Counters of the faults the simulator injected (through the control surface or the chaos schedule) and of
  * their effects, in `sent().faults`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type FaultCounts } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * sim.privateChaos({ duplicateProbability: 1 });
+ * // ... the client under test places orders
+ * const faults: FaultCounts = sim.sent().faults;
+ * console.log(`${faults.duplicatedPrivateFrames} private frames sent twice`);
+ * ```
  */
 export interface FaultCounts {
   /** `drop()` calls without a code (abrupt). */
@@ -125,7 +190,21 @@ export interface FaultCounts {
   readonly delayedPrivateFrames: number;
 }
 
-/** One private event push, in `sent().privateLog` (a duplicate copy is its own record with the same `seq`). */
+/**
+ * One private event push, in `sent().privateLog` (a duplicate copy is its own record with the same `seq`).
+ *
+ * Records are in delivery order (a delayed push is recorded when it goes out), one per event (a batched frame
+ * gives one record per event it holds). `sessions: 0` means nobody received it.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type SentPrivateRecord } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... the client under test places orders
+ * const delivered: SentPrivateRecord[] = sim.sent().privateLog.filter((r) => r.copy === 0 && r.sessions > 0);
+ * const expectedEvents = delivered.map((r) => JSON.parse(r.text) as unknown); // what the client should see, once each
+ * ```
+ */
 export interface SentPrivateRecord {
   /** Number of the event (1, 2, …), shared by the copies of a duplicated push. */
   readonly seq: number;
@@ -142,7 +221,18 @@ export interface SentPrivateRecord {
   readonly text: string;
 }
 
-/** Traffic the simulator received, recorded with `recordTraffic: true` (see `Simulator.traffic()`). */
+/**
+ * Traffic the simulator received, recorded with `recordTraffic: true` (see `Simulator.traffic()`).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type TrafficReport } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ recordTraffic: true });
+ * // ... run the client under test
+ * const traffic: TrafficReport = sim.traffic();
+ * const leaked = traffic.requests.some((r) => r.url.includes(sim.secretKey) || r.body.includes(sim.secretKey));
+ * ```
+ */
 export interface TrafficReport {
   /** HTTP API requests (control routes excepted): method, full URL (path and query), headers, body. */
   readonly requests: ReadonlyArray<{

@@ -21,7 +21,19 @@ export interface SimulatorClock {
   clearTimeout(handle: unknown): void;
 }
 
-/** A {@link SimulatorClock} whose time moves only when told to. */
+/**
+ * A {@link SimulatorClock} whose time moves only when told to (see {@link manualClock}).
+ *
+ * @example
+ * ```ts
+ * import { manualClock, type ManualClock } from 'ex-streams/simulator';
+ * const clock: ManualClock = manualClock(0);
+ * clock.setTimeout(() => undefined, 500);
+ * clock.pending(); // 1
+ * clock.advance(500); // fires it
+ * clock.pending(); // 0
+ * ```
+ */
 export interface ManualClock extends SimulatorClock {
   /** Moves time forward by `ms`, firing every timer that falls due, in due-time order (ties: creation order). */
   advance(ms: number): void;

@@ -1,13 +1,42 @@
 import type { ChaosHandle, ChaosOptions, FaultCounts, SentPrivateRecord, TrafficReport } from './chaosTypes';
 import type { SimulatorClock } from './clock';
 
-/** Which stream a fault or an observation is about. */
+/**
+ * Which stream a fault or an observation is about.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type StreamKind } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const stream: StreamKind = 'private';
+ * const privateSubs = sim.observed().subscriptions.filter((s) => s.stream === stream);
+ * ```
+ */
 export type StreamKind = 'public' | 'private';
 
-/** Stream selector of the control surface. */
+/**
+ * Stream selector of the control surface: one stream, or `'all'` for both.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type StreamSelector } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const stream: StreamSelector = 'all';
+ * sim.drop({ stream, code: 1012, reason: 'service restart' });
+ * ```
+ */
 export type StreamSelector = StreamKind | 'all';
 
-/** Push periods (ms) of the public topics. Defaults follow the specification. */
+/**
+ * Push periods (ms) of the public topics. Defaults follow the specification.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type PeriodsMs } from 'ex-streams/simulator';
+ * const periodsMs: Partial<PeriodsMs> = { depth: 100, trade: 100 };
+ * const sim = await startSimulator({ periodsMs });
+ * ```
+ */
 export interface PeriodsMs {
   /** kline topics, default 300. */
   readonly kline: number;
@@ -69,7 +98,17 @@ export interface SimulatorOptions {
   readonly recordTraffic?: boolean;
 }
 
-/** A `sub` the simulator received. */
+/**
+ * A `sub` the simulator received, in `observed().subscriptions`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ObservedSubscription } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... the client under test subscribes
+ * const binaryDepth: ObservedSubscription[] = sim.observed().subscriptions.filter((s) => s.topic === 'depth' && s.binary);
+ * ```
+ */
 export interface ObservedSubscription {
   readonly stream: StreamKind;
   readonly connection: number;
@@ -80,7 +119,17 @@ export interface ObservedSubscription {
   readonly at: number;
 }
 
-/** A `cancel` / `cancel_all` the simulator received. */
+/**
+ * A `cancel` / `cancel_all` the simulator received, in `observed().cancels`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ObservedCancel } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... the client under test unsubscribes
+ * const cancels: ObservedCancel[] = sim.observed().cancels.filter((c) => c.event === 'cancel' && c.symbol === 'BTCUSDT');
+ * ```
+ */
 export interface ObservedCancel {
   readonly stream: StreamKind;
   readonly connection: number;
@@ -91,7 +140,17 @@ export interface ObservedCancel {
   readonly at: number;
 }
 
-/** A client ping the simulator received. */
+/**
+ * A client ping the simulator received, in `observed().pings`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ObservedPing } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... the client under test keeps its connections alive
+ * const publicPings: ObservedPing[] = sim.observed().pings.filter((p) => p.stream === 'public');
+ * ```
+ */
 export interface ObservedPing {
   readonly stream: StreamKind;
   readonly connection: number;
@@ -99,7 +158,18 @@ export interface ObservedPing {
   readonly at: number;
 }
 
-/** A client pong the simulator received; `matched` when `ts` equals a ping this session was sent. */
+/**
+ * A client pong the simulator received, in `observed().pongs`; `matched` when `ts` equals a ping this session
+ * was sent.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ObservedPong } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ privatePingIntervalMs: 1000 });
+ * // ... the client under test answers the private stream's pings
+ * const unmatched: ObservedPong[] = sim.observed().pongs.filter((p) => !p.matched);
+ * ```
+ */
 export interface ObservedPong {
   readonly stream: StreamKind;
   readonly connection: number;
@@ -108,7 +178,18 @@ export interface ObservedPong {
   readonly at: number;
 }
 
-/** What the simulator observed from clients. */
+/**
+ * What the simulator observed from clients, returned by `observed()` (and `GET /__control/observed`).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type ObservedReport } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... run the client under test
+ * const seen: ObservedReport = sim.observed();
+ * console.log(`${seen.connections.public} public sockets open, ${seen.accepted.public} accepted since start`);
+ * ```
+ */
 export interface ObservedReport {
   readonly subscriptions: readonly ObservedSubscription[];
   readonly cancels: readonly ObservedCancel[];
@@ -120,10 +201,31 @@ export interface ObservedReport {
   readonly accepted: { readonly public: number; readonly private: number };
 }
 
-/** Kinds of private events. */
+/**
+ * Kinds of private events.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type PrivateEventKind } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const kind: PrivateEventKind = 'executionReport';
+ * const executionReports = sim.sent().privateByKind[kind];
+ * ```
+ */
 export type PrivateEventKind = 'executionReport' | 'ticketInfo' | 'outboundAccountInfo';
 
-/** A private event the simulator pushed (once per push, whatever the number of sessions). */
+/**
+ * A private event the simulator pushed, in `sent().privateEvents` (once per push, whatever the number of
+ * sessions; a duplicated push appears twice).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type SentPrivateEvent } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * // ... the client under test places orders
+ * const fills: SentPrivateEvent[] = sim.sent().privateEvents.filter((e) => e.kind === 'executionReport' && e.status === 'FILLED');
+ * ```
+ */
 export interface SentPrivateEvent {
   readonly kind: PrivateEventKind;
   readonly E: number;
@@ -135,7 +237,20 @@ export interface SentPrivateEvent {
   readonly sessions: number;
 }
 
-/** What the simulator sent. */
+/**
+ * What the simulator sent, returned by `sent()` (and `GET /__control/sent`): private events, public trades
+ * and messages, fault counters and the log of private pushes.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type SentReport } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ symbols: ['BTCUSDT'] });
+ * // ... run the client under test
+ * const sent: SentReport = sim.sent();
+ * const tradeIds = sent.trades['BTCUSDT']?.ids ?? []; // every public trade the client could have seen
+ * console.log(sent.publicMessages, sent.faults.drop, sent.privateLog.length);
+ * ```
+ */
 export interface SentReport {
   readonly privateEvents: readonly SentPrivateEvent[];
   readonly privateByKind: Readonly<Record<PrivateEventKind, number>>;
@@ -149,7 +264,17 @@ export interface SentReport {
   readonly privateLog: readonly SentPrivateRecord[];
 }
 
-/** Options of `rejectNextRequests`. */
+/**
+ * Options of `rejectNextRequests`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type RejectOptions } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const unavailable: RejectOptions = { status: 503, code: -1001, msg: 'Service unavailable.' };
+ * sim.rejectNextRequests(2, unavailable);
+ * ```
+ */
 export interface RejectOptions {
   /** HTTP status, default 429. */
   readonly status?: number;
@@ -159,7 +284,19 @@ export interface RejectOptions {
   readonly msg?: string;
 }
 
-/** Options of `privateChaos`. */
+/**
+ * Options of `privateChaos`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type PrivateChaosOptions } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const chaos: PrivateChaosOptions = { duplicateProbability: 0.2, reorderWindowMs: 100 };
+ * sim.privateChaos(chaos);
+ * // ... later, back to in-order single delivery
+ * sim.privateChaos({});
+ * ```
+ */
 export interface PrivateChaosOptions {
   /** Probability that an event is pushed twice, default 0. */
   readonly duplicateProbability?: number;
@@ -167,7 +304,17 @@ export interface PrivateChaosOptions {
   readonly reorderWindowMs?: number;
 }
 
-/** Options of `injectTrade`. */
+/**
+ * Options of `injectTrade`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type InjectTradeOptions } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ symbols: ['BTCUSDT'] });
+ * const trade: InjectTradeOptions = { symbol: 'BTCUSDT', price: '29950.5', quantity: '0.25' };
+ * sim.injectTrade(trade); // resting BUY orders at or above 29950.5 fill
+ * ```
+ */
 export interface InjectTradeOptions {
   readonly symbol: string;
   /** Trade price, decimal text. */
@@ -176,7 +323,21 @@ export interface InjectTradeOptions {
   readonly quantity?: string;
 }
 
-/** The control surface (also served as POST /__control/<name> with a JSON body). */
+/**
+ * The control surface: fault injection, market control and reports. Every method but `startChaos` and
+ * `traffic` is also served as `POST /__control/<name>` with a JSON body (see docs/simulator.md).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type SimulatorControl } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const restartService = (control: SimulatorControl): void => {
+ *   control.drop({ stream: 'all', code: 1012, reason: 'service restart' });
+ *   control.rejectNextRequests(1, { status: 503 });
+ * };
+ * restartService(sim);
+ * ```
+ */
 export interface SimulatorControl {
   /** Abruptly destroys the stream's sockets (no code) or closes them with `code`. */
   drop(options: { readonly stream: StreamSelector; readonly code?: number; readonly reason?: string }): void;
@@ -210,14 +371,26 @@ export interface SimulatorControl {
   observed(): ObservedReport;
   /** What the simulator sent. */
   sent(): SentReport;
-  /** Starts a seeded schedule of random faults on the simulator's clock (see `ChaosOptions`). */
+  /**
+   * Starts a seeded schedule of random faults on the simulator's clock (see `ChaosOptions`). Several
+   * schedules may run at once; each has its own `stop()`. Not served over HTTP.
+   */
   startChaos(options?: ChaosOptions): ChaosHandle;
-  /** What clients sent (empty unless the simulator was started with `recordTraffic: true`). */
+  /** What clients sent (empty unless the simulator was started with `recordTraffic: true`). Not served over HTTP. */
   traffic(): TrafficReport;
 }
 
 /**
  * A running simulator: addresses, credentials, the control surface and `close()`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type Simulator } from 'ex-streams/simulator';
+ * const sim: Simulator = await startSimulator({ seed: 2 });
+ * console.log(sim.baseUrl, sim.publicStreamUrl, `${sim.privateStreamUrl}/<listenKey>`);
+ * console.log(sim.serverTime() - sim.clock.now()); // the skew, 0 until skewClock()
+ * await sim.close();
+ * ```
  */
 export interface Simulator extends SimulatorControl {
   /** HTTP base, e.g. http://127.0.0.1:PORT */

@@ -8,8 +8,16 @@ import * as ts from 'typescript';
 
 const root = path.resolve(__dirname, '..', '..');
 
-/** Entries checked. lib/simulator joins once its owner has documented every export. */
-const ENTRIES = ['lib/index.ts', 'lib/testing/index.ts'];
+/** Entries checked, with the module specifier their examples import from. */
+const ENTRY_MODULES: Readonly<Record<string, string>> = {
+  'lib/index.ts': 'ex-streams',
+  'lib/testing/index.ts': 'ex-streams/testing',
+  'lib/simulator/index.ts': 'ex-streams/simulator',
+};
+const ENTRIES = Object.keys(ENTRY_MODULES);
+
+/** Entries whose every example (values and types) must import from the entry itself. */
+const SELF_IMPORTING_ENTRIES = ['lib/simulator/index.ts'];
 
 interface ExportDoc {
   readonly entry: string;
@@ -18,6 +26,8 @@ interface ExportDoc {
   readonly summary: string;
   readonly hasExample: boolean;
   readonly exampleImportsLibrary: boolean;
+  /** Some `@example` imports from the entry's own module specifier (e.g. 'ex-streams/simulator'). */
+  readonly exampleImportsEntry: boolean;
 }
 
 const compilerOptions = (): ts.CompilerOptions => {
@@ -49,6 +59,7 @@ const exportDocs = (): ExportDoc[] => {
         summary: ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim(),
         hasExample: examples.length > 0,
         exampleImportsLibrary: examples.some((e) => /from ['"]ex-streams(\/[a-z]+)?['"]/.test(e)),
+        exampleImportsEntry: examples.some((e) => new RegExp(`from ['"]${ENTRY_MODULES[entry]}['"]`).test(e)),
       };
     });
   });
@@ -76,5 +87,13 @@ describe('public exports', () => {
 
   test('every type export has an @example', () => {
     expect(docs.filter((d) => !d.isValue && !d.hasExample).map((d) => `${d.entry}: ${d.name}`)).toEqual([]);
+  });
+
+  test('every entry is read', () => {
+    expect(ENTRIES.filter((entry) => !docs.some((d) => d.entry === entry))).toEqual([]);
+  });
+
+  test.each(SELF_IMPORTING_ENTRIES)('every export of %s has an @example importing from its own module', (entry) => {
+    expect(docs.filter((d) => d.entry === entry && !d.exampleImportsEntry).map((d) => d.name)).toEqual([]);
   });
 });
