@@ -51,11 +51,15 @@ export function mayHaveLongInteger(text: string): boolean {
   const n = text.length;
   for (let k = LONG_DIGITS - 1; k < n; k += LONG_DIGITS) {
     if (!digitAt(text, k)) continue;
+    // A run of 16+ digits covering k holds k - 8 or k + 8: short runs (prices, times) end here, unmeasured.
+    if (!digitAt(text, k - 8) && !digitAt(text, k + 8)) continue;
     let start = k;
     while (digitAt(text, start - 1)) start--;
+    // Quoted ids (the common case) are rejected by the character before their run, before it is measured.
+    if (text.charCodeAt(start - 1) === QUOTE || !valueStartsAt(text, start)) continue;
     let end = k + 1;
     while (digitAt(text, end)) end++;
-    if (end - start >= LONG_DIGITS && valueStartsAt(text, start)) return true;
+    if (end - start >= LONG_DIGITS) return true;
     // The next sample past this run: runs are separated by at least one non-digit.
     while (k + LONG_DIGITS < end) k += LONG_DIGITS;
   }
@@ -135,18 +139,27 @@ const POSITION = /position (\d+)/;
  * @internal
  */
 export function parseJson(text: string, secrets?: readonly string[]): E.Either<DecodeError, unknown> {
+  const value = parseJsonValue(text, secrets);
+  return value instanceof DecodeError ? E.left(value) : E.right(value);
+}
+
+/**
+ * {@link parseJson} without the `Either`: the parsed value, or the `DecodeError` itself (`JSON.parse` never
+ * yields a class instance, so `instanceof DecodeError` tells them apart). The hot path of the socket layer
+ * uses this to allocate nothing beyond what `JSON.parse` builds.
+ * @internal
+ */
+export function parseJsonValue(text: string, secrets?: readonly string[]): unknown {
   const source = mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
   try {
-    return E.right(JSON.parse(source));
+    return JSON.parse(source);
   } catch (e) {
     const position = source === text && e instanceof Error ? POSITION.exec(e.message) : null;
-    return E.left(
-      new DecodeError(
-        'json',
-        `frame is not valid JSON (${text.length} characters${position ? `, error at position ${position[1]}` : ''})`,
-        [],
-        excerpt(text, secrets),
-      ),
+    return new DecodeError(
+      'json',
+      `frame is not valid JSON (${text.length} characters${position ? `, error at position ${position[1]}` : ''})`,
+      [],
+      excerpt(text, secrets),
     );
   }
 }

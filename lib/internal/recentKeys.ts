@@ -1,21 +1,32 @@
 /**
  * A bounded memory of recently seen keys: each key is remembered for `windowMs` after it was first seen,
- * and at most `maxKeys` keys are kept (the oldest are forgotten first). Backed by a `Map`, whose insertion
- * order is the age order.
+ * and at most `maxKeys` keys are kept (the oldest are forgotten first).
  *
  * @internal
  * @module
  */
 
+/** FNV-1a over the UTF-16 code units of `key`, as a 32-bit integer. */
+function hashOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return h | 0;
+}
+
 /** @internal */
 export class RecentKeys {
-  /** Membership. Never iterated: a `Map` iterated from its oldest entry after many deletions skips every deleted slot (O(n) per add once full). */
-  private readonly known = new Set<string>();
-  /** Keys and their expiries in age order: a growable ring buffer. */
+  /** Keys, their hashes and expiries in age order: a growable ring buffer. */
   private keys: (string | undefined)[] = new Array<string | undefined>(64);
+  private hashes = new Int32Array(64);
   private expiries = new Float64Array(64);
   private head = 0;
   private n = 0;
+  /**
+   * Membership: an open-addressing table (linear probing, at most half full) of ring positions + 1 (0: empty),
+   * in typed arrays. A `Set` of strings re-hashed its whole table every few ten thousand adds under this
+   * churn (deleted entries accumulate) and kept the GC busy; here a delete shifts the probe run back.
+   */
+  private slots = new Int32Array(128);
 
   constructor(
     private readonly windowMs: number,
@@ -27,42 +38,86 @@ export class RecentKeys {
    * (a duplicate). Forgets expired keys first. O(1) amortized.
    */
   add(key: string, now: number): boolean {
-    const cap = this.expiries.length;
-    while (this.n > 0 && (this.expiries[this.head]! <= now || this.n >= this.maxKeys)) {
-      this.known.delete(this.keys[this.head]!);
-      this.keys[this.head] = undefined;
-      this.head = this.head + 1 === cap ? 0 : this.head + 1;
-      this.n--;
+    while (this.n > 0 && (this.expiries[this.head]! <= now || this.n >= this.maxKeys)) this.forgetOldest();
+    const h = hashOf(key);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let i = h & mask;
+    for (let s = slots[i]!; s !== 0; s = slots[i]!) {
+      if (this.hashes[s - 1] === h && this.keys[s - 1] === key) return false;
+      i = (i + 1) & mask;
     }
-    if (this.known.has(key)) return false;
-    if (this.n === this.expiries.length) this.grow();
-    let i = this.head + this.n;
-    if (i >= this.expiries.length) i -= this.expiries.length;
-    this.keys[i] = key;
-    this.expiries[i] = now + this.windowMs;
+    if (this.n === this.expiries.length) {
+      this.grow();
+      this.insert(this.at(this.n), h);
+    } else slots[i] = this.at(this.n) + 1;
+    const r = this.at(this.n);
+    this.keys[r] = key;
+    this.hashes[r] = h;
+    this.expiries[r] = now + this.windowMs;
     this.n++;
-    this.known.add(key);
     return true;
   }
 
   /** Forgets every key. */
   clear(): void {
-    this.known.clear();
     this.keys.fill(undefined);
+    this.slots.fill(0);
     this.head = 0;
     this.n = 0;
   }
 
+  /** Ring position of the `k`-th oldest key. */
+  private at(k: number): number {
+    const i = this.head + k;
+    return i >= this.expiries.length ? i - this.expiries.length : i;
+  }
+
+  private insert(r: number, h: number): void {
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let i = h & mask;
+    while (slots[i] !== 0) i = (i + 1) & mask;
+    slots[i] = r + 1;
+  }
+
+  private forgetOldest(): void {
+    const r = this.head;
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    let i = this.hashes[r]! & mask;
+    while (slots[i] !== r + 1) i = (i + 1) & mask;
+    // Backward-shift deletion: move later entries of the probe run into the hole when their home allows.
+    for (let j = (i + 1) & mask; slots[j] !== 0; j = (j + 1) & mask) {
+      const home = this.hashes[slots[j]! - 1]! & mask;
+      const between = i <= j ? i < home && home <= j : i < home || home <= j;
+      if (!between) {
+        slots[i] = slots[j]!;
+        i = j;
+      }
+    }
+    slots[i] = 0;
+    this.keys[r] = undefined;
+    this.head = r + 1 === this.expiries.length ? 0 : r + 1;
+    this.n--;
+  }
+
+  /** Doubles the ring (oldest first at position 0) and rebuilds the table at twice its size. */
   private grow(): void {
     const cap = this.expiries.length;
     const keys = new Array<string | undefined>(cap * 2);
+    const hashes = new Int32Array(cap * 2);
     const expiries = new Float64Array(cap * 2);
     for (let k = 0, i = this.head; k < this.n; k++, i = i + 1 === cap ? 0 : i + 1) {
       keys[k] = this.keys[i];
+      hashes[k] = this.hashes[i]!;
       expiries[k] = this.expiries[i]!;
     }
     this.keys = keys;
+    this.hashes = hashes;
     this.expiries = expiries;
     this.head = 0;
+    this.slots = new Int32Array(cap * 4);
+    for (let k = 0; k < this.n; k++) this.insert(k, hashes[k]!);
   }
 }

@@ -22,7 +22,7 @@ import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
 import { ConfigError } from '../errors';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
-import { connection, type ConnectionConfig } from '../socket/connection';
+import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { pacer } from './internal/pacer';
@@ -161,7 +161,8 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
 
-  const conn = connection({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
+  const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
+  const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
   const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0 });
@@ -176,8 +177,8 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const ctx: TopicContext = {
     conn,
     router,
-    // One plain observer per source (not `merge` + `tap` + `ignoreElements`): every frame reaches the
-    // router in one call instead of three operator hops. Completes when both sources have completed.
+    // The connection's frame sink, not `messages$`: the socket session calls `router.dispatch` directly for
+    // every frame (no reconnect / share / observer hop). Completes when both sources have completed.
     router$: new Observable<never>((subscriber) => {
       let open = 2;
       const complete = (): void => {
@@ -185,7 +186,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       };
       const error = (e: unknown): void => subscriber.error(e);
       const subscription = conn.opened$.subscribe({ next: (epoch) => (router.epoch = epoch), error, complete });
-      subscription.add(conn.messages$.subscribe({ next: (message) => router.dispatch(message), error, complete }));
+      subscription.add(core.frames((message) => router.dispatch(message)).subscribe({ error, complete }));
       return subscription;
     }).pipe(share()),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),

@@ -196,7 +196,9 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
             subscriber.next(event);
             return;
           }
-          if (seen !== undefined && !seen.add(dedupeKey!(event), scheduler.now())) return;
+          // One clock read per event, shared by the de-duplication window and the hold deadline.
+          const now = seen !== undefined || timed ? scheduler.now() : 0;
+          if (seen !== undefined && !seen.add(dedupeKey!(event), now)) return;
           if (time < watermark) {
             onLateEvent(event, time);
             return;
@@ -204,7 +206,7 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
           heap.push(time, event);
           if (timed && time >= queuedMax) {
             queuedMax = time;
-            deadlines.push(scheduler.now() + maxDelayMs, time);
+            deadlines.push(now + maxDelayMs, time);
             // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
             if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
           }

@@ -4,7 +4,7 @@ import {
   filter,
   identity,
   map,
-  type Observable,
+  Observable,
   type SchedulerLike,
   Subject,
   asyncScheduler,
@@ -130,6 +130,23 @@ const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  * ```
  */
 export function connection(config: ConnectionConfig): Connection {
+  return connectionCore(config).connection;
+}
+
+/**
+ * A {@link Connection} plus its internal frame sink. `frames(sink)` is cold like `messages$` (subscribing
+ * opens and keeps the shared socket, errors when reconnection gives up) but emits nothing: each decoded
+ * message is handed to `sink` by one plain call from the socket session, with no RxJS hop per frame.
+ * Reconnect, `share` and status stay around it for the lifecycle only. `messages$` is built on it.
+ * @internal
+ */
+export interface ConnectionCore {
+  readonly connection: Connection;
+  frames(sink: (message: unknown) => void): Observable<never>;
+}
+
+/** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
+export function connectionCore(config: ConnectionConfig): ConnectionCore {
   const {
     url,
     WebSocketCtor,
@@ -175,10 +192,18 @@ export function connection(config: ConnectionConfig): Connection {
     status.next(cause ? { type: 'closed', epoch, cause } : { type: 'closed', epoch });
   };
 
+  // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
+  let sinks: readonly ((message: unknown) => void)[] = [];
+  const deliver = (message: unknown): void => {
+    const current = sinks;
+    if (current.length === 1) current[0]!(message);
+    else for (let i = 0; i < current.length; i++) current[i]!(message);
+  };
+
   const session$ = defer(() => {
     status.next({ type: 'connecting', epoch, attempt });
     const address = typeof url === 'function' ? url() : url;
-    const session = (Ctor: WebSocketCtor): Observable<unknown> =>
+    const session = (Ctor: WebSocketCtor): Observable<never> =>
       socketSession({
         url: address,
         Ctor,
@@ -189,6 +214,7 @@ export function connection(config: ConnectionConfig): Connection {
         clock,
         onOpen,
         onEnd,
+        onMessage: deliver,
         onDecodeError: (e) => errors.next(e),
       });
     // A given constructor needs no `switchMap`: two fewer subscriber hops for every frame.
@@ -209,14 +235,33 @@ export function connection(config: ConnectionConfig): Connection {
           },
         });
 
-  const messages$ = session$.pipe(
+  // The lifecycle only: frames bypass this chain (see `deliver`), so its operators cost nothing per frame.
+  const lifecycle$ = session$.pipe(
     tap({ error: (e: unknown) => errors.next(toError(e)) }),
     retrying,
     tap({ error: (e: unknown) => finish(toError(e)), unsubscribe: () => finish() }),
     share({ resetOnRefCountZero: true }),
   );
+  const frames = (sink: (message: unknown) => void): Observable<never> =>
+    new Observable<never>((subscriber) => {
+      sinks = [...sinks, sink];
+      const subscription = lifecycle$.subscribe({
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        sinks = sinks.filter((s) => s !== sink);
+        subscription.unsubscribe();
+      };
+    });
+  const messages$ = new Observable<unknown>((subscriber) =>
+    frames((message) => subscriber.next(message)).subscribe({
+      error: (e: unknown) => subscriber.error(e),
+      complete: () => subscriber.complete(),
+    }),
+  );
 
-  return {
+  const conn: Connection = {
     messages$,
     opened$: status.pipe(
       filter((s): s is Extract<ConnectionStatus, { type: 'open' }> => s.type === 'open'),
@@ -240,4 +285,5 @@ export function connection(config: ConnectionConfig): Connection {
       return true;
     },
   };
+  return { connection: conn, frames };
 }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
-import { parseJson } from '../internal/json';
+import { parseJsonValue } from '../internal/json';
 import { unzipFirstEntry } from './unzipFirstEntry';
 
 /**
@@ -65,22 +65,34 @@ let utf8: TextDecoder | undefined;
  * ```
  */
 export function decodeFrame(data: unknown, limits: FrameLimits = {}): E.Either<DecodeError, unknown> {
-  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets } = limits;
+  const value = decodeFrameValue(data, limits);
+  return value instanceof DecodeError ? E.left(value) : E.right(value);
+}
+
+/**
+ * {@link decodeFrame} without the `Either`: the JSON value, or the `DecodeError` itself (a parsed JSON value
+ * is never a class instance, so `instanceof DecodeError` tells them apart). Used per frame by the socket
+ * session: nothing is allocated on success beyond what `JSON.parse` builds.
+ * @internal
+ */
+export function decodeFrameValue(data: unknown, limits: FrameLimits): unknown {
   if (typeof data === 'string') {
-    return data.length > maxFrameBytes ? frameTooLarge(data.length, maxFrameBytes) : parseJson(data, secrets);
+    const max = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
+    return data.length > max ? frameTooLarge(data.length, max) : parseJsonValue(data, limits.secrets);
   }
+  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets } = limits;
   const bytes = bytesOf(data);
-  if (bytes === undefined) return E.left(new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)'));
+  if (bytes === undefined) return new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)');
   if (bytes.length > maxFrameBytes) return frameTooLarge(bytes.length, maxFrameBytes);
   const entry = unzipFirstEntry(bytes, maxInflatedBytes);
-  if (E.isLeft(entry)) return entry;
+  if (E.isLeft(entry)) return entry.left;
   let text: string;
   try {
     text = (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(entry.right);
   } catch {
-    return E.left(new DecodeError('utf8', 'zip entry is not valid UTF-8'));
+    return new DecodeError('utf8', 'zip entry is not valid UTF-8');
   }
-  return parseJson(text, secrets);
+  return parseJsonValue(text, secrets);
 }
 
 /** A view over binary frame data, without copying; `undefined` for anything else (e.g. a Blob). */
@@ -93,6 +105,6 @@ function bytesOf(data: unknown): Uint8Array | undefined {
   return undefined;
 }
 
-function frameTooLarge(size: number, max: number): E.Either<DecodeError, never> {
-  return E.left(new DecodeError('frame-too-large', `frame of ${size} bytes exceeds maxFrameBytes (${max})`));
+function frameTooLarge(size: number, max: number): DecodeError {
+  return new DecodeError('frame-too-large', `frame of ${size} bytes exceeds maxFrameBytes (${max})`);
 }

@@ -1,8 +1,7 @@
-import * as E from 'fp-ts/Either';
 import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
-import { ConnectionClosedError, type DecodeError } from '../errors';
+import { ConnectionClosedError, DecodeError } from '../errors';
 import { redact } from '../internal/redact';
-import { decodeFrame, type FrameLimits } from './decodeFrame';
+import { decodeFrameValue, type FrameLimits } from './decodeFrame';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
@@ -21,22 +20,24 @@ export interface SessionSettings {
   readonly onOpen: (socket: WebSocketLike) => void;
   /** The socket can no longer send (closed by either side or torn down); `wasOpen` tells whether it had opened. */
   readonly onEnd: (wasOpen: boolean) => void;
+  /** Each decoded JSON message (heartbeats included), by one plain call per frame. */
+  readonly onMessage: (message: unknown) => void;
   readonly onDecodeError: (error: DecodeError) => void;
 }
 
 const noop = (): void => undefined;
 
 /**
- * One websocket, cold: created on subscribe, closed with code 1000 on unsubscribe. Emits each decoded
- * JSON message (heartbeats included); sends `{ ping: now }` on open and every `pingIntervalMs`; answers
+ * One websocket, cold: created on subscribe, closed with code 1000 on unsubscribe. Hands each decoded
+ * JSON message (heartbeats included) to `onMessage` (it emits nothing itself); sends `{ ping: now }` on open and every `pingIntervalMs`; answers
  * server pings; feeds the server clock; errors with `ConnectionClosedError` when the peer closes and with
  * `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`.
  * Bad frames go to `onDecodeError` and the socket keeps going.
  * @internal
  */
-export function socketSession(s: SessionSettings): Observable<unknown> {
-  return new Observable<unknown>((subscriber) => {
-    const { scheduler } = s;
+export function socketSession(s: SessionSettings): Observable<never> {
+  return new Observable<never>((subscriber) => {
+    const { scheduler, onMessage } = s;
     const timers = new Subscription();
     const heartbeat: HeartbeatState = { pingSentAt: undefined };
     let lastSeenAt = scheduler.now();
@@ -49,11 +50,13 @@ export function socketSession(s: SessionSettings): Observable<unknown> {
       ended = true;
       timers.unsubscribe();
       socket.onopen = socket.onmessage = socket.onclose = null;
+      emitter?.removeListener('message', onData);
       socket.onerror = noop; // `ws` throws on an 'error' event nobody listens to
       s.onEnd(opened);
     };
 
     const socket = new s.Ctor(s.url);
+    const emitter = wsEmitter(socket);
     socket.binaryType = 'arraybuffer';
     socket.onerror = noop; // always followed by a close event, which carries the information
     socket.onopen = () => {
@@ -67,17 +70,21 @@ export function socketSession(s: SessionSettings): Observable<unknown> {
         }),
       );
     };
-    socket.onmessage = (event) => {
+    const onFrame = (data: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
-      const decoded = decodeFrame(event.data, s.limits);
-      if (E.isLeft(decoded)) {
-        s.onDecodeError(decoded.left);
+      const message = decodeFrameValue(data, s.limits);
+      if (message instanceof DecodeError) {
+        s.onDecodeError(message);
         return;
       }
-      handleHeartbeat(decoded.right, now, heartbeat, s.clock, reply);
-      subscriber.next(decoded.right);
+      handleHeartbeat(message, now, heartbeat, s.clock, reply);
+      onMessage(message);
     };
+    // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
+    const onData = (data: { toString(): string }, isBinary: boolean): void => onFrame(isBinary ? data : data.toString());
+    if (emitter) emitter.on('message', onData);
+    else socket.onmessage = (event) => onFrame(event.data);
     socket.onclose = (event) => {
       end();
       subscriber.error(new ConnectionClosedError(event.code, redact(event.reason ?? ''), event.wasClean));
@@ -98,6 +105,20 @@ export function socketSession(s: SessionSettings): Observable<unknown> {
       if (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING) socket.close(1000);
     };
   });
+}
+
+/** The `message` listener API of a `ws` WebSocket (Node). @internal */
+interface WsEmitter {
+  on(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): unknown;
+  removeListener(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): unknown;
+}
+
+/** The socket's `ws` listener API when it is a `ws` WebSocket (`on`, `removeListener` and `terminate`), else `undefined`. */
+function wsEmitter(socket: WebSocketLike): WsEmitter | undefined {
+  const s = socket as Partial<WsEmitter> & { terminate?: unknown };
+  return typeof s.on === 'function' && typeof s.removeListener === 'function' && typeof s.terminate === 'function'
+    ? (s as WsEmitter)
+    : undefined;
 }
 
 /** Drops a dead socket at once: `ws`'s `terminate()` where it exists (no closing handshake to wait for). */

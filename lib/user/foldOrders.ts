@@ -69,34 +69,44 @@ const RETIRED_PER_KEPT = 4;
  * ```
  */
 export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}): OperatorFunction<ExecutionReport, OrdersState> {
-  const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
   return (source) =>
     defer(() => {
-      let orders: OrdersState = new Map<string, OrderState>();
-      const finished = new Set<string>(); // ids of finished orders kept, in the order they finished
-      const retired = new Set<string>(); // ids dropped, oldest first
+      const fold = ordersFolder(maxFinishedOrders);
       return source.pipe(
-        map((report): OrdersState | undefined => {
-          if (retired.has(report.i)) return undefined;
-          const before = orders.get(report.i);
-          const after = applyExecutionReport(before, report);
-          if (after === before) return undefined;
-          const next = new Map(orders).set(report.i, after);
-          if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
-            finished.add(report.i);
-            if (finished.size > maxFinishedOrders) {
-              const oldest = first(finished);
-              finished.delete(oldest);
-              next.delete(oldest);
-              retired.add(oldest);
-              if (retired.size > maxRetired) retired.delete(first(retired));
-            }
-          }
-          return (orders = next);
-        }),
+        map(fold),
         filter((state): state is OrdersState => state !== undefined),
       );
     });
+}
+
+/**
+ * The state machine of {@link foldOrders} as a plain function: each report gives the new state, or
+ * `undefined` when it changes nothing. One folder per subscription (it holds the state).
+ * @internal
+ */
+export function ordersFolder(maxFinishedOrders: number): (report: ExecutionReport) => OrdersState | undefined {
+  const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
+  let orders: OrdersState = new Map<string, OrderState>();
+  const finished = new Set<string>(); // ids of finished orders kept, in the order they finished
+  const retired = new Set<string>(); // ids dropped, oldest first
+  return (report) => {
+    if (retired.has(report.i)) return undefined;
+    const before = orders.get(report.i);
+    const after = applyExecutionReport(before, report);
+    if (after === before) return undefined;
+    const next = new Map(orders).set(report.i, after);
+    if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
+      finished.add(report.i);
+      if (finished.size > maxFinishedOrders) {
+        const oldest = first(finished);
+        finished.delete(oldest);
+        next.delete(oldest);
+        retired.add(oldest);
+        if (retired.size > maxRetired) retired.delete(first(retired));
+      }
+    }
+    return (orders = next);
+  };
 }
 
 const FINISHED = statusRank('FILLED');

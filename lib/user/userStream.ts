@@ -1,12 +1,10 @@
 import {
   asyncScheduler,
-  connect,
   defer,
   filter,
   finalize,
-  map,
   merge,
-  type Observable,
+  Observable,
   type SchedulerLike,
   share,
   startWith,
@@ -24,9 +22,10 @@ import { reorderByEventTime, type ReorderByEventTimeConfig } from '../operators/
 import type { ConnectionConfig } from '../socket/connection';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
-import { foldBalances, type BalancesState } from './foldBalances';
-import { foldOrders, type OrdersState } from './foldOrders';
+import type { BalancesState } from './foldBalances';
+import type { OrdersState } from './foldOrders';
 import type { UserItem } from './internal/items';
+import { foldItems, type LatestState } from './internal/foldItems';
 import { keySession } from './internal/keySession';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
@@ -164,7 +163,7 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   const base = url.replace(/\/+$/, '');
   const reorderEvents = reorderByEventTime<PrivateEvent>({ dedupeKey: privateEventKey, ...reorder, scheduler });
-  const latest: { status?: ConnectionStatus; orders?: OrdersState; balances?: BalancesState } = {};
+  const latest: LatestState = {};
 
   const core$: Observable<UserItem> = defer(() => {
     const recreate$ = new Subject<void>();
@@ -210,13 +209,8 @@ export function userStream(config: UserStreamConfig): UserStream {
       }),
       trackSessions(scheduler),
       (items$) => merge(items$, keyErrors$),
-      map((item) => scrubItem(item, keys)),
-      connect((items$) => merge(items$.pipe(filter((i) => i.type !== 'event')), events(items$))),
-      tap((item) => {
-        if (item.type === 'status') latest.status = item.status;
-        if (item.type === 'orders') latest.orders = item.orders;
-        if (item.type === 'balances') latest.balances = item.balances;
-      }),
+      // scrub → reorder → fold → latest in one subscriber (see foldItems).
+      foldItems(reorderEvents, (item) => scrubItem(item, keys), latest),
       finalize(() => {
         latest.status = latest.orders = latest.balances = undefined;
         recreate$.complete();
@@ -225,44 +219,34 @@ export function userStream(config: UserStreamConfig): UserStream {
     );
   }).pipe(share());
 
-  function events(items$: Observable<UserItem>): Observable<UserItem> {
-    return items$.pipe(
-      filter((i): i is Extract<UserItem, { type: 'event' }> => i.type === 'event'),
-      map((i) => i.event),
-      reorderEvents,
-      connect((ev$) =>
-        merge(
-          ev$.pipe(map((event): UserItem => ({ type: 'event', event }))),
-          ev$.pipe(filter(isExecutionReport), foldOrders(), map((orders): UserItem => ({ type: 'orders', orders }))),
-          ev$.pipe(
-            filter(isAccountUpdate),
-            foldBalances(),
-            map((balances): UserItem => ({ type: 'balances', balances })),
-          ),
-        ),
-      ),
+  /** The items of one type, unwrapped: `filter` + `map` as one subscriber of the shared core. */
+  const pick = <K extends UserItem['type'], A>(type: K, value: (item: Extract<UserItem, { type: K }>) => A): Observable<A> =>
+    new Observable<A>((subscriber) =>
+      core$.subscribe({
+        next: (item) => {
+          if (item.type === type) subscriber.next(value(item as Extract<UserItem, { type: K }>));
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      }),
     );
-  }
-
-  const pick = <K extends UserItem['type']>(type: K) =>
-    core$.pipe(filter((i): i is Extract<UserItem, { type: K }> => i.type === type));
   const withLatest = <A>(source: Observable<A>, current: () => A | undefined): Observable<A> =>
     defer(() => {
       const now = current();
       return now === undefined ? source : source.pipe(startWith(now));
     });
 
-  const events$ = pick('event').pipe(map((i) => i.event));
+  const events$ = pick('event', (i) => i.event);
   return {
     events$,
     executionReports$: events$.pipe(filter(isExecutionReport)),
     accountUpdates$: events$.pipe(filter(isAccountUpdate)),
     tickets$: events$.pipe(filter(isTicket)),
-    orders$: withLatest(pick('orders').pipe(map((i) => i.orders)), () => latest.orders),
-    balances$: withLatest(pick('balances').pipe(map((i) => i.balances)), () => latest.balances),
-    status$: withLatest(pick('status').pipe(map((i) => i.status)), () => latest.status),
-    errors$: pick('error').pipe(map((i) => i.error)),
-    gaps$: pick('gap').pipe(map((i) => i.gap)),
+    orders$: withLatest(pick('orders', (i) => i.orders), () => latest.orders),
+    balances$: withLatest(pick('balances', (i) => i.balances), () => latest.balances),
+    status$: withLatest(pick('status', (i) => i.status), () => latest.status),
+    errors$: pick('error', (i) => i.error),
+    gaps$: pick('gap', (i) => i.gap),
   };
 }
 

@@ -1,11 +1,11 @@
 import * as E from 'fp-ts/Either';
-import { catchError, defer, EMPTY, map, merge, Observable, skip, tap, throwError } from 'rxjs';
+import { Observable, skip, type Subscriber } from 'rxjs';
 import { decodeWith } from '../../codecs/decode';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import { decodePrivateFrameFast, FastPrivateEventCodec } from '../../codecs/fast/privateEvents';
 import { FAIL } from '../../codecs/fast/scalars';
 import { ConnectionClosedError } from '../../errors';
-import { connection, type ConnectionConfig } from '../../socket/connection';
+import { connectionCore, type ConnectionConfig } from '../../socket/connection';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { SessionItem } from './items';
 
@@ -59,25 +59,18 @@ export function decodeMessage(message: unknown): SessionItem[] {
 }
 
 /**
- * `mergeMap((m) => from(decodeMessage(m)))` without an inner observable per frame: the items of each
- * message are emitted synchronously, in order. @internal
+ * The decoding frame sink of a session: the items of each message go to `next` synchronously, in order
+ * (the usual frame, an array of events: each element decoded and emitted at once, no array of items).
  */
-function decodeMessages(source: Observable<unknown>): Observable<SessionItem> {
-  return new Observable<SessionItem>((subscriber) =>
-    source.subscribe({
-      next: (message) => {
-        // The usual frame, an array of events: each decoded and emitted at once, no array of items.
-        if (Array.isArray(message)) {
-          for (let i = 0; i < message.length && !subscriber.closed; i++) subscriber.next(decodeElement(message[i]));
-          return;
-        }
-        const items = decodeMessage(message);
-        for (let i = 0; i < items.length && !subscriber.closed; i++) subscriber.next(items[i]!);
-      },
-      error: (error: unknown) => subscriber.error(error),
-      complete: () => subscriber.complete(),
-    }),
-  );
+function frameSink(subscriber: Subscriber<SessionItem>): (message: unknown) => void {
+  return (message) => {
+    if (Array.isArray(message)) {
+      for (let i = 0; i < message.length && !subscriber.closed; i++) subscriber.next(decodeElement(message[i]));
+      return;
+    }
+    const items = decodeMessage(message);
+    for (let i = 0; i < items.length && !subscriber.closed; i++) subscriber.next(items[i]!);
+  };
 }
 
 /**
@@ -124,20 +117,34 @@ export function keySuspicion(
  * @internal
  */
 export function keySession(s: KeySessionSettings): Observable<SessionItem> {
-  return defer(() => {
-    const conn = connection({ ...s.connection, url: s.url });
+  // `merge` of statuses, errors and decoded frames written as plain observers: frames come from the
+  // connection's sink and reach the session's subscriber in one call (no `merge` / `catchError` hop).
+  return new Observable<SessionItem>((subscriber) => {
+    const core = connectionCore({ ...s.connection, url: s.url });
+    const conn = core.connection;
     const watch = keySuspicion(s.suspectAfterFailures, s.onKeySuspect);
-    return merge(
-      conn.status$.pipe(
-        skip(1), // the replayed initial `closed` of a connection that has not started
-        tap(watch),
-        map((status): SessionItem => ({ type: 'status', status })),
-      ),
-      conn.errors$.pipe(map((error): SessionItem => ({ type: 'error', error }))),
-      conn.messages$.pipe(
-        decodeMessages,
-        catchError((error: unknown) => (isKeyClose(error) ? EMPTY : throwError(() => error))),
-      ),
+    let live = 3;
+    const complete = (): void => {
+      if (--live === 0) subscriber.complete();
+    };
+    const error = (e: unknown): void => subscriber.error(e);
+    const subscription = conn.status$.pipe(skip(1)).subscribe({
+      // skip(1): the replayed initial `closed` of a connection that has not started
+      next: (status) => {
+        watch(status);
+        subscriber.next({ type: 'status', status });
+      },
+      error,
+      complete,
+    });
+    subscription.add(conn.errors$.subscribe({ next: (e) => subscriber.next({ type: 'error', error: e }), error, complete }));
+    subscription.add(
+      core.frames(frameSink(subscriber)).subscribe({
+        // A key closed as not valid ends the connection, not the session.
+        error: (e: unknown) => (isKeyClose(e) ? complete() : error(e)),
+        complete,
+      }),
     );
+    return subscription;
   });
 }
