@@ -23,6 +23,8 @@ export interface MarketStatus {
   readonly decodeErrors: number;
   /** Subscriptions the service refused (`SubscriptionRejectedError`). */
   readonly rejections: number;
+  /** `sub` frames sent again because the previous one brought no message within `subscribeTimeoutMs`. */
+  readonly resubscribes: number;
 }
 
 /** The counters of {@link MarketStatus}. @internal */

@@ -69,6 +69,13 @@ export interface MarketStreamsConfig {
    * is this long and does not reach back to the last trade seen signals a gap on `gaps$`. Default 60.
    */
   readonly tradeReplaySize?: number;
+  /**
+   * The service does not acknowledge a `sub`; its first message (the snapshot, or the last 60 trades) is the
+   * answer and comes at once. A topic that got no message this long after its `sub` (lost on the way, e.g. by
+   * a stalled server) is subscribed again, with a new id, then after twice the wait, up to a minute, until a
+   * message arrives; each re-send is counted in `status$.resubscribes`. Default 10 000; `Infinity` turns it off.
+   */
+  readonly subscribeTimeoutMs?: number;
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -136,7 +143,11 @@ function positive(option: string, value: number, integer: boolean): number {
  * - An error frame for one subscription (unknown symbol or topic) errors that observable with a
  *   `SubscriptionRejectedError`; the other topics keep flowing.
  *
- * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond` or `subscribeBurst`.
+ * - A `sub` that brings no message within `subscribeTimeoutMs` (10 s) is sent again (the service does not
+ *   acknowledge it, and one lost on the way would leave the topic silent on a healthy socket).
+ *
+ * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond`, `subscribeBurst` or
+ * `subscribeTimeoutMs`.
  *
  * @example
  * ```ts
@@ -155,17 +166,19 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     resubscribeRatePerSecond = 10,
     subscribeBurst = 10,
     tradeReplaySize = 60,
+    subscribeTimeoutMs = 10_000,
     scheduler = asyncScheduler,
     WebSocketCtor,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
+  if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
 
   const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
-  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0 });
+  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0 });
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
 
@@ -190,7 +203,10 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       return subscription;
     }).pipe(share()),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
+    scheduler,
+    subscribeTimeoutMs,
     nextId: () => ++lastId,
+    onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
     onDecodeError: (error) => {
       count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
       errors.next(error);

@@ -98,6 +98,8 @@ export function startChaos(deps: ChaosDeps, options: ChaosOptions = {}): ChaosHa
       case 'stall': {
         const stream = anyStream();
         const ms = Math.round(maxStallMs / 8 + random() * (maxStallMs - maxStallMs / 8));
+        // The client's frames are read late, when the stall ends (a paused server); stalls that lose them
+        // (`inbound: 'drop'`, a lost `sub`) are covered by spec/corpus/lostSubscription.spec.ts.
         control.stall({ stream, inbound: 'hold' });
         stallEnd = Math.max(stallEnd, now() + ms);
         record(kind, stream, `${ms} ms`, ms);

@@ -143,7 +143,7 @@ describe('marketStreams', () => {
         expectObservable(market.kline('BTCUSDT', '7x'), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
-          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2 },
+          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0 },
         });
         testScheduler.flush();
         expect(requests(fake.latest())).toEqual(['sub NOPE trade 1', 'sub BTCUSDT kline_7x 2', 'sub BTCUSDT realtimes 3', 'cancel BTCUSDT realtimes 4']);
@@ -201,6 +201,37 @@ describe('marketStreams', () => {
         }
         testScheduler.flush();
         expect(seen).toEqual([[2, 2], [10, 2], [12, 3], [20, 3], [22, 4], [31, 4], [47, 2], [55, 2], [57, 3], [65, 3], [67, 4], [77, 4]]);
+      });
+    });
+  });
+
+  describe('unanswered subscriptions', () => {
+    it('sends a sub again when it brought no message within subscribeTimeoutMs, doubling the wait, until one arrives', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ subscribeTimeoutMs: 100, connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 } });
+        expectObservable(market.depth('BTCUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('350ms a', { a: 5 });
+        expectObservable(market.depth('ETHUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('50ms a', { a: 6 });
+        // ETHUSDT answers at once; BTCUSDT's subs are lost until the third one (sent at 301) is answered at 350
+        fake.at(50, (s) => s.receive(envelope('ETHUSDT', 'depth', [{ t: 6, a: [['2', '1']], b: [] }], { id: '2' })));
+        fake.at(350, (s) => s.receive(envelope('BTCUSDT', 'depth', [{ t: 5, a: [['2', '1']], b: [] }], { id: '4' })));
+        const times: number[] = [];
+        testScheduler.schedule(() => {
+          market.status$.subscribe((st) => times.push(st.resubscribes)).unsubscribe();
+          expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'sub ETHUSDT depth 2', 'sub BTCUSDT depth 3', 'sub BTCUSDT depth 4']);
+          expect(times).toEqual([2]);
+        }, 900);
+      });
+    });
+
+    it('counts an acknowledgement (code 0 with the id) as an answer', () => {
+      testScheduler.run(() => {
+        const { fake, market } = setup({ subscribeTimeoutMs: 100, connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 } });
+        const sub = market.trades('BTCUSDT').subscribe();
+        fake.at(5, (s) => s.receive({ id: '1', code: 0, msg: 'Success' }));
+        testScheduler.schedule(() => {
+          expect(requests(fake.latest())).toEqual(['sub BTCUSDT trade 1']);
+          sub.unsubscribe();
+        }, 900);
       });
     });
   });

@@ -17,6 +17,8 @@ export const CLIENT = {
   heartbeatTimeoutMs: 2500,
   reconnect: { minDelayMs: 100, maxDelayMs: 1000 },
   reorderMaxDelayMs: 250,
+  /** A `sub` lost in a stalled server (its client frames dropped) is sent again after this long. */
+  subscribeTimeoutMs: 2000,
 } as const;
 
 /** Everything the consumer saw, with local arrival times (ms). */
@@ -68,7 +70,14 @@ export function startConsumer(publicUrl: string, privateUrl: string, rest: RestC
     userErrors: [],
     terminated: [],
   };
-  const market = marketStreams({ url: publicUrl, WebSocketCtor: Ctor, connection, resubscribeRatePerSecond: 50, subscribeBurst: 20 });
+  const market = marketStreams({
+    url: publicUrl,
+    WebSocketCtor: Ctor,
+    connection,
+    resubscribeRatePerSecond: 50,
+    subscribeBurst: 20,
+    subscribeTimeoutMs: CLIENT.subscribeTimeoutMs,
+  });
   const user = userStream({
     url: privateUrl,
     rest,

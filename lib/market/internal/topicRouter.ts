@@ -26,6 +26,8 @@ export interface RoutedTopic {
   deliver(envelope: PublicEnvelope<unknown>, epoch: number): void;
   /** The service refused this subscription. */
   reject(frame: PublicErrorFrame): void;
+  /** The service acknowledged this subscription (some deployments answer a `sub` with code 0). */
+  acknowledge(): void;
 }
 
 /** `PublicEnvelopeCodec(t.unknown, 'PublicEnvelope')` with a hand-written fast path (same errors). */
@@ -137,8 +139,8 @@ export class TopicRouter {
     const decoded = decodeWith(PublicErrorFrameCodec, message);
     if (E.isLeft(decoded)) return this.onIssue(decoded.left);
     const frame = decoded.right;
-    if (isSuccessCode(frame.code)) return undefined;
     const topic = this.route(frame.id, [frame.symbol], frame.topic);
+    if (isSuccessCode(frame.code)) return topic?.acknowledge();
     if (topic !== undefined) return topic.reject(frame);
     return this.onIssue(new DecodeError('codec', `public stream error frame for no live subscription: code ${frame.code}`, [], excerpt(JSON.stringify(message))));
   }

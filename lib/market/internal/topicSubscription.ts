@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
-import { map, Observable, share, Subscription, switchMap } from 'rxjs';
+import { expand, filter, map, Observable, type SchedulerLike, share, Subscription, switchMap, timer } from 'rxjs';
 import { decodeWith } from '../../codecs/decode';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
@@ -19,11 +19,19 @@ export interface TopicContext {
   /** Keeps the socket open and the router fed while subscribed; errors when the connection gives up. */
   readonly router$: Observable<never>;
   readonly pacer: Pacer;
+  readonly scheduler: SchedulerLike;
+  /** A `sub` that brought no message within this many ms is sent again (doubling, up to a minute). */
+  readonly subscribeTimeoutMs: number;
   nextId(): number;
+  /** A `sub` was sent again because the previous one brought nothing. */
+  onResubscribed(): void;
   onDecodeError(error: DecodeError): void;
   onRejected(): void;
   onTopicsChanged(): void;
 }
+
+/** Longest wait between two unanswered `sub` frames of one topic. @internal */
+const MAX_SUBSCRIBE_WAIT_MS = 60_000;
 
 /** One `(symbol, topic)` request. @internal */
 export interface TopicRequest<R> {
@@ -62,7 +70,8 @@ function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], ch
 /**
  * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
  * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
- * re-sent after each reconnect; on the last unsubscribe it sends `cancel` (when its `sub` went out on the
+ * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
+ * twice that, up to a minute); on the last unsubscribe it sends `cancel` (when its `sub` went out on the
  * current socket). A service error frame errors it with a `SubscriptionRejectedError`.
  * @internal
  */
@@ -73,10 +82,12 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     const binary = request.binary();
     let subscribedEpoch: number | undefined;
     let rejected = false;
+    let heard = false;
     const entry: RoutedTopic = {
       symbol,
       topic,
       deliver: (envelope: PublicEnvelope<unknown>, epoch: number) => {
+        heard = true;
         const data = decodeRecords(ctx, codec, check, envelope.data);
         const first = envelope.f === true;
         // Two literal shapes rather than a spread: no temporary object per message.
@@ -85,6 +96,9 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
             ? { symbol, topic, first, sendTime: envelope.sendTime, epoch, data }
             : { symbol, topic, first, epoch, data },
         );
+      },
+      acknowledge: () => {
+        heard = true;
       },
       reject: (frame) => {
         rejected = true;
@@ -96,14 +110,41 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     ctx.onTopicsChanged();
     const subscriptions = new Subscription();
     subscriptions.add(ctx.router$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
-    subscriptions.add(
-      ctx.conn.opened$
-        .pipe(switchMap((epoch) => ctx.pacer.slot().pipe(map(() => epoch))))
-        .subscribe((epoch) => {
+    /** Sends `sub` in the next pacing slot, with a new id. */
+    const subscribe = (epoch: number): Observable<number> =>
+      ctx.pacer.slot().pipe(
+        map(() => {
           const id = ctx.nextId();
           ctx.router.setId(entry, String(id));
+          heard = false;
           if (ctx.conn.sendIfOpen(subscribeFrame(symbol, topic, binary, id))) subscribedEpoch = epoch;
+          return epoch;
         }),
+      );
+    // The service does not acknowledge a `sub` (some deployments answer code 0): its first message is the
+    // answer (it always comes at once, with the current snapshot or the last 60 trades). A `sub` lost on the way (a stalled server dropping frames
+    // while the socket itself stays healthy) would otherwise leave the topic silent for good.
+    const { subscribeTimeoutMs: timeout, scheduler } = ctx;
+    const watched = (epoch: number): Observable<number> => {
+      let wait = timeout;
+      return subscribe(epoch).pipe(
+        expand(() => {
+          const delay = wait;
+          wait = Math.min(wait * 2, Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS));
+          return timer(delay, scheduler).pipe(
+            filter(() => !heard),
+            switchMap(() => {
+              ctx.onResubscribed();
+              return subscribe(epoch);
+            }),
+          );
+        }),
+      );
+    };
+    subscriptions.add(
+      ctx.conn.opened$
+        .pipe(switchMap((epoch) => (Number.isFinite(timeout) ? watched(epoch) : subscribe(epoch))))
+        .subscribe(),
     );
     return () => {
       if (!rejected && subscribedEpoch !== undefined && subscribedEpoch === ctx.router.epoch) {
