@@ -115,7 +115,10 @@ export interface MarketStreams {
   readonly status$: Observable<MarketStatus>;
   /** Non-fatal errors: `DecodeError`s (frames, envelopes, records) and the cause of each lost socket. */
   readonly errors$: Observable<Error>;
-  /** Trade gaps: a resubscription's first message did not reach back to the last trade seen. Hot. */
+  /**
+   * Trade gaps: a resubscription's first message did not reach back to the last trade seen, or a replay showed
+   * trades that were never delivered (lost on a socket that stayed open) and can no longer be emitted in order. Hot.
+   */
   readonly gaps$: Observable<TradeGap>;
   /** Estimate of `serverTime - localTime` from the heartbeats. */
   readonly serverClock: ServerClock;

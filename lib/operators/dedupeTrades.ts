@@ -45,7 +45,9 @@ export interface TradeBatch<T extends TradeLike> {
 /**
  * Trades may have been missed: the first message of a resubscription does not reach back to the last
  * trade seen before it (every trade it carries is newer than `lastSeenId`) although it is a full replay
- * window (60 trades), so older trades the service no longer replays may have happened in between.
+ * window (60 trades), so older trades the service no longer replays may have happened in between; or a
+ * replay carries trades older than the newest one emitted that were never emitted (lost on a socket that
+ * stayed open): they can no longer be delivered in order, and the gap spans the emitted ids around them.
  * Trade ids are not consecutive on real venues, so "missing" is "may be missing": reconcile through
  * REST if it matters.
  *
@@ -62,7 +64,7 @@ export interface TradeGap {
   readonly symbol: string;
   /** The newest trade id emitted before the gap. */
   readonly lastSeenId: string;
-  /** The oldest trade id of the first message after the gap. */
+  /** The oldest trade id of the first message after the gap (for a hole found in a replay: the first id emitted after it). */
   readonly firstNewId: string;
   /** Connection epoch of that first message. */
   readonly epoch: number;
@@ -107,28 +109,80 @@ function isSorted<T extends TradeLike>(trades: readonly T[]): boolean {
   return true;
 }
 
-/** The trades of `batch` not emitted yet, oldest first; updates `last` and reports a gap. */
+/** What {@link dedupeTrades} remembers of one symbol. */
+interface SymbolState {
+  /** The newest integer id emitted. */
+  seen: string | undefined;
+  /** The last `replaySize` integer ids emitted, oldest first (a replay cannot reach back further). */
+  readonly recent: string[];
+  /** Ids already reported as missed (newer than `recent[0]`), so a later replay does not report them again. */
+  readonly reported: Set<string>;
+}
+
+/** Index of the first id in the ascending `ids` that is not below `id`. */
+function lowerBound(ids: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareDecimal(ids[mid] as string, id) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A replayed trade older than the newest one emitted: if it is inside the remembered window and was never
+ * emitted, it was missed (e.g. frames lost on a socket that stayed open) and can no longer be emitted in
+ * order: the gap between the emitted ids around it is returned (once per hole and per trade).
+ */
+function missed(id: string, state: SymbolState): TradeGap | undefined {
+  const { recent, reported } = state;
+  const at = lowerBound(recent, id);
+  if (at === 0 || at === recent.length || recent[at] === id || reported.has(id)) return undefined;
+  reported.add(id);
+  return { symbol: '', lastSeenId: recent[at - 1] as string, firstNewId: recent[at] as string, epoch: 0 };
+}
+
+function remember(state: SymbolState, id: string, replaySize: number): void {
+  const { recent, reported } = state;
+  recent.push(id);
+  if (recent.length < 2 * replaySize) return;
+  recent.splice(0, recent.length - replaySize);
+  const oldest = recent[0] as string;
+  for (const r of reported) if (compareDecimal(r, oldest) <= 0) reported.delete(r);
+}
+
+/** The trades of `batch` not emitted yet, oldest first; updates `state` and reports gaps. */
 function fresh<T extends TradeLike>(
   batch: TradeBatch<T>,
-  last: Map<string, string>,
+  state: SymbolState,
   replaySize: number,
   onGap?: (gap: TradeGap) => void,
 ): T[] {
   const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
-  let seen = last.get(batch.symbol);
+  let seen = state.seen;
   const oldest = trades.find((trade) => INTEGER.test(trade.v));
   if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v, trades.length, replaySize)) {
     onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
   }
   const out: T[] = [];
+  let hole: TradeGap | undefined;
   for (const trade of trades) {
     if (!INTEGER.test(trade.v)) out.push(trade); // an id that cannot be ordered passes through untracked
     else if (seen === undefined || compareDecimal(trade.v, seen) > 0) {
       out.push(trade);
       seen = trade.v;
+      remember(state, seen, replaySize);
+    } else {
+      const gap = missed(trade.v, state);
+      if (gap === undefined || (hole !== undefined && hole.firstNewId === gap.firstNewId)) continue;
+      if (hole !== undefined) onGap?.(hole);
+      hole = { ...gap, symbol: batch.symbol, epoch: batch.epoch };
     }
   }
-  if (seen !== undefined) last.set(batch.symbol, seen);
+  if (hole !== undefined) onGap?.(hole);
+  state.seen = seen;
   return out;
 }
 
@@ -138,7 +192,8 @@ function fresh<T extends TradeLike>(
  * is not above the newest id already emitted (per symbol) are dropped. Ids are 64-bit decimal text and
  * are compared exactly (never as `Number`). When a first message does not reach back to the newest trade
  * seen and is a full replay window, trades may have been lost while disconnected: `onGap` receives a
- * {@link TradeGap}.
+ * {@link TradeGap}. So it does when a replay shows trades older than the newest emitted that were never
+ * emitted (the last `replaySize` emitted ids per symbol are remembered to tell): each hole once.
  *
  * ```
  * messages:     -a------b--------c-----|   a = first [1,2,3]; b = [4]; c = first [3,4,5] (after a reconnect)
@@ -161,7 +216,12 @@ export function dedupeTrades<T extends TradeLike>(config: DedupeTradesConfig = {
   const { onGap, replaySize = 60 } = config;
   return (source) =>
     defer(() => {
-      const last = new Map<string, string>();
-      return source.pipe(mergeMap((batch) => fresh(batch, last, replaySize, onGap)));
+      const states = new Map<string, SymbolState>();
+      const stateOf = (symbol: string): SymbolState => {
+        let state = states.get(symbol);
+        if (state === undefined) states.set(symbol, (state = { seen: undefined, recent: [], reported: new Set() }));
+        return state;
+      };
+      return source.pipe(mergeMap((batch) => fresh(batch, stateOf(batch.symbol), replaySize, onGap)));
     });
 }

@@ -98,9 +98,9 @@ export function startChaos(deps: ChaosDeps, options: ChaosOptions = {}): ChaosHa
       case 'stall': {
         const stream = anyStream();
         const ms = Math.round(maxStallMs / 8 + random() * (maxStallMs - maxStallMs / 8));
-        // The client's frames are read late, when the stall ends (a paused server); stalls that lose them
-        // (`inbound: 'drop'`, a lost `sub`) are covered by spec/corpus/lostSubscription.spec.ts.
-        control.stall({ stream, inbound: 'hold' });
+        // Even lengths hold the client's frames until the stall ends (a paused server); odd ones drop them
+        // (`inbound: 'drop'`: lost pings and `sub`s, recovered by the subscribe watchdog). No extra draw.
+        control.stall({ stream, inbound: ms % 2 === 0 ? 'hold' : 'drop' });
         stallEnd = Math.max(stallEnd, now() + ms);
         record(kind, stream, `${ms} ms`, ms);
         return later(ms, () => {

@@ -83,6 +83,33 @@ describe('dedupeTrades', () => {
     });
   });
 
+  it('signals a gap, once, when a replay shows trades that were missed on a socket that stayed open', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const gaps: TradeGap[] = [];
+      const source = cold('-a----b----c----d----e----|', {
+        a: batch(['10', '11'], true, 1),
+        b: batch(['20', '21']), // 12..19 never arrived (lost while the server was stalled)
+        c: batch(['30']), // 22..29 lost too
+        d: batch(['11', '12', '15', '20', '21', '25', '30', '31'], true, 2), // the replay shows 12, 15 and 25
+        e: batch(['12', '15', '20', '21', '25', '30', '31', '32'], true, 3), // already reported: no new gap
+      });
+      expectObservable(source.pipe(dedupeTrades({ replaySize: 8, onGap: (g) => gaps.push(g) }))).toBe('-(ab)-(cd)-e----f----g----|', {
+        a: trade('10'),
+        b: trade('11'),
+        c: trade('20'),
+        d: trade('21'),
+        e: trade('30'),
+        f: trade('31'),
+        g: trade('32'),
+      });
+      testScheduler.flush();
+      expect(gaps).toEqual([
+        { symbol: 'BTCUSDT', lastSeenId: '11', firstNewId: '20', epoch: 2 },
+        { symbol: 'BTCUSDT', lastSeenId: '21', firstNewId: '30', epoch: 2 },
+      ]);
+    });
+  });
+
   it('keeps state per symbol and per subscription', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-|', { a: batch(['5'], true), b: batch(['5'], true, 1, 'ETHUSDT'), c: batch(['5']) });
