@@ -1,39 +1,11 @@
+import { executionReport } from '../../lib/testing/privateMessages';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import type { TicketInfo } from '../../lib/codecs/ticketInfo';
 
-/** A decoded execution report with sensible defaults. */
+/** A decoded execution report with sensible defaults (the testing builder's, at E = O = U = 1000). */
 export function report(over: Partial<ExecutionReport> = {}): ExecutionReport {
-  return {
-    e: 'executionReport',
-    E: 1000,
-    s: 'BTCUSDT',
-    c: 'c-1',
-    S: 'BUY',
-    o: 'LIMIT',
-    f: 'GTC',
-    q: '1',
-    p: '100',
-    reqAmt: '0',
-    X: 'NEW',
-    d: '0',
-    i: '1',
-    l: '0',
-    r: '1',
-    z: '0',
-    L: '0',
-    V: '0',
-    n: '0',
-    N: null,
-    u: true,
-    w: true,
-    m: false,
-    O: 1000,
-    U: 1000,
-    Z: '0',
-    x: 'NONE',
-    ...over,
-  } as ExecutionReport;
+  return executionReport({ E: 1000, r: '1', O: 1000, U: 1000, ...over });
 }
 
 /** A decoded account update. */
