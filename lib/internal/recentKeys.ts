@@ -13,10 +13,22 @@ function hashOf(key: string): number {
   return h | 0;
 }
 
+/** FNV-1a continued over `s`. */
+function hashOn(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /** @internal */
 export class RecentKeys {
-  /** Keys, their hashes and expiries in age order: a growable ring buffer. */
+  /**
+   * Keys, their hashes and expiries in age order: a growable ring buffer. A key is either a string (`keys`
+   * alone) or a tuple of three strings and a number (`keys`, `seconds`, `thirds`, `nums`; see {@link addParts}).
+   */
   private keys: (string | undefined)[] = new Array<string | undefined>(64);
+  private seconds: (string | undefined)[] = new Array<string | undefined>(64);
+  private thirds: (string | undefined)[] = new Array<string | undefined>(64);
+  private nums = new Float64Array(64);
   private hashes = new Int32Array(64);
   private expiries = new Float64Array(64);
   private head = 0;
@@ -38,13 +50,30 @@ export class RecentKeys {
    * (a duplicate). Forgets expired keys first. O(1) amortized.
    */
   add(key: string, now: number): boolean {
+    return this.addEntry(key, undefined, undefined, 0, hashOf(key), now);
+  }
+
+  /**
+   * {@link add} for the key `(a, b, c, n)` without building a string from it: equal to another such key when
+   * all four parts are equal (`===`; NaN equals NaN), never equal to a string key. No allocation per call.
+   */
+  addParts(a: string, b: string, c: string, n: number, now: number): boolean {
+    let h = hashOn(hashOn(hashOn(0x811c9dc5, a), b), c);
+    h = Math.imul(h ^ (n | 0), 0x01000193);
+    h = Math.imul(h ^ ((n / 4294967296) | 0), 0x01000193);
+    return this.addEntry(a, b, c, n, h | 0, now);
+  }
+
+  private addEntry(a: string, b: string | undefined, c: string | undefined, n: number, h: number, now: number): boolean {
     while (this.n > 0 && (this.expiries[this.head]! <= now || this.n >= this.maxKeys)) this.forgetOldest();
-    const h = hashOf(key);
     const slots = this.slots;
     const mask = slots.length - 1;
     let i = h & mask;
     for (let s = slots[i]!; s !== 0; s = slots[i]!) {
-      if (this.hashes[s - 1] === h && this.keys[s - 1] === key) return false;
+      const r = s - 1;
+      if (this.hashes[r] === h && this.keys[r] === a && this.seconds[r] === b && this.thirds[r] === c && (this.nums[r] === n || (n !== n && this.nums[r] !== this.nums[r]))) {
+        return false;
+      }
       i = (i + 1) & mask;
     }
     if (this.n === this.expiries.length) {
@@ -52,7 +81,10 @@ export class RecentKeys {
       this.insert(this.at(this.n), h);
     } else slots[i] = this.at(this.n) + 1;
     const r = this.at(this.n);
-    this.keys[r] = key;
+    this.keys[r] = a;
+    this.seconds[r] = b;
+    this.thirds[r] = c;
+    this.nums[r] = n;
     this.hashes[r] = h;
     this.expiries[r] = now + this.windowMs;
     this.n++;
@@ -62,6 +94,8 @@ export class RecentKeys {
   /** Forgets every key. */
   clear(): void {
     this.keys.fill(undefined);
+    this.seconds.fill(undefined);
+    this.thirds.fill(undefined);
     this.slots.fill(0);
     this.head = 0;
     this.n = 0;
@@ -98,6 +132,8 @@ export class RecentKeys {
     }
     slots[i] = 0;
     this.keys[r] = undefined;
+    this.seconds[r] = undefined;
+    this.thirds[r] = undefined;
     this.head = r + 1 === this.expiries.length ? 0 : r + 1;
     this.n--;
   }
@@ -106,14 +142,23 @@ export class RecentKeys {
   private grow(): void {
     const cap = this.expiries.length;
     const keys = new Array<string | undefined>(cap * 2);
+    const seconds = new Array<string | undefined>(cap * 2);
+    const thirds = new Array<string | undefined>(cap * 2);
+    const nums = new Float64Array(cap * 2);
     const hashes = new Int32Array(cap * 2);
     const expiries = new Float64Array(cap * 2);
     for (let k = 0, i = this.head; k < this.n; k++, i = i + 1 === cap ? 0 : i + 1) {
       keys[k] = this.keys[i];
+      seconds[k] = this.seconds[i];
+      thirds[k] = this.thirds[i];
+      nums[k] = this.nums[i]!;
       hashes[k] = this.hashes[i]!;
       expiries[k] = this.expiries[i]!;
     }
     this.keys = keys;
+    this.seconds = seconds;
+    this.thirds = thirds;
+    this.nums = nums;
     this.hashes = hashes;
     this.expiries = expiries;
     this.head = 0;

@@ -113,13 +113,26 @@ export function reorderByEventTime<T extends { readonly E: number }>(
   config?: ReorderByEventTimeConfig<T>,
 ): MonoTypeOperatorFunction<T>;
 export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}): MonoTypeOperatorFunction<T> {
+  const { dedupeKey } = config;
+  return reorderWithMemory(config, dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)));
+}
+
+/**
+ * {@link reorderByEventTime} with de-duplication by `remember` instead of `dedupeKey` (ignored): it records
+ * the event's identity in `seen` at `now` and returns `false` for a duplicate (e.g. with `RecentKeys.addParts`,
+ * without building a key string). `undefined`: no de-duplication.
+ * @internal
+ */
+export function reorderWithMemory<T>(
+  config: ReorderByEventTimeConfig<T>,
+  remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined,
+): MonoTypeOperatorFunction<T> {
   const {
     eventTime = eventTimeE,
     maxDelayMs = 250,
     maxBuffered = 10_000,
     late = 'emit',
     onLate,
-    dedupeKey,
     dedupeWindowMs = 60_000,
     dedupeMaxKeys = 100_000,
     scheduler = asyncScheduler,
@@ -131,7 +144,7 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
     new Observable<T>((subscriber) => {
       const heap = new EventHeap<T>();
       const deadlines = new DeadlineQueue(); // (deadline, running max of E) per new maximum, arrival order
-      const seen = dedupeKey !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
+      const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
       let watermark = -Infinity; // E of the last event emitted in order
       let queuedMax = -Infinity; // highest E pushed to `deadlines`
       let timer: Subscription | undefined;
@@ -198,7 +211,7 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
           }
           // One clock read per event, shared by the de-duplication window and the hold deadline.
           const now = seen !== undefined || timed ? scheduler.now() : 0;
-          if (seen !== undefined && !seen.add(dedupeKey!(event), now)) return;
+          if (seen !== undefined && !remember!(seen, event, now)) return;
           if (time < watermark) {
             onLateEvent(event, time);
             return;

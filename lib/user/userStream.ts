@@ -18,7 +18,7 @@ import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError } from '../errors';
-import { reorderByEventTime, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
+import { reorderByEventTime, reorderWithMemory, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
@@ -27,6 +27,7 @@ import type { OrdersState } from './foldOrders';
 import type { UserItem } from './internal/items';
 import { foldItems, type LatestState } from './internal/foldItems';
 import { keySession } from './internal/keySession';
+import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
 import { listenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey';
@@ -162,7 +163,11 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   const base = url.replace(/\/+$/, '');
-  const reorderEvents = reorderByEventTime<PrivateEvent>({ dedupeKey: privateEventKey, ...reorder, scheduler });
+  // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
+  const reorderEvents =
+    'dedupeKey' in reorder
+      ? reorderByEventTime<PrivateEvent>({ ...reorder, scheduler })
+      : reorderWithMemory<PrivateEvent>({ ...reorder, scheduler }, rememberPrivateEvent);
   const latest: LatestState = {};
 
   const core$: Observable<UserItem> = defer(() => {

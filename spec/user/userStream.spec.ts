@@ -79,6 +79,35 @@ describe('userStream', () => {
     });
   });
 
+  it('drops a report only when i, X, z and U all repeat; a dedupeKey in `reorder` replaces the default', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const a = report({ i: '1', X: 'NEW', z: '0', E: 20, U: 20 });
+      const frames = [
+        a,
+        { ...a, E: 21 }, // same U: a duplicate
+        { ...a, E: 21, U: 21 },
+        { ...a, E: 22, i: '2' },
+        { ...a, E: 23, X: 'PARTIALLY_FILLED' },
+        { ...a, E: 24, z: '0.5' },
+        report({ i: '3', E: 25 }), // the same report twice
+        report({ i: '3', E: 25 }),
+      ];
+      const byDefault = setup();
+      byDefault.ws.at(3, (s) => s.receive(frames));
+      expectObservable(byDefault.user.events$.pipe(map((e) => e.E)), '^ 20ms !').toBe('--------(abcdef)', {
+        a: 20, b: 21, c: 22, d: 23, e: 24, f: 25,
+      });
+      const none = setup({ reorder: { maxDelayMs: 5, dedupeKey: undefined } });
+      none.ws.at(3, (s) => s.receive(frames));
+      expectObservable(none.user.events$.pipe(map((e) => e.E)), '^ 20ms !').toBe('--------(abcdefgh)', {
+        a: 20, b: 21, c: 21, d: 22, e: 23, f: 24, g: 25, h: 25,
+      });
+      const byOrder = setup({ reorder: { maxDelayMs: 5, dedupeKey: (e) => (e.e === 'executionReport' ? e.i : e.e) } });
+      byOrder.ws.at(3, (s) => s.receive(frames));
+      expectObservable(byOrder.user.events$.pipe(map((e) => e.E)), '^ 20ms !').toBe('--------(abc)', { a: 20, b: 22, c: 25 });
+    });
+  });
+
   it('keeps one socket for every subscriber and closes it after the last unsubscribe', () => {
     testScheduler.run(({ expectObservable, expectSubscriptions, flush }) => {
       const { ws, user } = setup();
