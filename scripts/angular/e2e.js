@@ -23,16 +23,8 @@ const SCREENSHOT = path.join(ROOT, '.tmp', 'angular', 'angular-app.png');
 const SYMBOL = 'BTCUSDT';
 const STEP_TIMEOUT_MS = 20_000;
 const TOTAL_TIMEOUT_MS = 90_000;
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Headless, and no attempt to reach the internet (shared with spec/browser/browser.spec.ts).
+const FLAGS = require('../chromium-flags.json');
 
 const log = (message) => process.stdout.write(`angular-e2e: ${message}\n`);
 

@@ -12,20 +12,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startSimulator, type Simulator } from '../../lib/simulator/index';
+import CHROMIUM_FLAGS from '../../scripts/chromium-flags.json';
 import { buildPage } from './buildPage';
 import { startPageServer, type PageServer } from './pageServer';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+// Headless, and no attempt to reach the internet (shared with scripts/angular/e2e.js).
+const FLAGS: string[] = CHROMIUM_FLAGS;
 const SYMBOL = 'BTCUSDT';
 const MESSAGE = 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=0.1&recvWindow=5000&timestamp=1700000000000';
 const SCREENSHOT = path.join(__dirname, '..', '..', '.tmp', 'browser', 'chromium-page.png');
