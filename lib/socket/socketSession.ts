@@ -2,6 +2,7 @@ import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
 import { ConnectionClosedError, DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { decodeFrameValue, type FrameLimits } from './decodeFrame';
+import { decodeTextBytesValue, type TextBytes } from './decodeTextBytes';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
@@ -70,10 +71,9 @@ export function socketSession(s: SessionSettings): Observable<never> {
         }),
       );
     };
-    const onFrame = (data: unknown): void => {
+    const onDecoded = (message: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
-      const message = decodeFrameValue(data, s.limits);
       if (message instanceof DecodeError) {
         s.onDecodeError(message);
         return;
@@ -82,9 +82,11 @@ export function socketSession(s: SessionSettings): Observable<never> {
       onMessage(message);
     };
     // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
-    const onData = (data: { toString(): string }, isBinary: boolean): void => onFrame(isBinary ? data : data.toString());
+    // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.
+    const onData = (data: TextBytes, isBinary: boolean): void =>
+      onDecoded(isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits));
     if (emitter) emitter.on('message', onData);
-    else socket.onmessage = (event) => onFrame(event.data);
+    else socket.onmessage = (event) => onDecoded(decodeFrameValue(event.data, s.limits));
     socket.onclose = (event) => {
       end();
       subscriber.error(new ConnectionClosedError(event.code, redact(event.reason ?? ''), event.wasClean));
@@ -109,8 +111,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
 
 /** The `message` listener API of a `ws` WebSocket (Node). @internal */
 interface WsEmitter {
-  on(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): unknown;
-  removeListener(event: 'message', listener: (data: { toString(): string }, isBinary: boolean) => void): unknown;
+  on(event: 'message', listener: (data: TextBytes, isBinary: boolean) => void): unknown;
+  removeListener(event: 'message', listener: (data: TextBytes, isBinary: boolean) => void): unknown;
 }
 
 /** The socket's `ws` listener API when it is a `ws` WebSocket (`on`, `removeListener` and `terminate`), else `undefined`. */

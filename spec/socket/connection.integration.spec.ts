@@ -106,6 +106,23 @@ describe('connection (against the simulator)', () => {
     expect(statuses).toEqual([expect.objectContaining({ type: 'open', epoch: 1 })]);
   });
 
+  it('keeps bare 64-bit ids of text frames exact (checked on the bytes ws receives) and limits text frames', async () => {
+    const conn = open({ maxFrameBytes: 200 });
+    await openEpoch(conn, 1);
+    const received = within(conn.messages$.pipe(filter((m) => (m as { n?: unknown }).n !== undefined), take(3), toArray()));
+    const error = within(conn.errors$);
+    sim.sendRaw({ stream: 'public', data: '{"n":1,"i":1291488620385157122,"t":1625562619577}' });
+    sim.sendRaw({ stream: 'public', data: '{"n":2,"s":"é€𝄞","i":-98765432109876543210,"p":[1,12345678901234567]}' });
+    sim.sendRaw({ stream: 'public', data: `{"n":0,"x":"${'a'.repeat(300)}"}` });
+    sim.sendRaw({ stream: 'public', data: '{"n":3,"i":"929681067596857345"}' });
+    expect(await received).toEqual([
+      { n: 1, i: '1291488620385157122', t: 1625562619577 },
+      { n: 2, s: 'é€𝄞', i: '-98765432109876543210', p: [1, '12345678901234567'] },
+      { n: 3, i: '929681067596857345' },
+    ]);
+    expect(await error).toEqual(expect.objectContaining({ name: 'DecodeError', kind: 'frame-too-large' }));
+  });
+
   it('stops on close code 4001 and carries code and reason to messages$ and status$', async () => {
     const conn = connection({ url: sim.publicStreamUrl, WebSocketCtor: WebSocket, reconnect: { minDelayMs: 10 } });
     const failure = firstValueFrom(conn.messages$.pipe(map(() => 'value'), timeout(5000))).catch((e: unknown) => e);
