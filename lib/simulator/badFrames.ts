@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
-import type { StreamKind } from './types';
+import type { StreamKind } from './streamKind';
 
 /** A named bad frame: text or binary data. @internal */
 export interface BadFrame {

@@ -2,7 +2,8 @@ import { MALFORMED_FRAMES, wrongShapedFrames } from './badFrames';
 import { CHAOS_FAULT_KINDS, type ChaosFaultKind, type ChaosHandle, type ChaosOptions, type InjectedFault } from './chaosTypes';
 import { mulberry32 } from './random';
 import type { Timers } from './timers';
-import type { SimulatorControl, StreamKind, StreamSelector } from './types';
+import type { SimulatorControl } from './simulatorControl';
+import type { StreamKind, StreamSelector } from './streamKind';
 
 /** What the chaos schedule drives. @internal */
 export interface ChaosDeps {

@@ -1,4 +1,4 @@
-import type { StreamSelector } from './types';
+import type { StreamSelector } from './streamKind';
 
 /**
  * A kind of fault the seeded chaos schedule injects (see `Simulator.startChaos`):

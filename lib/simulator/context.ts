@@ -4,7 +4,7 @@ import type { SymbolMarket } from './market';
 import type { Peers } from './peers';
 import type { Recorder } from './recorder';
 import type { Timers } from './timers';
-import type { PeriodsMs } from './types';
+import type { PeriodsMs } from './simulatorOptions';
 
 /**
  * State shared by the simulator's parts.

@@ -4,7 +4,7 @@ import { parseDecimal } from './decimal';
 import type { ListenKeys } from './listenKeys';
 import type { Matching } from './matching';
 import type { TwoFactor } from './twoFactor';
-import type { SimulatorControl } from './types';
+import type { SimulatorControl } from './simulatorControl';
 
 /** @internal */
 export interface ControlDeps {

@@ -1,5 +1,6 @@
 import type { HttpAnswer } from './httpApi';
-import type { SimulatorControl, StreamSelector } from './types';
+import type { SimulatorControl } from './simulatorControl';
+import type { StreamSelector } from './streamKind';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stream = (v: unknown): StreamSelector => {

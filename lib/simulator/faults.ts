@@ -1,6 +1,7 @@
 import { faultRejection, type HttpRejection } from './httpErrors';
 import type { FaultCounts } from './chaosTypes';
-import type { PrivateChaosOptions, RejectOptions, StreamKind, StreamSelector } from './types';
+import type { PrivateChaosOptions, RejectOptions } from './controlOptions';
+import type { StreamKind, StreamSelector } from './streamKind';
 
 /** @internal */
 export type MutableFaultCounts = { -readonly [K in keyof FaultCounts]: number };

@@ -16,22 +16,10 @@ export type {
   SentPrivateRecord,
   TrafficReport,
 } from './chaosTypes';
-export type {
-  InjectTradeOptions,
-  ObservedCancel,
-  ObservedPing,
-  ObservedPong,
-  ObservedReport,
-  ObservedSubscription,
-  PeriodsMs,
-  PrivateChaosOptions,
-  PrivateEventKind,
-  RejectOptions,
-  SentPrivateEvent,
-  SentReport,
-  Simulator,
-  SimulatorControl,
-  SimulatorOptions,
-  StreamKind,
-  StreamSelector,
-} from './types';
+export type { StreamKind, StreamSelector } from './streamKind';
+export type { PeriodsMs, SimulatorOptions } from './simulatorOptions';
+export type { Simulator } from './simulator';
+export type { SimulatorControl } from './simulatorControl';
+export type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
+export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './observedReport';
+export type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';

@@ -1,6 +1,6 @@
 import { WebSocket } from 'ws';
 import { streamsOf, type Faults } from './faults';
-import type { StreamKind, StreamSelector } from './types';
+import type { StreamKind, StreamSelector } from './streamKind';
 
 /**
  * One accepted websocket with its stream kind; sends are dropped while its stream is stalled, and

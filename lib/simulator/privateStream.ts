@@ -3,7 +3,7 @@ import type { SimContext } from './context';
 import type { ListenKeyEnd } from './listenKeys';
 import type { Peer } from './peers';
 import { randomAlnum } from './random';
-import type { PrivateEventKind } from './types';
+import type { PrivateEventKind } from './sentReport';
 
 /** A private event ready to push: its JSON object text and what `sent()` records. @internal */
 export interface PrivateEventOut {

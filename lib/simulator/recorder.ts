@@ -1,12 +1,5 @@
-import type {
-  ObservedCancel,
-  ObservedPing,
-  ObservedPong,
-  ObservedSubscription,
-  PrivateEventKind,
-  SentPrivateEvent,
-  SentReport,
-} from './types';
+import type { ObservedCancel, ObservedPing, ObservedPong, ObservedSubscription } from './observedReport';
+import type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';
 import type { SentPrivateRecord, TrafficReport } from './chaosTypes';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] extends ReadonlyArray<infer E> ? E[] : T[K] };

@@ -20,7 +20,8 @@ import { Recorder } from './recorder';
 import { symbolInfo } from './symbols';
 import { Timers } from './timers';
 import { TwoFactor } from './twoFactor';
-import type { Simulator, SimulatorOptions } from './types';
+import type { Simulator } from './simulator';
+import type { SimulatorOptions } from './simulatorOptions';
 
 const MAX_BODY_BYTES = 1 << 20;
 const PUBLIC_PATH = '/quote/ws/v1';

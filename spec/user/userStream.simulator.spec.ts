@@ -4,7 +4,7 @@ import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import { startSimulator } from '../../lib/simulator/startSimulator';
-import type { Simulator } from '../../lib/simulator/types';
+import type { Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { privateEventKey } from '../../lib/user/privateEventKey';
 import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';

@@ -1,0 +1,34 @@
+import type { SimulatorClock } from './clock';
+import type { SimulatorControl } from './simulatorControl';
+
+/**
+ * A running simulator: addresses, credentials, the control surface and `close()`.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type Simulator } from 'ex-streams/simulator';
+ * const sim: Simulator = await startSimulator({ seed: 2 });
+ * console.log(sim.baseUrl, sim.publicStreamUrl, `${sim.privateStreamUrl}/<listenKey>`);
+ * console.log(sim.serverTime() - sim.clock.now()); // the skew, 0 until skewClock()
+ * await sim.close();
+ * ```
+ */
+export interface Simulator extends SimulatorControl {
+  /** HTTP base, e.g. http://127.0.0.1:PORT */
+  readonly baseUrl: string;
+  /** ws://127.0.0.1:PORT/quote/ws/v1 */
+  readonly publicStreamUrl: string;
+  /** ws://127.0.0.1:PORT/api/v1/ws (append /{listenKey}) */
+  readonly privateStreamUrl: string;
+  readonly port: number;
+  readonly apiKey: string;
+  readonly secretKey: string;
+  /** The clock the simulator runs on. */
+  readonly clock: SimulatorClock;
+  /** Server time: clock time plus the skew. */
+  serverTime(): number;
+  /** The active listen key, if any. */
+  activeListenKey(): string | undefined;
+  /** Releases every socket and timer. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import type { ChaosHandle, ChaosOptions, TrafficReport } from './chaosTypes';
+import type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
+import type { ObservedReport } from './observedReport';
+import type { SentReport } from './sentReport';
+import type { StreamSelector } from './streamKind';
+
+/**
+ * The control surface: fault injection, market control and reports. Every method but `startChaos` and
+ * `traffic` is also served as `POST /__control/<name>` with a JSON body (see docs/simulator.md).
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type SimulatorControl } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const restartService = (control: SimulatorControl): void => {
+ *   control.drop({ stream: 'all', code: 1012, reason: 'service restart' });
+ *   control.rejectNextRequests(1, { status: 503 });
+ * };
+ * restartService(sim);
+ * ```
+ */
+export interface SimulatorControl {
+  /** Abruptly destroys the stream's sockets (no code) or closes them with `code`. */
+  drop(options: { readonly stream: StreamSelector; readonly code?: number; readonly reason?: string }): void;
+  /**
+   * Keeps sockets open but sends and answers nothing (including protocol pongs) until `resume()`. Client
+   * frames received meanwhile are dropped (`inbound: 'drop'`, default: a peer that loses requests) or held and
+   * processed at `resume()` (`inbound: 'hold'`: a paused peer whose TCP buffers fill, as in a real stall).
+   */
+  stall(options: { readonly stream: StreamSelector; readonly inbound?: 'drop' | 'hold' }): void;
+  /** Ends every stall. */
+  resume(): void;
+  /** Sends a raw frame (text for a string, binary for bytes) to every socket of the stream. */
+  sendRaw(options: { readonly stream: StreamSelector; readonly data: string | Uint8Array }): void;
+  /** Duplicates and reorders private events (seeded). */
+  privateChaos(options: PrivateChaosOptions): void;
+  /** Expires the active listen key now (its streams close with 4001); false when there is none. */
+  expireListenKey(): boolean;
+  /** Rejects the next `n` HTTP API requests (control routes excepted). */
+  rejectNextRequests(n: number, options?: RejectOptions): void;
+  /** Sets the server-time offset (ms) relative to the clock. */
+  skewClock(ms: number): void;
+  /** Enables or disables 2FA for the account. */
+  setTwoFactor(enabled: boolean): void;
+  /** Issues a single-use 2FA token valid 30 s. */
+  issueTwoFactorToken(): string;
+  /** Records a market trade at `price` (moves the market there; resting orders it crosses fill). */
+  injectTrade(options: InjectTradeOptions): void;
+  /** Runs the market generator `n` steps now (default 1). */
+  step(n?: number): void;
+  /** What the simulator observed from clients. */
+  observed(): ObservedReport;
+  /** What the simulator sent. */
+  sent(): SentReport;
+  /**
+   * Starts a seeded schedule of random faults on the simulator's clock (see `ChaosOptions`). Several
+   * schedules may run at once; each has its own `stop()`. Not served over HTTP.
+   */
+  startChaos(options?: ChaosOptions): ChaosHandle;
+  /** What clients sent (empty unless the simulator was started with `recordTraffic: true`). Not served over HTTP. */
+  traffic(): TrafficReport;
+}

@@ -1,0 +1,72 @@
+import type { SimulatorClock } from './clock';
+
+/**
+ * Push periods (ms) of the public topics. Defaults follow the specification.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type PeriodsMs } from 'ex-streams/simulator';
+ * const periodsMs: Partial<PeriodsMs> = { depth: 100, trade: 100 };
+ * const sim = await startSimulator({ periodsMs });
+ * ```
+ */
+export interface PeriodsMs {
+  /** kline topics, default 300. */
+  readonly kline: number;
+  /** realtimes, default 500. */
+  readonly realtimes: number;
+  /** trade, default 300. */
+  readonly trade: number;
+  /** depth, default 300. */
+  readonly depth: number;
+}
+
+/**
+ * Options of {@link startSimulator}. Every field is optional.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, manualClock } from 'ex-streams/simulator';
+ * const sim = await startSimulator({ symbols: ['BTCUSDT'], seed: 7, clock: manualClock(0), twoFactor: true });
+ * ```
+ */
+export interface SimulatorOptions {
+  /** TCP port, default 0 (ephemeral). */
+  readonly port?: number;
+  /** Interface to bind, default '127.0.0.1'. */
+  readonly host?: string;
+  /** Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT']. */
+  readonly symbols?: readonly string[];
+  /** Seed of every random choice (market, listen keys, chaos), default 1. */
+  readonly seed?: number;
+  /** API key of the simulated account, default derived from the seed. */
+  readonly apiKey?: string;
+  /** Secret key of the simulated account, default derived from the seed. */
+  readonly secretKey?: string;
+  /** API-key header name, default 'X-EX-APIKEY'. */
+  readonly apiKeyHeader?: string;
+  /** Clock of all timers and validity windows, default the real clock. */
+  readonly clock?: SimulatorClock;
+  /** Public push periods, defaults kline 300, realtimes 500, trade 300, depth 300. */
+  readonly periodsMs?: Partial<PeriodsMs>;
+  /** Period of the market generator (one step: a mid move and 1–3 trades), default 300; 0 = only `step()`. */
+  readonly marketStepMs?: number;
+  /** Depth levels per side in depth messages, default 200 (max 200). */
+  readonly depthLevels?: number;
+  /** Starting balances (decimal text by asset), default { USDT: '100000', BTC: '10', ETH: '100' }. */
+  readonly balances?: Readonly<Record<string, string>>;
+  /** Two-factor verification enabled for the account, default false. */
+  readonly twoFactor?: boolean;
+  /** Validity of a 2FA token, default 30 000 ms. */
+  readonly twoFactorTokenTtlMs?: number;
+  /** Listen-key validity, default 3 600 000 ms (60 minutes). */
+  readonly listenKeyValidityMs?: number;
+  /** Server ping period on private streams, default 30 000 ms. */
+  readonly privatePingIntervalMs?: number;
+  /** Private session close after this long without client ping/pong, default 3 600 000 ms. */
+  readonly privateIdleTimeoutMs?: number;
+  /** Put all events of one operation in one private frame (array), default false (one event per frame). */
+  readonly batchPrivateEvents?: boolean;
+  /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
+  readonly recordTraffic?: boolean;
+}
