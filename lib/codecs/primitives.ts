@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { plainNumberText } from '../internal/plainNumberText';
 
 /**
  * The tolerant primitive codecs every wire codec is built from. Each one accepts the few spellings real
@@ -100,8 +101,9 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  * exponent (`e`/`E`, optional sign, digits): `"34924.15"`, `"0.00027"`, `"-1"`, `"0"`, `"1e-7"`, `"1.5E+3"`.
  * The text is returned unchanged (no normalisation: `"0.10"` stays `"0.10"`).
  * Rejected: empty text, spaces, `"+1"`, `".5"`, `"1."`, `"NaN"`, `"Infinity"`, thousands separators.
- * A finite JSON number is accepted and turned into its shortest text, `String(n)` (`0.1` → `"0.1"`,
- * `1e-7` → `"1e-7"`), which is only as exact as the number `JSON.parse` produced.
+ * A finite JSON number is accepted and turned into the digits of its shortest text `String(n)`, written
+ * without an exponent (`0.1` → `"0.1"`, `-3` → `"-3"`, `1e-7` → `"0.0000001"`, `1e21` →
+ * `"1000000000000000000000"`, `-0` → `"0"`); it is only as exact as the number `JSON.parse` produced.
  * Convert at the edge with `decimalToNumber`; average prices with `averagePrice`.
  *
  * @example
@@ -109,6 +111,7 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  * import { DecimalString } from 'ex-streams';
  * DecimalString.decode('0.00012'); // right('0.00012')
  * DecimalString.decode(0.5);       // right('0.5')
+ * DecimalString.decode(1e-7);      // right('0.0000001')
  * DecimalString.decode('1,000');   // left(...)
  * ```
  */
@@ -117,7 +120,7 @@ export const DecimalString = new t.Type<string, string, unknown>(
   (u): u is string => typeof u === 'string' && DECIMAL_TEXT.test(u),
   (u, c) => {
     if (typeof u === 'string') return DECIMAL_TEXT.test(u) ? t.success(u) : t.failure(u, c);
-    if (typeof u === 'number' && Number.isFinite(u)) return t.success(String(u));
+    if (typeof u === 'number' && Number.isFinite(u)) return t.success(plainNumberText(u));
     return t.failure(u, c);
   },
   t.identity,

@@ -52,7 +52,7 @@ const decimalText = fc.stringMatching(/^-?\d{1,8}(\.\d{1,8})?([eE][+-]?\d{1,3})?
 const anything: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
   numericChars,
-  fc.constantFrom(undefined, null, NaN, Infinity, -Infinity, -0, 1.5, 2 ** 53, -(2 ** 53), '', 'true', 'false', 'True', '1e3', '12a', ' 1', '01', '-', '1.', '.5'),
+  fc.constantFrom(undefined, null, NaN, Infinity, -Infinity, -0, 1.5, 2 ** 53, -(2 ** 53), 1e21, -1.5e-7, 5e-324, Number.MAX_VALUE, '', 'true', 'false', 'True', '1e3', '12a', ' 1', '01', '-', '1.', '.5'),
   fc.double(),
   fc.bigInt().map(String),
 );

@@ -3,6 +3,7 @@ import {
   DecimalString,
   IdFromNumberOrString,
   IntFromNumberOrString,
+  TextFromNumberOrString,
 } from '../../lib/codecs/primitives';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
@@ -18,7 +19,7 @@ describe('IntFromNumberOrString', () => {
     assertDecodes(IntFromNumberOrString, input, expected);
   });
 
-  it.each([1.5, NaN, Infinity, -Infinity, 2 ** 53, '12a', '', ' 12', '12 ', '1.0', '1e3', '+1', '9007199254740993', null, true, {}, []])(
+  it.each([1.5, NaN, Infinity, -Infinity, 2 ** 53, 1e21, '12a', '', ' 12', '12 ', '1.0', '1e3', '+1', '9007199254740993', null, true, {}, []])(
     'rejects %j',
     (input) => {
       assertFails(IntFromNumberOrString, input, [': IntFromNumberOrString']);
@@ -43,8 +44,24 @@ describe('IdFromNumberOrString', () => {
     assertDecodes(IdFromNumberOrString, input, expected);
   });
 
-  it.each(['', 929681067596857345, 1.5, NaN, null, undefined, false, {}])('rejects %j', (input) => {
+  it.each(['', 929681067596857345, 1e21, 1.5, NaN, null, undefined, false, {}])('rejects %j', (input) => {
     assertFails(IdFromNumberOrString, input, [': IdFromNumberOrString']);
+  });
+});
+
+describe('TextFromNumberOrString', () => {
+  it.each([
+    ['', ''],
+    ['c-1', 'c-1'],
+    [1000087761, '1000087761'],
+    [-0, '0'],
+    [Number.MAX_SAFE_INTEGER, '9007199254740991'],
+  ])('decodes %j to %j', (input, expected) => {
+    assertDecodes(TextFromNumberOrString, input, expected);
+  });
+
+  it.each([929681067596857345, 1e21, 1.5, NaN, Infinity, null, undefined, true, {}])('rejects %j', (input) => {
+    assertFails(TextFromNumberOrString, input, [': TextFromNumberOrString']);
   });
 });
 
@@ -70,9 +87,17 @@ describe('DecimalString', () => {
 
   it.each([
     [0.5, '0.5'],
-    [1e-7, '1e-7'],
+    [1e-7, '0.0000001'],
+    [1.5e-7, '0.00000015'],
+    [123e-20, '0.00000000000000000123'],
     [34924.15, '34924.15'],
     [-3, '-3'],
+    [-2.5e-7, '-0.00000025'],
+    [0, '0'],
+    [-0, '0'],
+    [1e21, '1000000000000000000000'],
+    [5e-324, `0.${'0'.repeat(323)}5`],
+    [Number.MAX_VALUE, `17976931348623157${'0'.repeat(292)}`],
   ])('turns the number %j into %j', (input, expected) => {
     assertDecodes(DecimalString, input, expected);
   });

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { plainNumberText } from '../../internal/plainNumberText';
+
 /** The "no" of a fast check: the combinator codec must run to produce the errors. @internal */
 export const FAIL: unique symbol = Symbol('fast-codec-fail');
 /** A decoded value, or {@link FAIL}. @internal */
@@ -94,7 +96,7 @@ export function fastBoolean(u: unknown): Fast<boolean> {
 /** `DecimalString`. @internal */
 export function fastDecimal(u: unknown): Fast<string> {
   if (typeof u === 'string') return isDecimalText(u) ? u : FAIL;
-  return typeof u === 'number' && Number.isFinite(u) ? String(u) : FAIL;
+  return typeof u === 'number' && Number.isFinite(u) ? plainNumberText(u) : FAIL;
 }
 
 /** `t.string`. @internal */
