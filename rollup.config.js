@@ -9,6 +9,7 @@ const entries = {
   index: 'lib/index.ts',
   simulator: 'lib/simulator/index.ts',
   testing: 'lib/testing/index.ts',
+  node: 'lib/node/index.ts',
 };
 
 const external = (id) =>

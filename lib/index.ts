@@ -134,6 +134,7 @@ export type {
   ConnectionConfig,
   ConnectionStatus,
   FrameLimits,
+  RawInflater,
   ServerClock,
   WebSocketCtor,
   WebSocketLike,

@@ -16,7 +16,7 @@ import { ConfigError, ConnectionClosedError, SendQueueFullError } from '../error
 import { reconnect, type ReconnectConfig } from '../operators/reconnect';
 import type { ConnectionStatus } from './connectionStatus';
 import { defaultWebSocketCtor } from './defaultWebSocketCtor';
-import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './decodeFrame';
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES, type RawInflater } from './decodeFrame';
 import { type ServerClock, serverClockSampler } from './serverClock';
 import { socketSession } from './socketSession';
 import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
@@ -54,6 +54,11 @@ export interface ConnectionConfig {
   readonly maxFrameBytes?: number;
   /** Largest inflated zip entry, in bytes. Default 16 MiB (see `FrameLimits`). */
   readonly maxInflatedBytes?: number;
+  /**
+   * Inflater of zip frames' entries (see {@link RawInflater}). Default: fflate (pure JavaScript, runs in
+   * browsers). On Node, `nodeInflateRaw` from `ex-streams/node` (native zlib) decodes zip frames faster.
+   */
+  readonly inflateRaw?: RawInflater;
   /** Frames `send` may hold while no socket is open. Default 1000. */
   readonly maxQueuedFrames?: number;
   /**
@@ -116,7 +121,7 @@ const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
 /**
  * Creates a resilient connection: websocket → frame decoding (text or zip, with guard rails) → heartbeats
  * (client pings, answers to server pings, dead-peer detection) → `reconnect` → `share`. Nothing happens
- * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size. Each successful open starts a new epoch, announced on `opened$` and
+ * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size, or an `inflateRaw` that is not a function. Each successful open starts a new epoch, announced on `opened$` and
  * `status$` (with `downSince` after a loss) so consumers can resubscribe topics and signal gaps.
  *
  * @example
@@ -155,6 +160,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
     heartbeatTimeoutMs = 30_000,
     maxFrameBytes = DEFAULT_MAX_FRAME_BYTES,
     maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES,
+    inflateRaw,
     maxQueuedFrames = 1000,
     reconnect: reconnectConfig = {},
   } = config;
@@ -162,6 +168,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
   positive('heartbeatTimeoutMs', heartbeatTimeoutMs);
   positive('maxFrameBytes', maxFrameBytes);
   positive('maxInflatedBytes', maxInflatedBytes);
+  if (inflateRaw !== undefined && typeof inflateRaw !== 'function') throw new ConfigError('inflateRaw', 'must be a function');
   if (!Number.isInteger(maxQueuedFrames) || maxQueuedFrames < 0) {
     throw new ConfigError('maxQueuedFrames', 'must be an integer >= 0');
   }
@@ -210,7 +217,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
         scheduler,
         pingIntervalMs,
         heartbeatTimeoutMs,
-        limits: { maxFrameBytes, maxInflatedBytes },
+        limits: inflateRaw ? { maxFrameBytes, maxInflatedBytes, inflateRaw } : { maxFrameBytes, maxInflatedBytes },
         clock,
         onOpen,
         onEnd,

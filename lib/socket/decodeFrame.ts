@@ -23,6 +23,27 @@ export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
 
 /**
+ * Inflates a raw deflate stream (RFC 1951, no zlib or gzip wrapper): the data of a zip entry whose header
+ * declares `size` inflated bytes. It must never produce more than `size + 1` bytes, whatever the input (so a
+ * lying header cannot exhaust memory): an implementation either stops at `size + 1` bytes and returns them,
+ * or throws a `RangeError` (read as "more than `size` bytes": a `DecodeError` of kind
+ * `'inflated-too-large'`). Any other exception means corrupt data (kind `'zip'`). Returning more than `size`
+ * bytes also reads as `'inflated-too-large'`, fewer as `'zip'`. The default, in browsers and Node, is
+ * fflate's `inflateSync` into a buffer of `size + 1` bytes; on Node, `nodeInflateRaw` from
+ * `ex-streams/node` (native zlib) is faster.
+ *
+ * @example
+ * ```ts
+ * import { decodeFrame } from 'ex-streams';
+ * import { inflateSync } from 'fflate';
+ * declare const bytes: ArrayBuffer; // a binary websocket frame
+ * // The default, written out: fflate never writes past the buffer it is given (size + 1 bytes).
+ * decodeFrame(bytes, { inflateRaw: (deflated, size) => inflateSync(deflated, { out: new Uint8Array(size + 1) }) });
+ * ```
+ */
+export type RawInflater = (deflated: Uint8Array, size: number) => Uint8Array;
+
+/**
  * Guard rails of {@link decodeFrame}; every field is optional.
  *
  * @example
@@ -41,12 +62,18 @@ export interface FrameLimits {
   readonly maxFrameBytes?: number;
   /**
    * Largest inflated size of a zip frame's entry. Default 16 MiB. The declared size in the zip header is
-   * checked before inflating, and inflating writes into a buffer of the declared size, so a zip bomb ends
-   * as a `DecodeError` of kind `'inflated-too-large'`, never as an out-of-memory.
+   * checked before inflating, and inflating never produces more than the declared size + 1 byte (see
+   * {@link RawInflater}), so a zip bomb ends as a `DecodeError` of kind `'inflated-too-large'`, never as an
+   * out-of-memory.
    */
   readonly maxInflatedBytes?: number;
-  /** Literal secrets to redact from the raw excerpt kept in errors. */
+  /** Literal secrets to redact from the raw excerpt kept in errors. Default: none. */
   readonly secrets?: readonly string[];
+  /**
+   * Inflater of zip entries (see {@link RawInflater}). Default: fflate's `inflateSync` (pure JavaScript, runs
+   * in browsers). On Node, `nodeInflateRaw` from `ex-streams/node` uses native zlib.
+   */
+  readonly inflateRaw?: RawInflater;
 }
 
 let utf8: TextDecoder | undefined;
@@ -80,11 +107,11 @@ export function decodeFrameValue(data: unknown, limits: FrameLimits): unknown {
     const max = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     return data.length > max ? frameTooLarge(data.length, max) : parseJsonValue(data, limits.secrets);
   }
-  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets } = limits;
+  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets, inflateRaw } = limits;
   const bytes = bytesOf(data);
   if (bytes === undefined) return new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)');
   if (bytes.length > maxFrameBytes) return frameTooLarge(bytes.length, maxFrameBytes);
-  const entry = unzipFirstEntry(bytes, maxInflatedBytes);
+  const entry = unzipFirstEntry(bytes, maxInflatedBytes, inflateRaw);
   if (E.isLeft(entry)) return entry.left;
   let text: string;
   try {

@@ -58,7 +58,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
 
     const socket = new s.Ctor(s.url);
     const emitter = wsEmitter(socket);
-    socket.binaryType = 'arraybuffer';
+    // `ws` hands binary frames over as Buffers without a copy; other sockets give ArrayBuffers.
+    socket.binaryType = emitter ? 'nodebuffer' : 'arraybuffer';
     socket.onerror = noop; // always followed by a close event, which carries the information
     socket.onopen = () => {
       opened = true;

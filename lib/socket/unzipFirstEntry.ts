@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
-import { inflateSync } from 'fflate';
+import { Inflate, inflateSync } from 'fflate';
 import { DecodeError } from '../errors';
+import type { RawInflater } from './decodeFrame';
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
@@ -36,12 +37,16 @@ function findEndOfCentralDirectory(zip: Uint8Array): number {
 /**
  * The bytes of the first entry of a zip file, without copying the input. Sizes come from the central
  * directory (the local header may defer them to a data descriptor). The declared uncompressed size is
- * checked against `maxInflatedBytes` before inflating, and the inflate writes into a buffer of exactly
- * that size (+1 byte to detect an entry that inflates beyond what it declares), so memory stays bounded
- * even when the header lies. Never throws.
+ * checked against `maxInflatedBytes` before inflating, and the inflater (fflate by default) never produces
+ * more than that size + 1 byte (to detect an entry that inflates beyond what it declares), so memory stays
+ * bounded even when the header lies. Never throws.
  * @internal
  */
-export function unzipFirstEntry(zip: Uint8Array, maxInflatedBytes: number): E.Either<DecodeError, Uint8Array> {
+export function unzipFirstEntry(
+  zip: Uint8Array,
+  maxInflatedBytes: number,
+  inflateRaw: RawInflater = fflateInflateRaw,
+): E.Either<DecodeError, Uint8Array> {
   const eocd = findEndOfCentralDirectory(zip);
   if (eocd < 0) return zipError('no end-of-central-directory record');
   if (u16(zip, eocd + 10) === 0) return zipError('the archive has no entry');
@@ -64,16 +69,51 @@ export function unzipFirstEntry(zip: Uint8Array, maxInflatedBytes: number): E.Ei
   const data = zip.subarray(start, end);
   if (method === STORED) return compressedSize === size ? E.right(data) : zipError('stored entry size mismatch');
   if (method !== DEFLATED) return zipError(`compression method ${method} is not supported`);
-  return inflateBounded(data, size);
+  return inflateBounded(data, size, inflateRaw);
 }
 
-function inflateBounded(data: Uint8Array, size: number): E.Either<DecodeError, Uint8Array> {
+/**
+ * Largest deflate input inflated in one `inflateSync` call. fflate never writes past the buffer it is given,
+ * but it keeps decoding to the end of its input, and deflate expands up to ~1032×: a lying entry of 8 KiB
+ * costs at most ~8 MB of decoding (~15 ms), while a 4 MiB one would cost seconds.
+ */
+const ONE_CALL_MAX_INPUT = 8 * 1024;
+/** Input pushed per step when a larger entry is inflated in steps (at most ~1 MB decoded past the limit). */
+const STEP_INPUT = 1024;
+
+/**
+ * The default {@link RawInflater}: fflate, into a buffer of `size + 1` bytes. An entry of up to 8 KiB of deflate
+ * data (a 200-level depth book is ~3 KB) is inflated in one call: fflate never grows a buffer it is given, and a
+ * stored deflate block that overruns it surfaces as a RangeError. A larger entry is inflated in 1 KiB steps that
+ * stop as soon as more than `size` bytes came out, so a lying header costs at most one step of decoding past it.
+ * @internal
+ */
+export const fflateInflateRaw: RawInflater = (deflated, size) =>
+  deflated.length <= ONE_CALL_MAX_INPUT ? inflateSync(deflated, { out: new Uint8Array(size + 1) }) : inflateInSteps(deflated, size);
+
+/** fflate's streaming `Inflate`, fed {@link STEP_INPUT} bytes at a time, stopping once the output passes `size`. */
+function inflateInSteps(deflated: Uint8Array, size: number): Uint8Array {
+  const out = new Uint8Array(size + 1);
+  let length = 0;
+  const inflater = new Inflate((chunk) => {
+    const room = out.length - length;
+    out.set(chunk.length > room ? chunk.subarray(0, room) : chunk, length);
+    length += Math.min(chunk.length, room);
+  });
+  for (let at = 0; at < deflated.length && length <= size; at += STEP_INPUT) {
+    const end = Math.min(deflated.length, at + STEP_INPUT);
+    inflater.push(deflated.subarray(at, end), end === deflated.length);
+  }
+  return out.subarray(0, length);
+}
+
+function inflateBounded(data: Uint8Array, size: number, inflateRaw: RawInflater): E.Either<DecodeError, Uint8Array> {
   let inflated: Uint8Array;
   try {
-    inflated = inflateSync(data, { out: new Uint8Array(size + 1) });
+    inflated = inflateRaw(data, size);
   } catch (e) {
-    // A stored deflate block that overruns the fixed output buffer surfaces as a RangeError.
-    if (e instanceof RangeError) return tooLarge(`zip entry inflates beyond its declared ${size} bytes`);
+    // The RawInflater contract: a RangeError (of any realm) means "more than size + 1 bytes".
+    if (e instanceof RangeError || (e as { name?: unknown } | null)?.name === 'RangeError') return tooLarge(`zip entry inflates beyond its declared ${size} bytes`);
     return zipError('corrupt deflate data');
   }
   if (inflated.length > size) return tooLarge(`zip entry inflates beyond its declared ${size} bytes`);

@@ -44,8 +44,9 @@ export interface WebSocketCloseEventLike {
  * also implements. Anything with these members can carry a {@link Connection}: a browser socket, `ws`,
  * or the scheduler-driven fake of `ex-streams/testing`.
  *
- * Only the `on…` handler properties are used (no `addEventListener`); `binaryType` is set to
- * `'arraybuffer'` before the socket opens.
+ * Only the `on…` handler properties are used (no `addEventListener`), except that a `ws` socket (Node) is
+ * read through its own `'message'` event; `binaryType` is set to `'arraybuffer'` (`'nodebuffer'` for a `ws`
+ * socket, whose binary frames then arrive without a copy) before the socket opens.
  *
  * @example
  * ```ts
@@ -57,7 +58,7 @@ export interface WebSocketCloseEventLike {
 export interface WebSocketLike {
   /** 0 connecting, 1 open, 2 closing, 3 closed (the browser constants). */
   readonly readyState: number;
-  /** ex-streams sets `'arraybuffer'`. */
+  /** ex-streams sets `'arraybuffer'` (`'nodebuffer'` on a `ws` socket). */
   binaryType: string;
   /** Sends one text frame (ex-streams sends JSON text only). */
   send(data: string): void;

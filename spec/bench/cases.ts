@@ -14,7 +14,8 @@ import {
   FastKlineEnvelopeCodec,
   FastTradeEnvelopeCodec,
 } from '../../lib/codecs/fast';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
+import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
+import { decodeFrame, type RawInflater } from '../../lib/socket/decodeFrame';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { SYMBOL, type Shape } from './frames';
 import { marketStreams } from '../../lib/market/marketStreams';
@@ -78,15 +79,21 @@ export const zipFloor: BenchCase = {
   open: (url, _shape, sink) => rawSocket(url, (data) => sink(firstRecord(JSON.parse(zlibFirstEntry(data).toString())))),
 };
 
-export const zipFflate: BenchCase = {
-  name: 'raw ws + ex-streams decodeFrame (fflate)',
-  transport: 'zip',
-  open: (url, _shape, sink) =>
-    rawSocket(url, (data) => {
-      const r = decodeFrame(data);
-      if (E.isRight(r)) sink(firstRecord(r.right));
-    }),
-};
+function decodeFrameCase(name: string, inflateRaw?: RawInflater): BenchCase {
+  const limits = inflateRaw ? { inflateRaw } : {};
+  return {
+    name,
+    transport: 'zip',
+    open: (url, _shape, sink) =>
+      rawSocket(url, (data) => {
+        const r = decodeFrame(data, limits);
+        if (E.isRight(r)) sink(firstRecord(r.right));
+      }),
+  };
+}
+
+export const zipFflate = decodeFrameCase('raw ws + ex-streams decodeFrame (fflate)');
+export const zipNodeInflate = decodeFrameCase('raw ws + ex-streams decodeFrame (nodeInflateRaw)', nodeInflateRaw);
 
 /** RxJS `webSocket` + `multiplex`, JSON.parse as deserializer, then `decode` on each message. */
 const NONE = Symbol('none');
@@ -148,8 +155,11 @@ export const rxjsMultiplex = rxjsCase('RxJS webSocket + multiplex (no validation
 export const rxjsNaive = rxjsCase('RxJS + io-ts combinator codecs (naive)', validated(false));
 export const rxjsFast = rxjsCase('RxJS + ex-streams fast codecs', validated(true));
 
-/** ex-streams' own pipeline: `marketStreams(...).xxxMessages` or `userStream(...).events$` to a subscriber. */
-export function libraryCase(name: string, transport: 'text' | 'zip' = 'text'): BenchCase {
+/**
+ * ex-streams' own pipeline: `marketStreams(...).xxxMessages` or `userStream(...).events$` to a subscriber
+ * (zip frames inflated by `inflateRaw` when given, fflate otherwise).
+ */
+export function libraryCase(name: string, transport: 'text' | 'zip' = 'text', inflateRaw?: RawInflater): BenchCase {
   return {
     name,
     transport,
@@ -167,7 +177,12 @@ export function libraryCase(name: string, transport: 'text' | 'zip' = 'text'): B
           sub.add(user.status$.pipe(filter((s) => s.type === 'open')).subscribe(() => setImmediate(() => resolve(() => sub.unsubscribe()))));
           return;
         }
-        const market = marketStreams({ url: url + '/quote/ws/v1', WebSocketCtor: Ctor, binary: transport === 'zip' });
+        const market = marketStreams({
+          url: url + '/quote/ws/v1',
+          WebSocketCtor: Ctor,
+          binary: transport === 'zip',
+          ...(inflateRaw && { connection: { inflateRaw } }),
+        });
         const messages$: Observable<{ data: readonly unknown[] }> =
           shape === 'trade'
             ? market.tradeMessages(SYMBOL)

@@ -19,7 +19,9 @@ import {
   rxjsNaive,
   zipFflate,
   zipFloor,
+  zipNodeInflate,
 } from './cases';
+import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import type { Shape } from './frames';
 import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
@@ -101,7 +103,13 @@ async function main(): Promise<void> {
     }
     if (wants('zip')) {
       log('throughput: depth (zip)');
-      const zip: BenchCase[] = [zipFloor, zipFflate, libraryCase('ex-streams marketStreams (binary: true)', 'zip')];
+      const zip: BenchCase[] = [
+        zipFloor,
+        zipFflate,
+        zipNodeInflate,
+        libraryCase('ex-streams marketStreams (binary: true)', 'zip'),
+        libraryCase('ex-streams marketStreams (binary: true, nodeInflateRaw)', 'zip', nodeInflateRaw),
+      ];
       results.throughput.push(...withRatios(await throughput(pusher, zip, 'depth', 'zip', count('zip'), ROUNDS, log), zipFloor));
     }
     if (wants('reorder')) {

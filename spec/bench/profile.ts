@@ -3,10 +3,11 @@
  *
  *   node --cpu-prof --cpu-prof-dir=.tmp/prof -r ts-node/register/transpile-only spec/bench/profile.ts trade ours 1000000
  *
- * cases: floor, ours, naive, multiplex, zip-floor, zip-fflate, zip-ours. Then summarise the profile with
+ * cases: floor, ours, naive, multiplex, zip-floor, zip-fflate, zip-node, zip-ours, zip-ours-node. Then summarise the profile with
  * `node spec/bench/topFrames.js .tmp/prof/<file>.cpuprofile`.
  */
-import { type BenchCase, floor, libraryCase, rxjsMultiplex, rxjsNaive, zipFflate, zipFloor } from './cases';
+import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
+import { type BenchCase, floor, libraryCase, rxjsMultiplex, rxjsNaive, zipFflate, zipFloor, zipNodeInflate } from './cases';
 import type { Shape } from './frames';
 import { startPusher } from './pusherClient';
 import { throughput } from './throughput';
@@ -19,7 +20,9 @@ const cases: Record<string, BenchCase> = {
   multiplex: rxjsMultiplex,
   'zip-floor': zipFloor,
   'zip-fflate': zipFflate,
+  'zip-node': zipNodeInflate,
   'zip-ours': libraryCase('ours (zip)', 'zip'),
+  'zip-ours-node': libraryCase('ours (zip, nodeInflateRaw)', 'zip', nodeInflateRaw),
 };
 
 async function main(): Promise<void> {

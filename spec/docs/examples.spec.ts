@@ -59,6 +59,7 @@ const compilerOptions = (): ts.CompilerOptions => {
       'ex-streams': [path.join(root, 'lib', 'index.ts')],
       'ex-streams/simulator': [path.join(root, 'lib', 'simulator', 'index.ts')],
       'ex-streams/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
+      'ex-streams/node': [path.join(root, 'lib', 'node', 'index.ts')],
     },
   };
 };

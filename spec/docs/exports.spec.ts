@@ -13,6 +13,7 @@ const ENTRY_MODULES: Readonly<Record<string, string>> = {
   'lib/index.ts': 'ex-streams',
   'lib/testing/index.ts': 'ex-streams/testing',
   'lib/simulator/index.ts': 'ex-streams/simulator',
+  'lib/node/index.ts': 'ex-streams/node',
 };
 const ENTRIES = Object.keys(ENTRY_MODULES);
 

@@ -60,6 +60,22 @@ describe('decodeFrame', () => {
     expect(kindOf(decodeFrame(stored))).toBe('inflated-too-large');
   });
 
+  it('inflates entries of more than 8 KiB of deflate data in steps, with the same results', () => {
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const levels = Array.from({ length: 3000 }, () => [`${next() % 100000}.${next() % 100}`, `0.${next() % 100000}`]);
+    const big = { symbol: 'BTCUSDT', topic: 'depth', data: [{ a: levels, b: levels.slice(0, 1000), t: 1 }] };
+    const zip = zipText(JSON.stringify(big));
+    expect(zip.length).toBeGreaterThan(16 * 1024);
+    expect(decodeFrame(zip)).toEqual(E.right(big));
+    // a lying header on a large entry: stopped once the output passes the declared size
+    const lying = withDeclaredSize(zipBomb(64), 1000);
+    expect(lying.length).toBeGreaterThan(8 * 1024);
+    expect(kindOf(decodeFrame(lying))).toBe('inflated-too-large');
+    expect(kindOf(decodeFrame(withDeclaredSize(zip, JSON.stringify(big).length + 1)))).toBe('zip');
+    expect(kindOf(decodeFrame(zip.subarray(0, zip.length - 4000)))).toBe('zip');
+  });
+
   it('honours a custom maxInflatedBytes', () => {
     expect(kindOf(decodeFrame(zipText('[1,2,3]'), { maxInflatedBytes: 6 }))).toBe('inflated-too-large');
     expect(decodeFrame(zipText('[1,2,3]'), { maxInflatedBytes: 7 })).toEqual(E.right([1, 2, 3]));
