@@ -1,5 +1,6 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
+import { PersistentMap } from './internal/persistentMap';
 import { applyExecutionReport, statusRank, type OrderState } from './orderState';
 
 /**
@@ -49,7 +50,9 @@ const RETIRED_PER_KEPT = 4;
  * PARTIALLY_CANCELED / CANCELED; REJECTED is terminal too), the cumulative filled quantity `z` never
  * decreases, and a stale update (older `U`, or `E` when `U` is absent) never overwrites a newer one.
  * Decimals are compared exactly (no floats). A report that changes nothing (a duplicate, a stale one)
- * emits nothing. Each emission is a new immutable map; unchanged orders keep their `OrderState` object.
+ * emits nothing. Each emission is a new immutable `ReadonlyMap` (iterated in the order orders were first
+ * seen); unchanged orders keep their `OrderState` object. Maps share their structure: a report costs the
+ * same whatever the number of orders held (no copy of the whole map per report).
  * Open orders stay until they finish; finished ones are bounded by `maxFinishedOrders` (default 1000), so a
  * stream that runs for weeks does not grow without bound.
  *
@@ -86,7 +89,8 @@ export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}):
  */
 export function ordersFolder(maxFinishedOrders: number): (report: ExecutionReport) => OrdersState | undefined {
   const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
-  let orders: OrdersState = new Map<string, OrderState>();
+  // Structurally shared: a report copies one path of the trie, not the whole map (O(1) in the number of orders).
+  let orders: PersistentMap<OrderState> = PersistentMap.empty<OrderState>();
   const finished = new Set<string>(); // ids of finished orders kept, in the order they finished
   const retired = new Set<string>(); // ids dropped, oldest first
   return (report) => {
@@ -94,13 +98,13 @@ export function ordersFolder(maxFinishedOrders: number): (report: ExecutionRepor
     const before = orders.get(report.i);
     const after = applyExecutionReport(before, report);
     if (after === before) return undefined;
-    const next = new Map(orders).set(report.i, after);
+    let next = orders.set(report.i, after);
     if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
       finished.add(report.i);
       if (finished.size > maxFinishedOrders) {
         const oldest = first(finished);
         finished.delete(oldest);
-        next.delete(oldest);
+        next = next.delete(oldest);
         retired.add(oldest);
         if (retired.size > maxRetired) retired.delete(first(retired));
       }

@@ -3,6 +3,8 @@ import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
+import { newNodes, PersistentMap } from '../../lib/user/internal/persistentMap';
+import type { OrderState } from '../../lib/user/orderState';
 import { report } from './fixtures';
 
 const statuses = (m: OrdersState): Record<string, string> =>
@@ -156,6 +158,35 @@ describe('foldOrders', () => {
     expect(await all()).toEqual([{ '1': 'NEW:0' }, {}]);
   });
 
+  it('costs the same per report whatever the number of open orders, and never changes an earlier snapshot', () => {
+    const copiedPerReport = (open: number): number[] => {
+      const seen: OrdersState[] = [];
+      const reports = Array.from({ length: open }, (_, k) => report({ i: String(10_000 + k), X: 'NEW', U: k + 1 }));
+      const last = open + 1;
+      reports.push(report({ i: '10000', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: last }));
+      reports.push(report({ i: String(10_000 + open - 1), X: 'FILLED', z: '1', Z: '100', U: last + 1 }));
+      reports.push(report({ i: 'new', X: 'NEW', U: last + 2 }));
+      from(reports).pipe(foldOrders()).subscribe((m) => seen.push(m));
+      expect(seen).toHaveLength(open + 3);
+      const maps = seen.map((m) => {
+        expect(m).toBeInstanceOf(PersistentMap);
+        return m as PersistentMap<OrderState>;
+      });
+      // Snapshots taken before the last three reports are untouched by them.
+      const before = maps[open - 1]!;
+      expect(before.size).toBe(open);
+      expect(before.get('10000')!.status).toBe('NEW');
+      expect(before.get(String(10_000 + open - 1))!.status).toBe('NEW');
+      expect(before.has('new')).toBe(false);
+      expect(maps[open]!.get('10000')!.status).toBe('PARTIALLY_FILLED');
+      expect(maps[open + 2]!.size).toBe(open + 1);
+      return [newNodes(maps[open - 1]!, maps[open]!), newNodes(maps[open]!, maps[open + 1]!), newNodes(maps[open + 1]!, maps[open + 2]!)];
+    };
+    const small = copiedPerReport(10);
+    const large = copiedPerReport(20_000);
+    // Trie nodes allocated per report: one path (<= 4 levels + the entry for 20 000 orders), not the whole map.
+    for (const c of [...small, ...large]) expect(c).toBeLessThanOrEqual(5);
+  });
 });
 
 function finalState(reports: readonly ExecutionReport[]): OrdersState {
