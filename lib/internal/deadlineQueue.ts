@@ -46,6 +46,22 @@ export class DeadlineQueue {
     this.n++;
   }
 
+  /**
+   * Appends an entry, or, when the newest entry has the same `deadline`, raises its time to `time` (both
+   * would fall due together, and the later entry's time covers the earlier one's).
+   */
+  pushOrRaise(deadline: number, time: number): void {
+    if (this.n > 0) {
+      let last = this.head + this.n - 1;
+      if (last >= this.deadlines.length) last -= this.deadlines.length;
+      if (this.deadlines[last] === deadline) {
+        if (time > this.times[last]!) this.times[last] = time;
+        return;
+      }
+    }
+    this.push(deadline, time);
+  }
+
   /** Drops the oldest entry (no-op when empty). */
   shift(): void {
     if (this.n === 0) return;

@@ -127,6 +127,44 @@ export function reorderWithMemory<T>(
   config: ReorderByEventTimeConfig<T>,
   remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined,
 ): MonoTypeOperatorFunction<T> {
+  const open = reorderBuffer(config, remember);
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      const input = open(subscriber);
+      subscriber.add(input.dispose);
+      return source.subscribe({ next: input.next, error: input.error, complete: input.complete });
+    });
+}
+
+/** Where a reorder buffer sends its output (an RxJS `Subscriber` is one). @internal */
+export interface ReorderOutput<T> {
+  readonly closed: boolean;
+  next(value: T): void;
+  error(err: unknown): void;
+  complete(): void;
+}
+
+/** The input side of one reorder buffer: plain functions, no RxJS subscriber in between. @internal */
+export interface ReorderInput<T> {
+  readonly next: (event: T) => void;
+  /** Emits everything held in order, then the error. */
+  readonly error: (err: unknown) => void;
+  /** Emits everything held in order, then completes. */
+  readonly complete: () => void;
+  /** Stops the timer and drops what is held (the output was unsubscribed). */
+  readonly dispose: () => void;
+}
+
+/**
+ * The state machine of {@link reorderWithMemory} without an `Observable` around it: each call opens one
+ * buffer writing to `out` (the operator passes its subscriber; the user stream feeds it straight from the
+ * socket's frame sink). The config is validated once, when the factory is made.
+ * @internal
+ */
+export function reorderBuffer<T>(
+  config: ReorderByEventTimeConfig<T>,
+  remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined,
+): (out: ReorderOutput<T>) => ReorderInput<T> {
   const {
     eventTime = eventTimeE,
     maxDelayMs = 250,
@@ -140,115 +178,112 @@ export function reorderWithMemory<T>(
   validate(maxDelayMs, maxBuffered, late, dedupeWindowMs, dedupeMaxKeys);
   const timed = maxDelayMs !== Infinity;
 
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const heap = new EventHeap<T>();
-      const deadlines = new DeadlineQueue(); // (deadline, running max of E) per new maximum, arrival order
-      const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
-      let watermark = -Infinity; // E of the last event emitted in order
-      let queuedMax = -Infinity; // highest E pushed to `deadlines`
-      let timer: Subscription | undefined;
+  return (out) => {
+    const heap = new EventHeap<T>();
+    // (deadline, running max of E) per new maximum, arrival order; one entry per distinct deadline.
+    const deadlines = new DeadlineQueue();
+    const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
+    let watermark = -Infinity; // E of the last event emitted in order
+    let queuedMax = -Infinity; // highest E pushed to `deadlines`
+    let timer: Subscription | undefined;
 
-      const release = (threshold: number): void => {
-        while (heap.size > 0 && heap.peekTime() <= threshold && !subscriber.closed) {
-          watermark = heap.peekTime();
-          subscriber.next(heap.pop());
-        }
-      };
-
-      function onTimer(this: SchedulerAction<undefined>): void {
-        const now = scheduler.now();
-        let threshold = -Infinity;
-        while (deadlines.size > 0 && deadlines.headDeadline() <= now) {
-          threshold = deadlines.headTime();
-          deadlines.shift();
-        }
-        release(threshold);
-        while (deadlines.size > 0 && deadlines.headTime() < watermark) deadlines.shift();
-        timer =
-          deadlines.size > 0 && !subscriber.closed
-            ? this.schedule(undefined, deadlines.headDeadline() - now)
-            : undefined;
+    const release = (threshold: number): void => {
+      while (heap.size > 0 && heap.peekTime() <= threshold && !out.closed) {
+        watermark = heap.peekTime();
+        out.next(heap.pop());
       }
+    };
 
-      const stopTimer = (): void => {
-        timer?.unsubscribe();
-        timer = undefined;
-      };
+    function onTimer(this: SchedulerAction<undefined>): void {
+      const now = scheduler.now();
+      let threshold = -Infinity;
+      while (deadlines.size > 0 && deadlines.headDeadline() <= now) {
+        threshold = deadlines.headTime();
+        deadlines.shift();
+      }
+      release(threshold);
+      while (deadlines.size > 0 && deadlines.headTime() < watermark) deadlines.shift();
+      timer = deadlines.size > 0 && !out.closed ? this.schedule(undefined, deadlines.headDeadline() - now) : undefined;
+    }
 
-      const fail = (err: unknown): void => {
+    const stopTimer = (): void => {
+      timer?.unsubscribe();
+      timer = undefined;
+    };
+
+    const fail = (err: unknown): void => {
+      stopTimer();
+      release(Infinity);
+      out.error(err);
+    };
+
+    const onLateEvent = (event: T, time: number): void => {
+      switch (late) {
+        case 'emit':
+          onLate?.(event, watermark);
+          out.next(event);
+          return;
+        case 'drop':
+          onLate?.(event, watermark);
+          return;
+        case 'error':
+          fail(new LateEventError(time, watermark));
+          return;
+        default: {
+          const never: never = late;
+          throw new ConfigError('late', `is not a known policy: ${String(never)}`);
+        }
+      }
+    };
+
+    const next = (event: T): void => {
+      if (out.closed) return;
+      try {
+        const time = eventTime(event);
+        if (typeof time !== 'number' || time !== time) {
+          out.next(event);
+          return;
+        }
+        // One clock read per event, shared by the de-duplication window and the hold deadline.
+        const now = seen !== undefined || timed ? scheduler.now() : 0;
+        if (seen !== undefined && !remember!(seen, event, now)) return;
+        if (time < watermark) {
+          onLateEvent(event, time);
+          return;
+        }
+        heap.push(time, event);
+        if (timed && time >= queuedMax) {
+          queuedMax = time;
+          // Same deadline as the newest entry (same clock reading): raise its time instead of adding one.
+          deadlines.pushOrRaise(now + maxDelayMs, time);
+          // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
+          if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
+        }
+        if (heap.size > maxBuffered) {
+          watermark = heap.peekTime();
+          out.next(heap.pop());
+        }
+      } catch (err) {
+        fail(err);
+      }
+    };
+
+    return {
+      next,
+      error: fail,
+      complete: () => {
         stopTimer();
         release(Infinity);
-        subscriber.error(err);
-      };
-
-      const onLateEvent = (event: T, time: number): void => {
-        switch (late) {
-          case 'emit':
-            onLate?.(event, watermark);
-            subscriber.next(event);
-            return;
-          case 'drop':
-            onLate?.(event, watermark);
-            return;
-          case 'error':
-            fail(new LateEventError(time, watermark));
-            return;
-          default: {
-            const never: never = late;
-            throw new ConfigError('late', `is not a known policy: ${String(never)}`);
-          }
-        }
-      };
-
-      const next = (event: T): void => {
-        if (subscriber.closed) return;
-        try {
-          const time = eventTime(event);
-          if (typeof time !== 'number' || time !== time) {
-            subscriber.next(event);
-            return;
-          }
-          // One clock read per event, shared by the de-duplication window and the hold deadline.
-          const now = seen !== undefined || timed ? scheduler.now() : 0;
-          if (seen !== undefined && !remember!(seen, event, now)) return;
-          if (time < watermark) {
-            onLateEvent(event, time);
-            return;
-          }
-          heap.push(time, event);
-          if (timed && time >= queuedMax) {
-            queuedMax = time;
-            deadlines.push(now + maxDelayMs, time);
-            // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
-            if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
-          }
-          if (heap.size > maxBuffered) {
-            watermark = heap.peekTime();
-            subscriber.next(heap.pop());
-          }
-        } catch (err) {
-          fail(err);
-        }
-      };
-
-      subscriber.add(() => {
+        out.complete();
+      },
+      dispose: () => {
         stopTimer();
         heap.clear();
         deadlines.clear();
         seen?.clear();
-      });
-
-      return source.subscribe({
-        next,
-        error: fail,
-        complete: () => {
-          stopTimer();
-          release(Infinity);
-          subscriber.complete();
-        },
-      });
-    });
+      },
+    };
+  };
 }
 
 function validate(

@@ -2,11 +2,9 @@ import {
   asyncScheduler,
   defer,
   filter,
-  finalize,
   merge,
   Observable,
   type SchedulerLike,
-  share,
   startWith,
   Subject,
   switchMap,
@@ -18,14 +16,15 @@ import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError } from '../errors';
-import { reorderByEventTime, reorderWithMemory, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
+import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { BalancesState } from './foldBalances';
 import type { OrdersState } from './foldOrders';
-import type { UserItem } from './internal/items';
-import { foldItems, type LatestState } from './internal/foldItems';
+import type { CoreItem, UserItem } from './internal/items';
+import { ItemHub } from './internal/itemHub';
+import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
 import { keySession } from './internal/keySession';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { scrubItem } from './internal/scrubItem';
@@ -164,13 +163,18 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   const base = url.replace(/\/+$/, '');
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
-  const reorderEvents =
+  const { dedupeKey } = reorder;
+  const openReorder = reorderBuffer<PrivateEvent>(
+    { ...reorder, scheduler },
     'dedupeKey' in reorder
-      ? reorderByEventTime<PrivateEvent>({ ...reorder, scheduler })
-      : reorderWithMemory<PrivateEvent>({ ...reorder, scheduler }, rememberPrivateEvent);
+      ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now))
+      : rememberPrivateEvent,
+  );
   const latest: LatestState = {};
 
-  const core$: Observable<UserItem> = defer(() => {
+  const core$: Observable<CoreItem> = defer(() => {
+    const inlet = eventInlet();
+    const onEvent = (event: PrivateEvent): void => inlet.push(event);
     const recreate$ = new Subject<void>();
     const keys: string[] = [];
     let currentKey: string | undefined;
@@ -206,6 +210,7 @@ export function userStream(config: UserStreamConfig): UserStream {
           connection: { ...connectionOptions, url: '', scheduler, WebSocketCtor },
           suspectAfterFailures: suspectKeyAfterFailures,
           onKeySuspect,
+          onEvent,
         });
         const delayMs = sameKeyRetries === 0 ? 0 : Math.min(maxDelayMs, minDelayMs * 2 ** (sameKeyRetries - 1));
         return (delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => session$)) : session$).pipe(
@@ -214,44 +219,34 @@ export function userStream(config: UserStreamConfig): UserStream {
       }),
       trackSessions(scheduler),
       (items$) => merge(items$, keyErrors$),
-      // scrub → reorder → fold → latest in one subscriber (see foldItems).
-      foldItems(reorderEvents, (item) => scrubItem(item, keys), latest),
-      finalize(() => {
-        latest.status = latest.orders = latest.balances = undefined;
+      // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
+      // are scrubbed and passed on.
+      foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {
         recreate$.complete();
         keyErrors$.complete();
       }),
     );
-  }).pipe(share());
+  });
+  // `share()` + `filter` + `map` per stream, as one hub: each item goes to the subscribers of its kind only.
+  const hub = new ItemHub(core$);
 
-  /** The items of one type, unwrapped: `filter` + `map` as one subscriber of the shared core. */
-  const pick = <K extends UserItem['type'], A>(type: K, value: (item: Extract<UserItem, { type: K }>) => A): Observable<A> =>
-    new Observable<A>((subscriber) =>
-      core$.subscribe({
-        next: (item) => {
-          if (item.type === type) subscriber.next(value(item as Extract<UserItem, { type: K }>));
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      }),
-    );
   const withLatest = <A>(source: Observable<A>, current: () => A | undefined): Observable<A> =>
     defer(() => {
       const now = current();
       return now === undefined ? source : source.pipe(startWith(now));
     });
 
-  const events$ = pick('event', (i) => i.event);
+  const events$ = hub.events$();
   return {
     events$,
     executionReports$: events$.pipe(filter(isExecutionReport)),
     accountUpdates$: events$.pipe(filter(isAccountUpdate)),
     tickets$: events$.pipe(filter(isTicket)),
-    orders$: withLatest(pick('orders', (i) => i.orders), () => latest.orders),
-    balances$: withLatest(pick('balances', (i) => i.balances), () => latest.balances),
-    status$: withLatest(pick('status', (i) => i.status), () => latest.status),
-    errors$: pick('error', (i) => i.error),
-    gaps$: pick('gap', (i) => i.gap),
+    orders$: withLatest(hub.pick('orders', (i) => i.orders), () => latest.orders),
+    balances$: withLatest(hub.pick('balances', (i) => i.balances), () => latest.balances),
+    status$: withLatest(hub.pick('status', (i) => i.status), () => latest.status),
+    errors$: hub.pick('error', (i) => i.error),
+    gaps$: hub.pick('gap', (i) => i.gap),
   };
 }
 

@@ -15,165 +15,154 @@ import {
   fastDecimal,
   fastId,
   fastInt,
-  fastKeyof,
   fastLiteral,
   fastNullableString,
   fastString,
 } from './scalars';
 
-const fastSide = fastKeyof({ BUY: null, SELL: null });
-const fastStatus = fastKeyof({
-  NEW: null,
-  PARTIALLY_FILLED: null,
-  FILLED: null,
-  PARTIALLY_CANCELED: null,
-  CANCELED: null,
-  REJECTED: null,
-});
+/** `t.keyof({ BUY, SELL })` as two comparisons (no `hasOwnProperty` call through a dictionary). */
+const fastSide = (u: unknown): Fast<'BUY' | 'SELL'> => (u === 'BUY' || u === 'SELL' ? u : FAIL);
+
+/** `t.keyof` of the six order statuses, as a `switch`. */
+function fastStatus(u: unknown): Fast<ExecutionReport['X']> {
+  switch (u) {
+    case 'NEW':
+    case 'PARTIALLY_FILLED':
+    case 'FILLED':
+    case 'PARTIALLY_CANCELED':
+    case 'CANCELED':
+    case 'REJECTED':
+      return u;
+    default:
+      return FAIL;
+  }
+}
 
 /**
  * `fastStruct` of the execution report written out: monomorphic named loads and direct (inlinable) calls
- * instead of keyed loads and calls through an array, one per field. Same output: the input itself, or one
- * shallow copy with the converted fields.
+ * instead of keyed loads and calls through an array, one per field. Same output: the input itself when
+ * nothing converts, else one shallow copy with the converted fields — or, with `inPlace`, the input with
+ * the converted fields written into it. Nothing is written (or copied) before every field has passed, so a
+ * failed check leaves the input as it was.
  */
-function fastExecutionReport(u: unknown): Fast<ExecutionReport> {
+function fastExecutionReport(u: unknown, inPlace?: boolean): Fast<ExecutionReport> {
   if (!isRecord(u) || u.e !== 'executionReport') return FAIL;
-  let out: Record<string, unknown> | undefined;
   const E0 = u.E;
   const E1 = fastInt(E0);
   if (E1 === FAIL) return FAIL;
-  if (E1 !== E0) (out ??= { ...u }).E = E1;
   const s0 = u.s;
   const s1 = fastString(s0);
   if (s1 === FAIL) return FAIL;
-  if (s1 !== s0) (out ??= { ...u }).s = s1;
   const i0 = u.i;
   const i1 = fastId(i0);
   if (i1 === FAIL) return FAIL;
-  if (i1 !== i0) (out ??= { ...u }).i = i1;
   const c0 = u.c;
   const c1 = fastId(c0);
   if (c1 === FAIL) return FAIL;
-  if (c1 !== c0) (out ??= { ...u }).c = c1;
   const S0 = u.S;
   const S1 = fastSide(S0);
   if (S1 === FAIL) return FAIL;
-  if (S1 !== S0) (out ??= { ...u }).S = S1;
   const o0 = u.o;
   const o1 = fastString(o0);
   if (o1 === FAIL) return FAIL;
-  if (o1 !== o0) (out ??= { ...u }).o = o1;
   const X0 = u.X;
   const X1 = fastStatus(X0);
   if (X1 === FAIL) return FAIL;
-  if (X1 !== X0) (out ??= { ...u }).X = X1;
   const q0 = u.q;
   const q1 = fastDecimal(q0);
   if (q1 === FAIL) return FAIL;
-  if (q1 !== q0) (out ??= { ...u }).q = q1;
   const p0 = u.p;
   const p1 = fastDecimal(p0);
   if (p1 === FAIL) return FAIL;
-  if (p1 !== p0) (out ??= { ...u }).p = p1;
   const z0 = u.z;
   const z1 = fastDecimal(z0);
   if (z1 === FAIL) return FAIL;
-  if (z1 !== z0) (out ??= { ...u }).z = z1;
   const Z0 = u.Z;
   const Z1 = fastDecimal(Z0);
   if (Z1 === FAIL) return FAIL;
-  if (Z1 !== Z0) (out ??= { ...u }).Z = Z1;
   const f0 = u.f;
-  if (f0 !== undefined) {
-    const f1 = fastString(f0);
-    if (f1 === FAIL) return FAIL;
-    if (f1 !== f0) (out ??= { ...u }).f = f1;
-  }
+  const f1 = f0 === undefined ? f0 : fastString(f0);
+  if (f1 === FAIL) return FAIL;
   const reqAmt0 = u.reqAmt;
-  if (reqAmt0 !== undefined) {
-    const reqAmt1 = fastDecimal(reqAmt0);
-    if (reqAmt1 === FAIL) return FAIL;
-    if (reqAmt1 !== reqAmt0) (out ??= { ...u }).reqAmt = reqAmt1;
-  }
+  const reqAmt1 = reqAmt0 === undefined ? reqAmt0 : fastDecimal(reqAmt0);
+  if (reqAmt1 === FAIL) return FAIL;
   const d0 = u.d;
-  if (d0 !== undefined) {
-    const d1 = fastId(d0);
-    if (d1 === FAIL) return FAIL;
-    if (d1 !== d0) (out ??= { ...u }).d = d1;
-  }
+  const d1 = d0 === undefined ? d0 : fastId(d0);
+  if (d1 === FAIL) return FAIL;
   const l0 = u.l;
-  if (l0 !== undefined) {
-    const l1 = fastDecimal(l0);
-    if (l1 === FAIL) return FAIL;
-    if (l1 !== l0) (out ??= { ...u }).l = l1;
-  }
+  const l1 = l0 === undefined ? l0 : fastDecimal(l0);
+  if (l1 === FAIL) return FAIL;
   const r0 = u.r;
-  if (r0 !== undefined) {
-    const r1 = fastDecimal(r0);
-    if (r1 === FAIL) return FAIL;
-    if (r1 !== r0) (out ??= { ...u }).r = r1;
-  }
+  const r1 = r0 === undefined ? r0 : fastDecimal(r0);
+  if (r1 === FAIL) return FAIL;
   const L0 = u.L;
-  if (L0 !== undefined) {
-    const L1 = fastDecimal(L0);
-    if (L1 === FAIL) return FAIL;
-    if (L1 !== L0) (out ??= { ...u }).L = L1;
-  }
+  const L1 = L0 === undefined ? L0 : fastDecimal(L0);
+  if (L1 === FAIL) return FAIL;
   const V0 = u.V;
-  if (V0 !== undefined) {
-    const V1 = fastDecimal(V0);
-    if (V1 === FAIL) return FAIL;
-    if (V1 !== V0) (out ??= { ...u }).V = V1;
-  }
+  const V1 = V0 === undefined ? V0 : fastDecimal(V0);
+  if (V1 === FAIL) return FAIL;
   const n0 = u.n;
-  if (n0 !== undefined) {
-    const n1 = fastDecimal(n0);
-    if (n1 === FAIL) return FAIL;
-    if (n1 !== n0) (out ??= { ...u }).n = n1;
-  }
+  const n1 = n0 === undefined ? n0 : fastDecimal(n0);
+  if (n1 === FAIL) return FAIL;
   const N0 = u.N;
-  if (N0 !== undefined) {
-    const N1 = fastNullableString(N0);
-    if (N1 === FAIL) return FAIL;
-    if (N1 !== N0) (out ??= { ...u }).N = N1;
-  }
+  const N1 = N0 === undefined ? N0 : fastNullableString(N0);
+  if (N1 === FAIL) return FAIL;
   const u0 = u.u;
-  if (u0 !== undefined) {
-    const u1 = fastBoolean(u0);
-    if (u1 === FAIL) return FAIL;
-    if (u1 !== u0) (out ??= { ...u }).u = u1;
-  }
+  const u1 = u0 === undefined ? u0 : fastBoolean(u0);
+  if (u1 === FAIL) return FAIL;
   const w0 = u.w;
-  if (w0 !== undefined) {
-    const w1 = fastBoolean(w0);
-    if (w1 === FAIL) return FAIL;
-    if (w1 !== w0) (out ??= { ...u }).w = w1;
-  }
+  const w1 = w0 === undefined ? w0 : fastBoolean(w0);
+  if (w1 === FAIL) return FAIL;
   const m0 = u.m;
-  if (m0 !== undefined) {
-    const m1 = fastBoolean(m0);
-    if (m1 === FAIL) return FAIL;
-    if (m1 !== m0) (out ??= { ...u }).m = m1;
-  }
+  const m1 = m0 === undefined ? m0 : fastBoolean(m0);
+  if (m1 === FAIL) return FAIL;
   const O0 = u.O;
-  if (O0 !== undefined) {
-    const O1 = fastInt(O0);
-    if (O1 === FAIL) return FAIL;
-    if (O1 !== O0) (out ??= { ...u }).O = O1;
-  }
+  const O1 = O0 === undefined ? O0 : fastInt(O0);
+  if (O1 === FAIL) return FAIL;
   const U0 = u.U;
-  if (U0 !== undefined) {
-    const U1 = fastInt(U0);
-    if (U1 === FAIL) return FAIL;
-    if (U1 !== U0) (out ??= { ...u }).U = U1;
-  }
+  const U1 = U0 === undefined ? U0 : fastInt(U0);
+  if (U1 === FAIL) return FAIL;
   const x0 = u.x;
-  if (x0 !== undefined) {
-    const x1 = fastString(x0);
-    if (x1 === FAIL) return FAIL;
-    if (x1 !== x0) (out ??= { ...u }).x = x1;
+  const x1 = x0 === undefined ? x0 : fastString(x0);
+  if (x1 === FAIL) return FAIL;
+  if (
+    E1 === E0 && s1 === s0 && i1 === i0 && c1 === c0 && S1 === S0 &&
+    o1 === o0 && X1 === X0 && q1 === q0 && p1 === p0 && z1 === z0 &&
+    Z1 === Z0 && f1 === f0 && reqAmt1 === reqAmt0 && d1 === d0 && l1 === l0 &&
+    r1 === r0 && L1 === L0 && V1 === V0 && n1 === n0 && N1 === N0 &&
+    u1 === u0 && w1 === w0 && m1 === m0 && O1 === O0 && U1 === U0 &&
+    x1 === x0
+  ) {
+    return u as unknown as ExecutionReport;
   }
-  return (out ?? u) as unknown as ExecutionReport;
+  const out: Record<string, unknown> = inPlace === true ? u : { ...u };
+  if (E1 !== E0) out.E = E1;
+  if (s1 !== s0) out.s = s1;
+  if (i1 !== i0) out.i = i1;
+  if (c1 !== c0) out.c = c1;
+  if (S1 !== S0) out.S = S1;
+  if (o1 !== o0) out.o = o1;
+  if (X1 !== X0) out.X = X1;
+  if (q1 !== q0) out.q = q1;
+  if (p1 !== p0) out.p = p1;
+  if (z1 !== z0) out.z = z1;
+  if (Z1 !== Z0) out.Z = Z1;
+  if (f1 !== f0) out.f = f1;
+  if (reqAmt1 !== reqAmt0) out.reqAmt = reqAmt1;
+  if (d1 !== d0) out.d = d1;
+  if (l1 !== l0) out.l = l1;
+  if (r1 !== r0) out.r = r1;
+  if (L1 !== L0) out.L = L1;
+  if (V1 !== V0) out.V = V1;
+  if (n1 !== n0) out.n = n1;
+  if (N1 !== N0) out.N = N1;
+  if (u1 !== u0) out.u = u1;
+  if (w1 !== w0) out.w = w1;
+  if (m1 !== m0) out.m = m1;
+  if (O1 !== O0) out.O = O1;
+  if (U1 !== U0) out.U = U1;
+  if (x1 !== x0) out.x = x1;
+  return out as unknown as ExecutionReport;
 }
 
 const fastTicketInfo = fastStruct<TicketInfo>(
@@ -200,11 +189,22 @@ const fastOutboundAccountInfo = fastStruct<OutboundAccountInfo>(
   { T: fastBoolean, W: fastBoolean, D: fastBoolean },
 );
 
+/**
+ * The fast check of {@link FastPrivateEventCodec} for a value the caller owns alone (a freshly parsed
+ * frame element): an execution report's converted fields (`O` as text, say) are written into the value
+ * instead of into a copy. Other events are checked as by the codec. Same result by value, and the value is
+ * untouched when the check fails (`FAIL`).
+ * @internal
+ */
+export function fastPrivateEventInPlace(u: unknown): Fast<PrivateEvent> {
+  return isRecord(u) && u.e === 'executionReport' ? fastExecutionReport(u, true) : fastPrivateEvent(u);
+}
+
 function fastPrivateEvent(u: unknown): Fast<PrivateEvent> {
   if (!isRecord(u)) return FAIL;
   switch (u.e) {
     case 'executionReport':
-      return fastExecutionReport(u);
+      return fastExecutionReport(u, false);
     case 'ticketInfo':
       return fastTicketInfo(u);
     case 'outboundAccountInfo':

@@ -1,10 +1,11 @@
-import { type MonoTypeOperatorFunction, Observable, type OperatorFunction, Subject } from 'rxjs';
+import { Observable, type OperatorFunction } from 'rxjs';
 import type { PrivateEvent } from '../../codecs/privateEvents';
+import type { ReorderInput, ReorderOutput } from '../../operators/reorderByEventTime';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import { applyAccountUpdate } from '../balanceState';
 import type { BalancesState } from '../foldBalances';
 import { ordersFolder, type OrdersState } from '../foldOrders';
-import type { UserItem } from './items';
+import type { CoreItem, UserItem } from './items';
 
 /** The latest status, orders and balances of the shared core, replayed to late subscribers. @internal */
 export interface LatestState {
@@ -13,33 +14,51 @@ export interface LatestState {
   balances?: BalancesState;
 }
 
+/**
+ * Where the sessions hand their decoded events: `push` is the reorder buffer's input while the core is
+ * subscribed, a no-op otherwise. @internal
+ */
+export interface EventInlet {
+  push: (event: PrivateEvent) => void;
+}
+
+const dropEvent = (): void => undefined;
+
+/** A fresh inlet (dropping events until a core subscribes). @internal */
+export const eventInlet = (): EventInlet => ({ push: dropEvent });
+
 /** `foldOrders()`'s default bound of finished orders kept. */
 const MAX_FINISHED_ORDERS = 1000;
 
 /**
- * The user stream's item pipeline in one subscriber: non-event items are scrubbed (`scrub`) and passed on
- * at once; events go through `reorder` (event-time order, de-duplication), and each ordered event is
- * emitted, then folded into the orders (execution reports) or balances (account updates), whose new state
- * follows it when it changed. Records the latest status, orders and balances in `latest`.
+ * The user stream's item pipeline in one subscriber: non-event items of `source` are scrubbed (`scrub`) and
+ * passed on at once; events, pushed by the sessions into `inlet`, go through the reorder buffer (event-time
+ * order, de-duplication), and each ordered event is emitted (as itself, no wrapper), then folded into the
+ * orders (execution reports) or balances (account updates), whose new state follows it when it changed.
+ * Records the latest status, orders and balances in `latest` (cleared on teardown, when `onTeardown` runs too).
  *
  * Equivalent to `connect(items$ => merge(nonEvents$, events$.pipe(reorder, connect(ev$ => merge(ev$,
- * foldOrders(), foldBalances())))))` + `tap(latest)`, without an RxJS hop per branch and per event: an
- * error of the source errors at once; its completion first flushes the reorder buffer.
+ * foldOrders(), foldBalances())))))` + `tap(latest)` + `finalize`, without an RxJS hop per branch and per
+ * event: an error of the source errors at once; its completion first flushes the reorder buffer.
  * @internal
  */
 export function foldItems(
-  reorder: MonoTypeOperatorFunction<PrivateEvent>,
+  openReorder: (out: ReorderOutput<PrivateEvent>) => ReorderInput<PrivateEvent>,
+  inlet: EventInlet,
   scrub: (item: UserItem) => UserItem,
   latest: LatestState,
-): OperatorFunction<UserItem, UserItem> {
+  onTeardown: () => void,
+): OperatorFunction<UserItem, CoreItem> {
   return (source) =>
-    new Observable<UserItem>((subscriber) => {
+    new Observable<CoreItem>((subscriber) => {
       const foldOrder = ordersFolder(MAX_FINISHED_ORDERS);
       let balances: BalancesState = new Map();
-      const events = new Subject<PrivateEvent>();
-      const subscription = events.pipe(reorder).subscribe({
+      const reorder = openReorder({
+        get closed() {
+          return subscriber.closed;
+        },
         next: (event) => {
-          subscriber.next({ type: 'event', event });
+          subscriber.next(event);
           if (event.e === 'executionReport') {
             const orders = foldOrder(event);
             if (orders !== undefined) {
@@ -57,21 +76,22 @@ export function foldItems(
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
       });
-      subscription.add(
-        source.subscribe({
-          next: (item) => {
-            if (item.type === 'event') {
-              events.next(item.event);
-              return;
-            }
-            const scrubbed = scrub(item);
-            if (scrubbed.type === 'status') latest.status = scrubbed.status;
-            subscriber.next(scrubbed);
-          },
-          error: (error: unknown) => subscriber.error(error),
-          complete: () => events.complete(),
-        }),
-      );
-      return subscription;
+      inlet.push = reorder.next;
+      const subscription = source.subscribe({
+        next: (item) => {
+          const scrubbed = scrub(item);
+          if (scrubbed.type === 'status') latest.status = scrubbed.status;
+          subscriber.next(scrubbed);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: reorder.complete,
+      });
+      return () => {
+        subscription.unsubscribe();
+        inlet.push = dropEvent;
+        reorder.dispose();
+        latest.status = latest.orders = latest.balances = undefined;
+        onTeardown();
+      };
     });
 }

@@ -2,11 +2,13 @@ import * as E from 'fp-ts/Either';
 import { Observable, skip, type Subscriber } from 'rxjs';
 import { decodeWith } from '../../codecs/decode';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
-import { decodePrivateFrameFast, FastPrivateEventCodec } from '../../codecs/fast/privateEvents';
+import { decodePrivateFrameFast, fastPrivateEventInPlace, FastPrivateEventCodec } from '../../codecs/fast/privateEvents';
 import { FAIL } from '../../codecs/fast/scalars';
 import { ConnectionClosedError } from '../../errors';
 import { connectionCore, type ConnectionConfig } from '../../socket/connection';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
+import type { PrivateEvent } from '../../codecs/privateEvents';
+import type { DecodeError } from '../../errors';
 import type { SessionItem } from './items';
 
 /** Close code with which the service (and the simulator) ends a stream whose listen key is not valid. @internal */
@@ -21,7 +23,12 @@ export interface KeySessionSettings {
   readonly suspectAfterFailures: number;
   /** Called when the key looks dead: `dead` for a close 4001, not `dead` after repeated failures. */
   readonly onKeySuspect: (dead: boolean) => void;
+  /** Each decoded event, in frame order, by one plain call (while the session is subscribed). */
+  readonly onEvent: (event: PrivateEvent) => void;
 }
+
+/** One element of a private frame, decoded: an event or its `DecodeError`. @internal */
+export type DecodedElement = { readonly type: 'event'; readonly event: PrivateEvent } | { readonly type: 'error'; readonly error: DecodeError };
 
 const isKeyClose = (error: unknown): boolean =>
   error instanceof ConnectionClosedError && error.code === INVALID_KEY_CLOSE_CODE;
@@ -34,42 +41,54 @@ const isHeartbeat = (message: unknown): boolean =>
 
 const privateEventCheck = fastCheckOf(FastPrivateEventCodec)!;
 
-/** One element of a private frame as an item: the fast check first, `decodeWith` (exact errors) when it fails. */
-function decodeElement(element: unknown): SessionItem {
-  const event = privateEventCheck(element);
-  if (event !== FAIL) return { type: 'event', event };
+/** The exact decoding of an element the fast check refused: the event after all, or its `DecodeError`. */
+function decodeSlow(element: unknown): DecodedElement {
   const r = decodeWith(FastPrivateEventCodec, element);
   return E.isRight(r) ? { type: 'event', event: r.right } : { type: 'error', error: r.left };
 }
 
 /**
- * Splits one message of the private stream into event and error items (heartbeats give nothing), exactly as
+ * Splits one message of the private stream into decoded elements (heartbeats give nothing), exactly as
  * `decodePrivateFrame` would decode it. @internal
  */
-export function decodeMessage(message: unknown): SessionItem[] {
+export function decodeMessage(message: unknown): DecodedElement[] {
   if (isHeartbeat(message)) return [];
   if (Array.isArray(message)) {
-    const items: SessionItem[] = [];
-    for (let i = 0; i < message.length; i++) items.push(decodeElement(message[i]));
+    const items: DecodedElement[] = [];
+    for (let i = 0; i < message.length; i++) {
+      const event = privateEventCheck(message[i]);
+      items.push(event !== FAIL ? { type: 'event', event } : decodeSlow(message[i]));
+    }
     return items;
   }
   return decodePrivateFrameFast(message).map(
-    (r): SessionItem => (E.isRight(r) ? { type: 'event', event: r.right } : { type: 'error', error: r.left }),
+    (r): DecodedElement => (E.isRight(r) ? { type: 'event', event: r.right } : { type: 'error', error: r.left }),
   );
 }
 
 /**
- * The decoding frame sink of a session: the items of each message go to `next` synchronously, in order
- * (the usual frame, an array of events: each element decoded and emitted at once, no array of items).
+ * The decoding frame sink of a session: events go to `onEvent`, decode errors to the subscriber, in frame
+ * order, synchronously (the usual frame, an array of events: each element checked and handed on at once,
+ * with no item object or array per event). Nothing is handed on once the session is unsubscribed.
  */
-function frameSink(subscriber: Subscriber<SessionItem>): (message: unknown) => void {
+function frameSink(subscriber: Subscriber<SessionItem>, onEvent: (event: PrivateEvent) => void): (message: unknown) => void {
+  const emit = (d: DecodedElement): void => {
+    if (d.type === 'event') onEvent(d.event);
+    else subscriber.next(d);
+  };
   return (message) => {
     if (Array.isArray(message)) {
-      for (let i = 0; i < message.length && !subscriber.closed; i++) subscriber.next(decodeElement(message[i]));
+      // The parsed frame is this sink's alone (the session's connection has no other sink): converted
+      // fields are written into the element rather than into a copy of it.
+      for (let i = 0; i < message.length && !subscriber.closed; i++) {
+        const event = fastPrivateEventInPlace(message[i]);
+        if (event !== FAIL) onEvent(event);
+        else emit(decodeSlow(message[i]));
+      }
       return;
     }
     const items = decodeMessage(message);
-    for (let i = 0; i < items.length && !subscriber.closed; i++) subscriber.next(items[i]!);
+    for (let i = 0; i < items.length && !subscriber.closed; i++) emit(items[i]!);
   };
 }
 
@@ -110,8 +129,8 @@ export function keySuspicion(
 }
 
 /**
- * One connection to the private stream of one listen key, as items: decoded events, decode and connection
- * errors, statuses. Cold: subscribing opens the socket, unsubscribing closes it. A close with code 4001
+ * One connection to the private stream of one listen key: decoded events to `onEvent`, and as items decode
+ * and connection errors and statuses. Cold: subscribing opens the socket, unsubscribing closes it. A close with code 4001
  * (key not valid) ends the connection but not the session: it waits, silent, to be replaced by the session
  * of a new key. Any other fatal connection error (reconnection given up) errors the session.
  * @internal
@@ -139,7 +158,7 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
     });
     subscription.add(conn.errors$.subscribe({ next: (e) => subscriber.next({ type: 'error', error: e }), error, complete }));
     subscription.add(
-      core.frames(frameSink(subscriber)).subscribe({
+      core.frames(frameSink(subscriber, s.onEvent)).subscribe({
         // A key closed as not valid ends the connection, not the session.
         error: (e: unknown) => (isKeyClose(e) ? complete() : error(e)),
         complete,

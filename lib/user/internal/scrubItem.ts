@@ -14,7 +14,6 @@ export function scrubItem(item: UserItem, keys: readonly string[]): UserItem {
       const cause = scrubError(status.cause, keys);
       return cause === status.cause ? item : { type: 'status', status: { ...status, cause } };
     }
-    case 'event':
     case 'gap':
     case 'orders':
     case 'balances':

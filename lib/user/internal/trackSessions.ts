@@ -41,8 +41,7 @@ export function trackSessions(scheduler: SchedulerLike): OperatorFunction<Sessio
         return out;
       };
 
-      // A plain observer rather than `mergeMap` to arrays: an event goes straight through, with no array
-      // and no inner subscription per event (that was most of the user stream's garbage).
+      // A plain observer rather than `mergeMap` to arrays (events do not come this way: see keySession).
       return new Observable<UserItem>((subscriber) =>
         source.subscribe({
           next: (item) => {
@@ -59,7 +58,6 @@ export function trackSessions(scheduler: SchedulerLike): OperatorFunction<Sessio
                 for (let i = 0; i < out.length && !subscriber.closed; i++) subscriber.next(out[i]!);
                 return;
               }
-              case 'event':
               case 'error':
                 subscriber.next(item);
                 return;

@@ -1,0 +1,84 @@
+import { Subject } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
+import { ConnectionClosedError } from '../../../lib/errors';
+import type { CoreItem } from '../../../lib/user/internal/items';
+import { ItemHub } from '../../../lib/user/internal/itemHub';
+
+const ev = (E: number, extra: Record<string, unknown> = {}): PrivateEvent =>
+  ({ e: 'ticketInfo', E, s: 'X', q: '1', t: E, p: '1', T: String(E), o: '1', S: 'BUY', ...extra }) as PrivateEvent;
+const err = (n: number): CoreItem => ({ type: 'error', error: new Error(`e${n}`) });
+
+describe('ItemHub', () => {
+  let testScheduler: TestScheduler;
+  beforeEach(() => {
+    testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+  });
+
+  it('shares one subscription of the source and sends each item to the subscribers of its kind only', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const a = ev(1);
+      const b = ev(2, { type: 'error', error: 'not an item' }); // an event with an extra `type` field is still an event
+      const x = err(1);
+      const source = cold<CoreItem>('-a-x-b-|', { a, x, b });
+      const hub = new ItemHub(source);
+      expectObservable(hub.events$()).toBe('-a---b-|', { a, b });
+      expectObservable(hub.pick('error', (i) => i.error.message)).toBe('---x---|', { x: 'e1' });
+      expectObservable(hub.pick('status', (i) => i.status)).toBe('-------|');
+      expectSubscriptions(source.subscriptions).toBe('^------!');
+    });
+  });
+
+  it('disconnects when the last subscriber leaves and connects afresh for the next one', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const source = cold<CoreItem>('-a-b-c-d', { a: ev(1), b: ev(2), c: ev(3), d: ev(4) });
+      const hub = new ItemHub(source);
+      expectObservable(hub.events$(), '^--!').toBe('-a-', { a: ev(1) });
+      expectObservable(hub.events$(), '-^----!').toBe('-a-b-c', { a: ev(1), b: ev(2), c: ev(3) });
+      expectObservable(hub.events$(), '--------^--!').toBe('---------a-', { a: ev(1) });
+      expectSubscriptions(source.subscriptions).toBe(['^-----!', '--------^--!']);
+    });
+  });
+
+  it('errors and completes every subscriber, then reconnects for a new one (share() defaults)', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failure = new ConnectionClosedError(1006, '', false);
+      const source = cold<CoreItem>('-a-#', { a: ev(1) }, failure);
+      const hub = new ItemHub(source);
+      expectObservable(hub.events$()).toBe('-a-#', { a: ev(1) }, failure);
+      expectObservable(hub.pick('gap', (i) => i.gap)).toBe('---#', undefined, failure);
+      expectObservable(hub.events$(), '-----^').toBe('------a-#', { a: ev(1) }, failure);
+      expectSubscriptions(source.subscriptions).toBe(['^--!', '-----^--!']);
+    });
+  });
+
+  it('gives a subscriber added during an emission the next item, not the current one', () => {
+    const source = new Subject<CoreItem>();
+    const hub = new ItemHub(source);
+    const late: PrivateEvent[] = [];
+    const early: PrivateEvent[] = [];
+    hub.events$().subscribe((e) => {
+      early.push(e);
+      if (e.E === 1) hub.events$().subscribe((l) => late.push(l));
+    });
+    source.next(ev(1));
+    source.next(ev(2));
+    expect(early.map((e) => e.E)).toEqual([1, 2]);
+    expect(late.map((e) => e.E)).toEqual([2]);
+    expect(source.observed).toBe(true);
+  });
+
+  it('stops sending to a subscriber that leaves during an emission', () => {
+    const source = new Subject<CoreItem>();
+    const hub = new ItemHub(source);
+    const second: number[] = [];
+    const first = hub.events$().subscribe(() => {
+      first.unsubscribe();
+      secondSub.unsubscribe();
+    });
+    const secondSub = hub.events$().subscribe((e) => second.push(e.E));
+    source.next(ev(1));
+    expect(second).toEqual([]);
+    expect(source.observed).toBe(false);
+  });
+});
