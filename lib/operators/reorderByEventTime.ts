@@ -146,7 +146,11 @@ export interface ReorderOutput<T> {
 
 /** The input side of one reorder buffer: plain functions, no RxJS subscriber in between. @internal */
 export interface ReorderInput<T> {
-  readonly next: (event: T) => void;
+  /**
+   * One event. `now`, when given, is the scheduler's current time as the caller already read it (the user
+   * stream passes its frame's arrival time, read in the same turn); otherwise the buffer reads it.
+   */
+  readonly next: (event: T, now?: number) => void;
   /** Emits everything held in order, then the error. */
   readonly error: (err: unknown) => void;
   /** Emits everything held in order, then completes. */
@@ -236,7 +240,7 @@ export function reorderBuffer<T>(
       }
     };
 
-    const next = (event: T): void => {
+    const next = (event: T, arrivedAt?: number): void => {
       if (out.closed) return;
       try {
         const time = eventTime(event);
@@ -244,8 +248,9 @@ export function reorderBuffer<T>(
           out.next(event);
           return;
         }
-        // One clock read per event, shared by the de-duplication window and the hold deadline.
-        const now = seen !== undefined || timed ? scheduler.now() : 0;
+        // One clock read per event (none when the caller passed it), shared by the de-duplication window and
+        // the hold deadline.
+        const now = arrivedAt ?? (seen !== undefined || timed ? scheduler.now() : 0);
         if (seen !== undefined && !remember!(seen, event, now)) return;
         if (time < watermark) {
           onLateEvent(event, time);

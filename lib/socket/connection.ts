@@ -147,7 +147,7 @@ export function connection(config: ConnectionConfig): Connection {
  */
 export interface ConnectionCore {
   readonly connection: Connection;
-  frames(sink: (message: unknown) => void): Observable<never>;
+  frames(sink: (message: unknown, now: number) => void): Observable<never>;
 }
 
 /** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
@@ -200,11 +200,11 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
   };
 
   // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
-  let sinks: readonly ((message: unknown) => void)[] = [];
-  const deliver = (message: unknown): void => {
+  let sinks: readonly ((message: unknown, now: number) => void)[] = [];
+  const deliver = (message: unknown, now: number): void => {
     const current = sinks;
-    if (current.length === 1) current[0]!(message);
-    else for (let i = 0; i < current.length; i++) current[i]!(message);
+    if (current.length === 1) current[0]!(message, now);
+    else for (let i = 0; i < current.length; i++) current[i]!(message, now);
   };
 
   const session$ = defer(() => {
@@ -249,7 +249,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
     tap({ error: (e: unknown) => finish(toError(e)), unsubscribe: () => finish() }),
     share({ resetOnRefCountZero: true }),
   );
-  const frames = (sink: (message: unknown) => void): Observable<never> =>
+  const frames = (sink: (message: unknown, now: number) => void): Observable<never> =>
     new Observable<never>((subscriber) => {
       sinks = [...sinks, sink];
       const subscription = lifecycle$.subscribe({

@@ -21,8 +21,11 @@ export interface SessionSettings {
   readonly onOpen: (socket: WebSocketLike) => void;
   /** The socket can no longer send (closed by either side or torn down); `wasOpen` tells whether it had opened. */
   readonly onEnd: (wasOpen: boolean) => void;
-  /** Each decoded JSON message (heartbeats included), by one plain call per frame. */
-  readonly onMessage: (message: unknown) => void;
+  /**
+   * Each decoded JSON message (heartbeats included), by one plain call per frame, with the scheduler's time
+   * at which the frame arrived (read once per frame, for the watchdog; sinks reuse it instead of reading again).
+   */
+  readonly onMessage: (message: unknown, now: number) => void;
   readonly onDecodeError: (error: DecodeError) => void;
 }
 
@@ -80,7 +83,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
         return;
       }
       handleHeartbeat(message, now, heartbeat, s.clock, reply);
-      onMessage(message);
+      onMessage(message, now);
     };
     // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
     // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.

@@ -174,7 +174,7 @@ export function userStream(config: UserStreamConfig): UserStream {
 
   const core$: Observable<CoreItem> = defer(() => {
     const inlet = eventInlet();
-    const onEvent = (event: PrivateEvent): void => inlet.push(event);
+    const onEvent = (event: PrivateEvent, now: number): void => inlet.push(event, now);
     const recreate$ = new Subject<void>();
     const keys: string[] = [];
     let currentKey: string | undefined;

@@ -19,7 +19,8 @@ export interface LatestState {
  * subscribed, a no-op otherwise. @internal
  */
 export interface EventInlet {
-  push: (event: PrivateEvent) => void;
+  /** `now`: the scheduler's time at which the event's frame arrived (the reorder buffer's clock reading). */
+  push: (event: PrivateEvent, now: number) => void;
 }
 
 const dropEvent = (): void => undefined;

@@ -24,7 +24,8 @@ export interface KeySessionSettings {
   /** Called when the key looks dead: `dead` for a close 4001, not `dead` after repeated failures. */
   readonly onKeySuspect: (dead: boolean) => void;
   /** Each decoded event, in frame order, by one plain call (while the session is subscribed). */
-  readonly onEvent: (event: PrivateEvent) => void;
+  /** Each decoded event, with the scheduler's time at which its frame arrived. */
+  readonly onEvent: (event: PrivateEvent, now: number) => void;
 }
 
 /** One element of a private frame, decoded: an event or its `DecodeError`. @internal */
@@ -71,24 +72,27 @@ export function decodeMessage(message: unknown): DecodedElement[] {
  * order, synchronously (the usual frame, an array of events: each element checked and handed on at once,
  * with no item object or array per event). Nothing is handed on once the session is unsubscribed.
  */
-function frameSink(subscriber: Subscriber<SessionItem>, onEvent: (event: PrivateEvent) => void): (message: unknown) => void {
-  const emit = (d: DecodedElement): void => {
-    if (d.type === 'event') onEvent(d.event);
+function frameSink(
+  subscriber: Subscriber<SessionItem>,
+  onEvent: (event: PrivateEvent, now: number) => void,
+): (message: unknown, now: number) => void {
+  const emit = (d: DecodedElement, now: number): void => {
+    if (d.type === 'event') onEvent(d.event, now);
     else subscriber.next(d);
   };
-  return (message) => {
+  return (message, now) => {
     if (Array.isArray(message)) {
       // The parsed frame is this sink's alone (the session's connection has no other sink): converted
       // fields are written into the element rather than into a copy of it.
       for (let i = 0; i < message.length && !subscriber.closed; i++) {
         const event = fastPrivateEventInPlace(message[i]);
-        if (event !== FAIL) onEvent(event);
-        else emit(decodeSlow(message[i]));
+        if (event !== FAIL) onEvent(event, now);
+        else emit(decodeSlow(message[i]), now);
       }
       return;
     }
     const items = decodeMessage(message);
-    for (let i = 0; i < items.length && !subscriber.closed; i++) emit(items[i]!);
+    for (let i = 0; i < items.length && !subscriber.closed; i++) emit(items[i]!, now);
   };
 }
 
