@@ -52,7 +52,8 @@ const RETIRED_PER_KEPT = 4;
  * Decimals are compared exactly (no floats). A report that changes nothing (a duplicate, a stale one)
  * emits nothing. Each emission is a new immutable `ReadonlyMap` (iterated in the order orders were first
  * seen); unchanged orders keep their `OrderState` object. Maps share their structure: a report costs the
- * same whatever the number of orders held (no copy of the whole map per report).
+ * same whatever the number of orders held (no copy of the whole map per report). They compare equal to a
+ * `Map` with the same entries (`expect(orders).toEqual(new Map([...]))`), though `instanceof Map` is false.
  * Open orders stay until they finish; finished ones are bounded by `maxFinishedOrders` (default 1000), so a
  * stream that runs for weeks does not grow without bound.
  *

@@ -4,7 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
 import { newNodes, PersistentMap } from '../../lib/user/internal/persistentMap';
-import type { OrderState } from '../../lib/user/orderState';
+import { applyExecutionReport, type OrderState } from '../../lib/user/orderState';
 import { report } from './fixtures';
 
 const statuses = (m: OrdersState): Record<string, string> =>
@@ -31,6 +31,18 @@ describe('foldOrders', () => {
         z: { '1': 'FILLED:1', '2': 'NEW:0' },
       });
       expectSubscriptions(source.subscriptions).toBe('^--------!');
+    });
+  });
+
+  it('emits states that marble assertions compare with real Maps', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const source = cold('-a-c-|', { a: n1, c: n2 });
+      const one = applyExecutionReport(undefined, n1);
+      const two = applyExecutionReport(undefined, n2);
+      expectObservable(source.pipe(foldOrders())).toBe('-w-x-|', {
+        w: new Map([['1', one]]),
+        x: new Map([['1', one], ['2', two]]),
+      });
     });
   });
 

@@ -169,6 +169,12 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 }
 
+// Deep-equality tools compare iterables by their constructor as well as their tag (jest's and vitest's
+// `toEqual`, and so the RxJS `TestScheduler` assertions users build on them): presenting `Map` as the
+// constructor, like the `Map` tag above, keeps `expect(orders).toEqual(new Map([...]))` true in users' tests.
+// `new orders.constructor(orders)` makes a real `Map` copy.
+Object.defineProperty(PersistentMap.prototype, 'constructor', { value: Map, writable: true, configurable: true });
+
 /**
  * How many trie nodes of `after` are not nodes of `before` (what an update allocated): a structural check
  * for tests. @internal

@@ -104,6 +104,14 @@ describe('PersistentMap', () => {
     expect(new Map(m)).toEqual(new Map([['a', 1], ['b', 2]]));
     expect(m).toEqual(PersistentMap.empty<number>().set('b', 2).set('a', 1));
     expect(m).not.toEqual(PersistentMap.empty<number>().set('a', 1).set('b', 3));
+    // users' tests compare emitted states with real Maps, both ways, loosely and strictly
+    expect(m).toEqual(new Map([['a', 1], ['b', 2]]));
+    expect(new Map([['b', 2], ['a', 1]])).toEqual(m);
+    expect(m).toStrictEqual(new Map([['a', 1], ['b', 2]]));
+    expect(m).not.toEqual(new Map([['a', 1]]));
+    expect(m).not.toEqual(new Map([['a', 1], ['b', 3]]));
+    expect(m.constructor).toBe(Map);
+    expect(new (m.constructor as MapConstructor)(m)).toBeInstanceOf(Map);
     const seen: [string, number][] = [];
     m.forEach((v, k, self) => {
       expect(self).toBe(m);
