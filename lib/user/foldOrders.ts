@@ -52,8 +52,9 @@ const RETIRED_PER_KEPT = 4;
  * Decimals are compared exactly (no floats). A report that changes nothing (a duplicate, a stale one)
  * emits nothing. Each emission is a new immutable `ReadonlyMap` (iterated in the order orders were first
  * seen); unchanged orders keep their `OrderState` object. Maps share their structure: a report costs the
- * same whatever the number of orders held (no copy of the whole map per report). They compare equal to a
- * `Map` with the same entries (`expect(orders).toEqual(new Map([...]))`), though `instanceof Map` is false.
+ * same whatever the number of orders held (no copy of the whole map per report). They are read-only `Map`s
+ * (`set` / `delete` / `clear` throw; `new Map(orders)` copies) that compare equal to a plain `Map` with the
+ * same entries (`expect(orders).toEqual(new Map([...]))`).
  * Open orders stay until they finish; finished ones are bounded by `maxFinishedOrders` (default 1000), so a
  * stream that runs for weeks does not grow without bound.
  *
@@ -99,13 +100,13 @@ export function ordersFolder(maxFinishedOrders: number): (report: ExecutionRepor
     const before = orders.get(report.i);
     const after = applyExecutionReport(before, report);
     if (after === before) return undefined;
-    let next = orders.set(report.i, after);
+    let next = orders.with(report.i, after);
     if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
       finished.add(report.i);
       if (finished.size > maxFinishedOrders) {
         const oldest = first(finished);
         finished.delete(oldest);
-        next = next.delete(oldest);
+        next = next.without(oldest);
         retired.add(oldest);
         if (retired.size > maxRetired) retired.delete(first(retired));
       }

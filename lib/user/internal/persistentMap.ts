@@ -50,8 +50,15 @@ const readEntry = <V>(e: Entry<V>): [string, V] => [e.key, e.value];
 const readKey = <V>(e: Entry<V>): string => e.key;
 const readValue = <V>(e: Entry<V>): V => e.value;
 
-/** @internal */
-export class PersistentMap<V> implements ReadonlyMap<string, V> {
+/**
+ * A real `Map` subclass, so that everything testing `instanceof Map` (Angular's `keyvalue` pipe, `@for`,
+ * lodash, Immer…) treats it as one; its own storage is the trie, the inherited one stays empty. It is
+ * immutable: `set`, `delete` and `clear` throw a `TypeError`; {@link PersistentMap.with} and
+ * {@link PersistentMap.without} return new maps. (Operations that read a `Map`'s internal storage directly,
+ * such as `structuredClone`, see an empty map: copy it with `new Map(map)` first.)
+ * @internal
+ */
+export class PersistentMap<V> extends Map<string, V> {
   /** The empty map. */
   static empty<V>(): PersistentMap<V> {
     const map = new PersistentMap<V>(EMPTY_ROOT, 0, 0);
@@ -71,60 +78,77 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   private constructor(
     private readonly root: Branch<V>,
     /** Number of entries. */
-    readonly size: number,
+    private readonly count: number,
     private readonly nextSeq: number,
-  ) {}
+  ) {
+    super();
+  }
 
-  get(key: string): V | undefined {
+  override get size(): number {
+    return this.count;
+  }
+
+  override get(key: string): V | undefined {
     return find(this.root, key, hashOf(key))?.value;
   }
 
-  has(key: string): boolean {
+  override has(key: string): boolean {
     return find(this.root, key, hashOf(key)) !== undefined;
   }
 
   /** A map with `key` set to `value` (an existing key keeps its place in the iteration order). */
-  set(key: string, value: V): PersistentMap<V> {
+  with(key: string, value: V): PersistentMap<V> {
     const hash = hashOf(key);
     const old = find(this.root, key, hash);
     const entry = new Entry(key, value, hash, old === undefined ? this.nextSeq : old.seq);
     const root = assoc(this.root, entry, 0) as Branch<V>;
     return old === undefined
-      ? this.next(root, this.size + 1, this.nextSeq + 1, undefined, entry)
-      : this.next(root, this.size, this.nextSeq, old, entry);
+      ? this.next(root, this.count + 1, this.nextSeq + 1, undefined, entry)
+      : this.next(root, this.count, this.nextSeq, old, entry);
   }
 
   /** A map without `key` (this map when `key` is absent). */
-  delete(key: string): PersistentMap<V> {
+  without(key: string): PersistentMap<V> {
     const hash = hashOf(key);
     const old = find(this.root, key, hash);
     if (old === undefined) return this;
     const root = dissoc(this.root, key, hash, 0) as Branch<V> | undefined;
-    return this.next(root ?? EMPTY_ROOT, this.size - 1, this.nextSeq, old, undefined);
+    return this.next(root ?? EMPTY_ROOT, this.count - 1, this.nextSeq, old, undefined);
   }
 
-  forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    for (const e of this.entryList()) callback.call(thisArg, e.value, e.key, this as ReadonlyMap<string, V>);
+  /** Immutable: use {@link PersistentMap.with}. */
+  override set(_key: string, _value: V): this {
+    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
   }
 
-  entries(): MapIterator<[string, V]> {
+  /** Immutable: use {@link PersistentMap.without}. */
+  override delete(_key: string): boolean {
+    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
+  }
+
+  /** Immutable. */
+  override clear(): void {
+    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
+  }
+
+  override forEach(callback: (value: V, key: string, map: Map<string, V>) => void, thisArg?: unknown): void {
+    for (const e of this.entryList()) callback.call(thisArg, e.value, e.key, this);
+  }
+
+  override entries(): MapIterator<[string, V]> {
     return new EntryIterator(this.entryList(), readEntry) as unknown as MapIterator<[string, V]>;
   }
 
-  keys(): MapIterator<string> {
+  override keys(): MapIterator<string> {
     return new EntryIterator(this.entryList(), readKey) as unknown as MapIterator<string>;
   }
 
-  values(): MapIterator<V> {
+  override values(): MapIterator<V> {
     return new EntryIterator(this.entryList(), readValue) as unknown as MapIterator<V>;
   }
 
-  [Symbol.iterator](): MapIterator<[string, V]> {
+  override [Symbol.iterator](): MapIterator<[string, V]> {
     return this.entries();
-  }
-
-  get [Symbol.toStringTag](): string {
-    return 'Map';
   }
 
   /** Shown by Node's `util.inspect` (and so `console.log`) as the `Map` it stands for. */
@@ -169,10 +193,10 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 }
 
-// Deep-equality tools compare iterables by their constructor as well as their tag (jest's and vitest's
-// `toEqual`, and so the RxJS `TestScheduler` assertions users build on them): presenting `Map` as the
-// constructor, like the `Map` tag above, keeps `expect(orders).toEqual(new Map([...]))` true in users' tests.
-// `new orders.constructor(orders)` makes a real `Map` copy.
+// Deep-equality tools compare iterables by their constructor (jest's and vitest's `toEqual`, and so the RxJS
+// `TestScheduler` assertions users build on them): presenting `Map` itself as the constructor keeps
+// `expect(orders).toEqual(new Map([...]))` true in users' tests. `new orders.constructor(orders)` makes a
+// plain `Map` copy.
 Object.defineProperty(PersistentMap.prototype, 'constructor', { value: Map, writable: true, configurable: true });
 
 /**
