@@ -19,12 +19,12 @@ const CR = 0x0d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
+const MINUS = 0x2d;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
 
-/** `text[i]` is an ASCII digit (`false` past either end). */
-const digitAt = (text: string, i: number): boolean => {
-  const c = text.charCodeAt(i); // NaN out of range: both comparisons false
-  return c >= 0x30 && c <= 0x39;
-};
+/** A byte or char code that may stand right before the digits of a JSON number value: `:`, `,`, `[`, `-`, whitespace (control characters too: conservative). */
+const mayPrecedeNumber = (c: number): boolean => c === COLON || c === COMMA || c === OPEN_BRACKET || c === MINUS || c <= SPACE;
 
 /** The run of digits `[start, …)` is preceded by a JSON value start: `-`? whitespace* then `:`, `,`, `[` or the document start. */
 function valueStartsAt(text: string, start: number): boolean {
@@ -39,42 +39,49 @@ function valueStartsAt(text: string, start: number): boolean {
 
 /**
  * Cheap pre-check: may `text` hold an integer literal of {@link LONG_DIGITS}+ digits standing where a JSON
- * value starts (document start, after `:`, `,` or `[`, optional whitespace and `-`)? Sub-linear: every run
- * of 16 digits covers one of the positions 15, 31, 47, …, so only those are read, and a run is measured
- * only around a sampled digit. Quoted ids (`"v":"929681067596857345"`) are rejected by the character before
- * their run, so the common frame reads about a sixteenth of its characters and allocates nothing. It may
- * say yes for digits inside a string (`"a,1234567890123456"`); the exact scanner then changes nothing.
- * Never says no when {@link quoteLongIntegers} would quote something.
+ * value starts (document start, after `:`, `,` or `[`, optional whitespace and `-`)? Exactly: is there a
+ * maximal run of 16+ ASCII digits whose start is such a value start? Sub-linear and allocation-free, like a
+ * Horspool search for "16 digits": a window `[i, i + 16)` is tested by its last character first (a
+ * non-digit there skips the whole window), then backwards; the first non-digit found moves the window past
+ * it. When that non-digit cannot precede a number (a quote: the common quoted id; a `.`: a fraction), the
+ * run after it is rejected at once and the window jumps past the sample, so no run is read twice. Only a
+ * full window of digits reads its context. Every position before `i` is settled; `text[i - 1]` is a
+ * non-digit, or a digit of a run already rejected. It may say yes for digits inside a string
+ * (`"a,1234567890123456"`); the exact scanner then changes nothing. Never says no when
+ * {@link quoteLongIntegers} would quote something.
  * @internal
  */
 export function mayHaveLongInteger(text: string): boolean {
   const n = text.length;
-  for (let k = LONG_DIGITS - 1; k < n; k += LONG_DIGITS) {
-    if (!digitAt(text, k)) continue;
-    // A run of 16+ digits covering k holds k - 8 or k + 8: short runs (prices, times) end here, unmeasured.
-    if (!digitAt(text, k - 8) && !digitAt(text, k + 8)) continue;
-    let start = k;
-    while (digitAt(text, start - 1)) start--;
-    // Quoted ids (the common case) are rejected by the character before their run, before it is measured.
-    if (text.charCodeAt(start - 1) === QUOTE || !valueStartsAt(text, start)) continue;
-    let end = k + 1;
-    while (digitAt(text, end)) end++;
-    if (end - start >= LONG_DIGITS) return true;
-    // The next sample past this run: runs are separated by at least one non-digit.
-    while (k + LONG_DIGITS < end) k += LONG_DIGITS;
+  let i = 0;
+  while (i + LONG_DIGITS <= n) {
+    const j = i + LONG_DIGITS - 1;
+    let c = text.charCodeAt(j);
+    if (c < DIGIT_0 || c > DIGIT_9) {
+      i = j + 1;
+      continue;
+    }
+    let p = j - 1;
+    for (; p >= i; p--) {
+      c = text.charCodeAt(p);
+      if (c < DIGIT_0 || c > DIGIT_9) break;
+    }
+    if (p >= i) {
+      // A run starts at p + 1 and covers j: a candidate after a possible value start, rejected otherwise
+      // (then it ends after j, and the next run starts at j + 2 at the earliest).
+      i = mayPrecedeNumber(c) ? p + 1 : j + 2;
+      continue;
+    }
+    // [i, j] are digits: a run of 16+ starts at i, unless text[i - 1] is a digit of a rejected run (then
+    // valueStartsAt says no).
+    if (valueStartsAt(text, i)) return true;
+    i = j + 2;
   }
   return false;
 }
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-const MINUS = 0x2d;
-
-/** `bytes[i]` is an ASCII digit (`false` past either end: `undefined` compares false). */
-const digitByteAt = (bytes: Uint8Array, i: number): boolean => {
-  const c = bytes[i]!;
-  return c >= 0x30 && c <= 0x39;
-};
 
 /** {@link valueStartsAt} over UTF-8 bytes. */
 function valueStartsAtByte(bytes: Uint8Array, start: number): boolean {
@@ -89,7 +96,7 @@ function valueStartsAtByte(bytes: Uint8Array, start: number): boolean {
 
 /**
  * {@link mayHaveLongInteger} over the UTF-8 bytes of a text frame, before they are decoded to a string: the
- * same sampling, on a typed array (cheaper per read than `charCodeAt` on a fresh string). Exact for the
+ * same search, on a typed array (cheaper per read than `charCodeAt` on a fresh string). Exact for the
  * same reason: in UTF-8 every byte of a multi-byte character is `0x80` or above, so digits, quotes and the
  * JSON punctuation it looks for are the same single bytes as in the text, and runs of digits are the same
  * runs. Never says no when {@link quoteLongIntegers} would quote something in the decoded text.
@@ -97,16 +104,25 @@ function valueStartsAtByte(bytes: Uint8Array, start: number): boolean {
  */
 export function mayHaveLongIntegerBytes(bytes: Uint8Array): boolean {
   const n = bytes.length;
-  for (let k = LONG_DIGITS - 1; k < n; k += LONG_DIGITS) {
-    if (!digitByteAt(bytes, k)) continue;
-    if (!digitByteAt(bytes, k - 8) && !digitByteAt(bytes, k + 8)) continue;
-    let start = k;
-    while (digitByteAt(bytes, start - 1)) start--;
-    if (bytes[start - 1] === QUOTE || !valueStartsAtByte(bytes, start)) continue;
-    let end = k + 1;
-    while (digitByteAt(bytes, end)) end++;
-    if (end - start >= LONG_DIGITS) return true;
-    while (k + LONG_DIGITS < end) k += LONG_DIGITS;
+  let i = 0;
+  while (i + LONG_DIGITS <= n) {
+    const j = i + LONG_DIGITS - 1;
+    let c = bytes[j]!;
+    if (c < DIGIT_0 || c > DIGIT_9) {
+      i = j + 1;
+      continue;
+    }
+    let p = j - 1;
+    for (; p >= i; p--) {
+      c = bytes[p]!;
+      if (c < DIGIT_0 || c > DIGIT_9) break;
+    }
+    if (p >= i) {
+      i = mayPrecedeNumber(c) ? p + 1 : j + 2;
+      continue;
+    }
+    if (valueStartsAtByte(bytes, i)) return true;
+    i = j + 2;
   }
   return false;
 }

@@ -91,7 +91,55 @@ describe('quoteLongIntegers', () => {
   });
 });
 
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** The exact question both pre-checks answer: a maximal run of 16+ digits standing where a JSON value starts. */
+const longRunModel = (text: string): boolean => {
+  for (const m of text.matchAll(/\d{16,}/g)) if (/(?:^|[:,[])[ \t\n\r]*-?$/.test(text.slice(0, m.index))) return true;
+  return false;
+};
+
+/** Text rich in digit runs of every length and in the characters around them that decide a verdict. */
+const runText = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('"', ':', ',', '[', '-', ' ', '\n', '.', 'a', 'é', '€', '𝄞', '}', 'e'),
+      fc.integer({ min: 1, max: 40 }).map((n) => '1234567890'.repeat(4).slice(0, n)),
+      fc.integer({ min: 14, max: 18 }).map((n) => '9'.repeat(n)),
+    ),
+    { maxLength: 30 },
+  )
+  .map((pieces) => pieces.join(''));
+
+/** Layouts where a run spans several 16-character windows, starts or ends on a window boundary, or follows a rejected run. */
+const layouts = (pad: string): [string, boolean][] => [
+  [`${pad}"1234567890123456789012345678901234567890",1234567890123456`, true],
+  [`${pad}"1234567890123456789012345678901234567890","1234567890123456"`, false],
+  [`${pad}1.1234567890123456789012345678901234567890,123456789012345`, false],
+  [`${pad}1.1234567890123456789012345678901234567890,-1234567890123456`, true],
+  [`${pad}"123456789012345":"1234567890123456",1234567890123456]`, true],
+  [`${pad}[123456789012345,123456789012345,123456789012345]`, false],
+  [`${pad}[12345678901234567890123456789012345678901234567890]`, true],
+  [`${pad}x12345678901234567890123456789012345678901234567890,1`, false],
+  [`${pad}"é12345678901234567890123456789","€:1234567890123456"`, true],
+];
+
 describe('mayHaveLongInteger', () => {
+  it('answers exactly the long-run question: generated text, runs across windows and at their boundaries', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const [text, expected] of layouts('a'.repeat(pad))) {
+        expect(longRunModel(text)).toBe(expected);
+        expect(mayHaveLongInteger(text)).toBe(expected);
+      }
+    }
+    fc.assert(
+      fc.property(runText, (text) => {
+        expect(mayHaveLongInteger(text)).toBe(longRunModel(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('finds bare long integers wherever the sampled positions fall, and skips quoted ids', () => {
     for (let pad = 0; pad < 40; pad++) {
       const prefix = `{"x":"${'a'.repeat(pad)}",`;
@@ -128,9 +176,22 @@ describe('mayHaveLongInteger', () => {
   });
 });
 
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
 describe('mayHaveLongIntegerBytes', () => {
+  it('answers exactly the long-run question over UTF-8 bytes, multi-byte characters before runs included', () => {
+    for (let pad = 0; pad < 40; pad++) {
+      for (const filler of ['a', 'é', '€', '𝄞']) {
+        for (const [text, expected] of layouts(filler.repeat(pad))) expect(mayHaveLongIntegerBytes(utf8(text))).toBe(expected);
+      }
+    }
+    fc.assert(
+      fc.property(runText, (text) => {
+        expect(mayHaveLongIntegerBytes(utf8(text))).toBe(longRunModel(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('finds bare long integers in UTF-8 bytes wherever the samples fall, multi-byte text before them included', () => {
     for (let pad = 0; pad < 40; pad++) {
       for (const filler of ['a', 'é', '€', '𝄞']) {
