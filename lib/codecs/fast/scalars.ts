@@ -35,8 +35,8 @@ function skipDigits(s: string, i: number, n: number): number {
   return i;
 }
 
-/** `/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(s)` without the regex engine. @internal */
-export function isDecimalText(s: string): boolean {
+/** {@link isDecimalText} for every form: sign, fraction, exponent. */
+function isDecimalTextGeneral(s: string): boolean {
   const n = s.length;
   let i = n > 0 && s.charCodeAt(0) === MINUS ? 1 : 0;
   let start = i;
@@ -60,6 +60,29 @@ export function isDecimalText(s: string): boolean {
   start = i;
   i = skipDigits(s, i, n);
   return i !== start && i === n;
+}
+
+/**
+ * `/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(s)` without the regex engine. The common form of market data
+ * (`digits` or `digits.digits`) is read once, each character once; anything else (a sign, an exponent, a
+ * non-digit) is decided by the general check. @internal
+ */
+export function isDecimalText(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let c = 0;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+  }
+  if (i === n) return n > 0;
+  if (i === 0 || c !== DOT) return isDecimalTextGeneral(s);
+  const fraction = ++i;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+  }
+  return i === n ? i > fraction : isDecimalTextGeneral(s);
 }
 
 /** `/^-?\d{1,16}$/.test(s)` without the regex engine. @internal */
