@@ -55,6 +55,10 @@ export class TopicRouter {
   /** The last `kline_<klineType>` built by {@link requestTopicOf}, so klines do not build one per message. */
   private klineType: string | undefined;
   private klineTopic = '';
+  /** The last `(symbol, request topic)` found in {@link bySymbol} and its subscription; forgotten on every add/remove. */
+  private lastSymbol: string | undefined;
+  private lastTopicName = '';
+  private lastTopic: RoutedTopic | undefined;
   private readonly idOf = new Map<RoutedTopic, string>();
   /** Epoch of the socket the next message comes from. */
   epoch = 0;
@@ -63,6 +67,7 @@ export class TopicRouter {
   constructor(private readonly onIssue: (issue: DecodeError) => void) {}
 
   add(topic: RoutedTopic): void {
+    this.lastSymbol = undefined;
     this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
     let topics = this.bySymbol.get(topic.symbol);
     if (topics === undefined) this.bySymbol.set(topic.symbol, (topics = new Map()));
@@ -78,6 +83,7 @@ export class TopicRouter {
   }
 
   remove(topic: RoutedTopic): void {
+    this.lastSymbol = undefined;
     const id = this.idOf.get(topic);
     if (id !== undefined) this.byId.delete(id);
     this.idOf.delete(topic);
@@ -118,11 +124,24 @@ export class TopicRouter {
       envelope = decoded.right;
     }
     const topicName = this.requestTopicOf(envelope.topic, envelope.params?.klineType);
+    const id = envelope.id;
     const topic =
-      (envelope.id !== undefined ? this.byId.get(envelope.id) : undefined) ??
-      this.bySymbol.get(envelope.symbol)?.get(topicName) ??
+      (id !== undefined ? this.byId.get(id) : undefined) ??
+      this.bySymbolTopic(envelope.symbol, topicName) ??
       (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
     topic?.deliver(envelope, this.epoch);
+  }
+
+  /** `bySymbol.get(symbol)?.get(topicName)`, remembering the last subscription found (a stream sends one topic after another). */
+  private bySymbolTopic(symbol: string, topicName: string): RoutedTopic | undefined {
+    if (symbol === this.lastSymbol && topicName === this.lastTopicName) return this.lastTopic;
+    const topic = this.bySymbol.get(symbol)?.get(topicName);
+    if (topic !== undefined) {
+      this.lastSymbol = symbol;
+      this.lastTopicName = topicName;
+      this.lastTopic = topic;
+    }
+    return topic;
   }
 
   /** {@link requestTopic}, remembering the last kline topic it built. */

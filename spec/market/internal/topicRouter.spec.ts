@@ -1,0 +1,76 @@
+import type { DecodeError } from '../../../lib/errors';
+import { type RoutedTopic, TopicRouter } from '../../../lib/market/internal/topicRouter';
+
+/** A routed topic that records what reached it, as `name:<first record>`. */
+function topicOf(symbol: string, topic: string, name: string, log: string[]): RoutedTopic {
+  return {
+    symbol,
+    topic,
+    deliver: (envelope) => log.push(`${name}:${String(envelope.data[0])}`),
+    reject: () => log.push(`${name}:rejected`),
+    acknowledge: () => log.push(`${name}:ack`),
+  };
+}
+
+const message = (symbol: string, topic: string, record: string, extra: Record<string, unknown> = {}) => ({
+  symbol,
+  topic,
+  data: [record],
+  ...extra,
+});
+
+describe('TopicRouter', () => {
+  function setup() {
+    const log: string[] = [];
+    const issues: DecodeError[] = [];
+    const router = new TopicRouter((issue) => issues.push(issue));
+    return { log, issues, router };
+  }
+
+  it('routes every message of a run of one topic, and follows adds and removes between two messages at once', () => {
+    const { log, issues, router } = setup();
+    const a = topicOf('BTCUSDT', 'trade', 'a', log);
+    router.add(a);
+    router.add(topicOf('BTCUSDT', 'depth', 'depth', log));
+    router.dispatch(message('BTCUSDT', 'trade', '1'));
+    router.dispatch(message('BTCUSDT', 'trade', '2'));
+    router.dispatch(message('BTCUSDT', 'depth', '3'));
+    router.dispatch(message('BTCUSDT', 'trade', '4'));
+    router.remove(a);
+    router.dispatch(message('BTCUSDT', 'trade', '5')); // nobody asks for it any more
+    const b = topicOf('BTCUSDT', 'trade', 'b', log);
+    router.add(b);
+    router.dispatch(message('BTCUSDT', 'trade', '6'));
+    router.add(topicOf('BTCUSDT', 'trade', 'c', log)); // a new subscription of the same key replaces b
+    router.dispatch(message('BTCUSDT', 'trade', '7'));
+    expect(log).toEqual(['a:1', 'a:2', 'depth:3', 'a:4', 'b:6', 'c:7']);
+    expect(issues).toEqual([]);
+  });
+
+  it('tells kline intervals apart message by message, prefers the echoed id and falls back to symbolName', () => {
+    const { log, router } = setup();
+    router.add(topicOf('BTCUSDT', 'kline_1m', '1m', log));
+    router.add(topicOf('BTCUSDT', 'kline_5m', '5m', log));
+    const byId = topicOf('ETHUSDT', 'trade', 'eth', log);
+    router.add(byId);
+    router.setId(byId, '42');
+    const kline = (record: string, klineType: string) => message('BTCUSDT', 'kline', record, { params: { klineType } });
+    router.dispatch(kline('1', '1m'));
+    router.dispatch(kline('2', '5m'));
+    router.dispatch(kline('3', '5m'));
+    router.dispatch(kline('4', '1m'));
+    router.dispatch(message('BTCUSDT', 'kline', '5', { params: { klineType: '1m' }, id: '42' }));
+    router.dispatch(message('BTC-USDT', 'kline', '6', { symbolName: 'BTCUSDT', params: { klineType: '5m' } }));
+    router.dispatch(kline('7', '5m'));
+    expect(log).toEqual(['1m:1', '5m:2', '5m:3', '1m:4', 'eth:5', '5m:6', '5m:7']);
+  });
+
+  it('handles each message of a batch and reports what is not a message object', () => {
+    const { log, issues, router } = setup();
+    router.add(topicOf('BTCUSDT', 'trade', 'a', log));
+    router.dispatch([message('BTCUSDT', 'trade', '1'), null, 'x', 7, { pong: 1 }, message('BTCUSDT', 'trade', '2')]);
+    router.dispatch(null);
+    expect(log).toEqual(['a:1', 'a:2']);
+    expect(issues.map((issue) => issue.message)).toEqual(Array(4).fill('unrecognised public stream message'));
+  });
+});
