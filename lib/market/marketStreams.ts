@@ -21,6 +21,7 @@ import type { KlineRecord } from '../codecs/kline';
 import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
 import { ConfigError } from '../errors';
+import { shareFrames } from '../internal/shareFrames';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
 import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
@@ -262,7 +263,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       withBinary(
         `${symbol}|trade`,
         options,
-        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }), share())),
+        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }), shareFrames())),
       ),
     status$: combineLatest([conn.status$, counters]).pipe(map(([connection, c]) => ({ connection, ...c }))),
     errors$: merge(conn.errors$, errors),

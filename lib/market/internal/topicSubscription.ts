@@ -1,7 +1,8 @@
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
-import { expand, filter, map, Observable, type SchedulerLike, share, Subscription, switchMap, timer } from 'rxjs';
+import { expand, filter, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
 import { decodeWith } from '../../codecs/decode';
+import { shareFrames } from '../../internal/shareFrames';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
 import type { PublicEnvelope } from '../../codecs/envelope';
@@ -154,5 +155,5 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       ctx.onTopicsChanged();
       subscriptions.unsubscribe();
     };
-  }).pipe(share());
+  }).pipe(shareFrames());
 }
