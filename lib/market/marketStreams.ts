@@ -5,7 +5,6 @@ import {
   defer,
   map,
   merge,
-  mergeMap,
   Observable,
   type SchedulerLike,
   share,
@@ -245,7 +244,18 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   };
   const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
     withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));
-  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(mergeMap((m) => m.data));
+  /** The records of each message in order: `mergeMap((m) => m.data)` without an inner observable per message. */
+  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> =>
+    new Observable<R>((subscriber) =>
+      source.subscribe({
+        next: (m) => {
+          const data = m.data;
+          for (let i = 0; i < data.length && !subscriber.closed; i++) subscriber.next(data[i]!);
+        },
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      }),
+    );
   const onGap = (gap: TradeGap): void => {
     count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
     gaps.next(gap);

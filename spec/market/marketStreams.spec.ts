@@ -1,4 +1,4 @@
-import { map } from 'rxjs';
+import { map, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
@@ -112,6 +112,17 @@ describe('marketStreams', () => {
         expectObservable(market.errors$, '^ 9ms !').toBe('');
         testScheduler.flush();
         expect(requests(fake.latest()).slice(0, 2)).toEqual(['sub BTCUSDT kline_1m 1', 'sub BTCUSDT kline_5m 2']);
+      });
+    });
+
+    it('flattens the records of each message in order, and stops mid-message when the observer leaves', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        const [a, b, c, d] = [kline(0, '1'), kline(60_000, '2'), kline(120_000, '3'), kline(180_000, '4')];
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [a, b, c], { id: '1', klineType: '1m' })));
+        fake.at(9, (s) => s.receive(envelope('BTCUSDT', 'kline', [d], { id: '1', klineType: '1m' })));
+        expectObservable(market.kline('BTCUSDT', '1m'), '^ 12ms !').toBe('3ms (abc)-d', { a, b, c, d });
+        expectObservable(market.kline('BTCUSDT', '1m').pipe(take(2)), '^ 12ms !').toBe('3ms (ab|)', { a, b });
       });
     });
 
