@@ -132,6 +132,7 @@ function bytesOf(data: unknown): Uint8Array | undefined {
   return undefined;
 }
 
-function frameTooLarge(size: number, max: number): DecodeError {
+/** The error of a frame above `maxFrameBytes`. @internal */
+export function frameTooLarge(size: number, max: number): DecodeError {
   return new DecodeError('frame-too-large', `frame of ${size} bytes exceeds maxFrameBytes (${max})`);
 }

@@ -1,6 +1,5 @@
-import { DecodeError } from '../errors';
 import { mayHaveLongIntegerBytes, parseJsonValue } from '../internal/json';
-import { DEFAULT_MAX_FRAME_BYTES, type FrameLimits } from './decodeFrame';
+import { DEFAULT_MAX_FRAME_BYTES, type FrameLimits, frameTooLarge } from './decodeFrame';
 
 /** The text-frame payload `ws` hands to its `'message'` listeners on Node: the frame's UTF-8 bytes (a `Buffer`). @internal */
 export interface TextBytes extends Uint8Array {
@@ -16,6 +15,6 @@ export interface TextBytes extends Uint8Array {
 export function decodeTextBytesValue(bytes: TextBytes, limits: FrameLimits): unknown {
   const text = bytes.toString();
   const max = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-  if (text.length > max) return new DecodeError('frame-too-large', `frame of ${text.length} bytes exceeds maxFrameBytes (${max})`);
+  if (text.length > max) return frameTooLarge(text.length, max);
   return parseJsonValue(text, limits.secrets, mayHaveLongIntegerBytes(bytes));
 }
