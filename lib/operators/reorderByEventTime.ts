@@ -123,7 +123,7 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
  * without building a key string). `undefined`: no de-duplication.
  * @internal
  */
-export function reorderWithMemory<T>(
+function reorderWithMemory<T>(
   config: ReorderByEventTimeConfig<T>,
   remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined,
 ): MonoTypeOperatorFunction<T> {

@@ -88,7 +88,7 @@ const STEP_INPUT = 1024;
  * stop as soon as more than `size` bytes came out, so a lying header costs at most one step of decoding past it.
  * @internal
  */
-export const fflateInflateRaw: RawInflater = (deflated, size) =>
+const fflateInflateRaw: RawInflater = (deflated, size) =>
   deflated.length <= ONE_CALL_MAX_INPUT ? inflateSync(deflated, { out: new Uint8Array(size + 1) }) : inflateInSteps(deflated, size);
 
 /** fflate's streaming `Inflate`, fed {@link STEP_INPUT} bytes at a time, stopping once the output passes `size`. */

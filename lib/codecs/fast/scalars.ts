@@ -141,9 +141,3 @@ export function fastNullableString(u: unknown): Fast<string | null> {
 export function fastLiteral<V extends string>(value: V): FastCheck<V> {
   return (u) => (u === value ? value : FAIL);
 }
-
-/** `t.keyof(keys)`: own keys of `keys` only, like io-ts. @internal */
-export function fastKeyof<K extends string>(keys: Readonly<Record<K, null>>): FastCheck<K> {
-  const has = Object.prototype.hasOwnProperty;
-  return (u) => (typeof u === 'string' && has.call(keys, u) ? (u as K) : FAIL);
-}

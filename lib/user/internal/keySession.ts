@@ -52,7 +52,7 @@ function decodeSlow(element: unknown): DecodedElement {
  * Splits one message of the private stream into decoded elements (heartbeats give nothing), exactly as
  * `decodePrivateFrame` would decode it. @internal
  */
-export function decodeMessage(message: unknown): DecodedElement[] {
+function decodeMessage(message: unknown): DecodedElement[] {
   if (isHeartbeat(message)) return [];
   if (Array.isArray(message)) {
     const items: DecodedElement[] = [];
