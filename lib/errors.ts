@@ -64,7 +64,7 @@ export class DecodeError extends Error {
  * ```
  */
 export class RequestRejectedError extends Error {
-  override readonly name = 'RequestRejectedError';
+  override readonly name: string = 'RequestRejectedError';
   constructor(
     /** HTTP status code. */
     readonly status: number,
@@ -201,6 +201,61 @@ export class SubscriptionRejectedError extends Error {
       `subscription ${symbol} ${topic} rejected` +
         (code !== undefined ? `: code ${code}` : '') +
         (msg !== undefined ? `: ${msg}` : ''),
+    );
+  }
+}
+
+/**
+ * The service answered HTTP 429 (too many requests) or 418 (an IP ban after ignoring 429s). Everything the
+ * library retries by itself waits at least `retryAfterMs` before the next call.
+ *
+ * @example
+ * ```ts
+ * import { RateLimitedError } from 'ex-streams';
+ * const e = new RateLimitedError(429, 30_000, -1003, 'Too many requests');
+ * e.retryAfterMs; // 30000
+ * ```
+ */
+export class RateLimitedError extends RequestRejectedError {
+  override readonly name = 'RateLimitedError';
+  constructor(
+    status: number,
+    /** From the `Retry-After` header (seconds or an HTTP date), else a conservative default of the caller. */
+    readonly retryAfterMs: number,
+    code?: number | string,
+    msg?: string,
+  ) {
+    super(status, code, msg);
+    this.message = `${this.message} (retry after ${retryAfterMs} ms)`;
+  }
+}
+
+/**
+ * An event whose event time `E` lies further from the (server-corrected) clock than the configured bound:
+ * it is reported and dropped, so it neither moves the reorder buffer's watermark nor wins in the order and
+ * balance state.
+ *
+ * @example
+ * ```ts
+ * import { EventTimeOutOfRangeError } from 'ex-streams';
+ * const e = new EventTimeOutOfRangeError('outboundAccountInfo', 1_700_086_400_000, 1_700_000_000_000, 300_000);
+ * e.message; // 'outboundAccountInfo event time 1700086400000 is 86400000 ms from the clock (bound 300000 ms): dropped'
+ * ```
+ */
+export class EventTimeOutOfRangeError extends Error {
+  override readonly name = 'EventTimeOutOfRangeError';
+  constructor(
+    /** The event type (`e`). */
+    readonly eventType: string,
+    /** The event's `E`. */
+    readonly eventTime: number,
+    /** The clock's time (server-corrected) when it arrived. */
+    readonly clockTime: number,
+    /** The bound in force, in ms. */
+    readonly maxSkewMs: number,
+  ) {
+    super(
+      `${eventType} event time ${eventTime} is ${Math.abs(eventTime - clockTime)} ms from the clock (bound ${maxSkewMs} ms): dropped`,
     );
   }
 }

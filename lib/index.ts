@@ -15,6 +15,8 @@ export {
   HeartbeatTimeoutError,
   SendQueueFullError,
   SubscriptionRejectedError,
+  RateLimitedError,
+  EventTimeOutOfRangeError,
 } from './errors';
 export type { DecodeErrorKind } from './errors';
 

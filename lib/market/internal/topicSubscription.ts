@@ -1,16 +1,14 @@
-import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { expand, filter, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
-import { decodeWith } from '../../codecs/decode';
 import { shareFrames } from '../../internal/shareFrames';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
-import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { type DecodeError, SubscriptionRejectedError } from '../../errors';
 import type { Connection } from '../../socket/connection';
 import type { MarketMessage } from '../marketMessage';
 import type { Pacer } from './pacer';
+import { decodeRecords } from './decodeRecords';
 import type { RoutedTopic, TopicRouter } from './topicRouter';
 
 /** What every topic subscription of one `marketStreams` shares. @internal */
@@ -44,31 +42,6 @@ export interface TopicRequest<R> {
 }
 
 /**
- * The records of one message: each through the codec's fast check when it has one (no io-ts context, no
- * `Either`), through `decodeWith` otherwise and whenever the check fails (for the exact errors).
- */
-function decodeRecords<R>(ctx: TopicContext, codec: TopicRequest<R>['codec'], check: FastCheck<R> | undefined, data: readonly unknown[]): R[] {
-  const n = data.length;
-  // The parsed `data` array itself while every record passes unchanged (the common case): it belongs to
-  // this message alone, so no copy is needed. A copy starts at the first converted or failed record.
-  let out: R[] | undefined;
-  for (let i = 0; i < n; i++) {
-    const item = data[i];
-    const fast = check === undefined ? FAIL : check(item);
-    if (fast !== FAIL) {
-      if (out !== undefined) out.push(fast);
-      else if (fast !== item) (out = data.slice(0, i) as R[]).push(fast);
-      continue;
-    }
-    out ??= data.slice(0, i) as R[];
-    const decoded = decodeWith(codec, item);
-    if (E.isRight(decoded)) out.push(decoded.right);
-    else ctx.onDecodeError(decoded.left);
-  }
-  return out ?? (data as R[]);
-}
-
-/**
  * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
  * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
  * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
@@ -89,7 +62,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       topic,
       deliver: (envelope: PublicEnvelope<unknown>, epoch: number) => {
         heard = true;
-        const data = decodeRecords(ctx, codec, check, envelope.data);
+        const data = decodeRecords(codec, check, envelope.data, ctx.onDecodeError);
         const first = envelope.f === true;
         // Two literal shapes rather than a spread: no temporary object per message.
         subscriber.next(
