@@ -92,7 +92,7 @@ export class RequestRejectedError extends Error {
  * ```
  */
 export class RequestFailedError extends Error {
-  override readonly name = 'RequestFailedError';
+  override readonly name: string = 'RequestFailedError';
   constructor(
     readonly method: string,
     /** The request path, without query string (so no signature or listen key). */
@@ -257,5 +257,30 @@ export class EventTimeOutOfRangeError extends Error {
     super(
       `${eventType} event time ${eventTime} is ${Math.abs(eventTime - clockTime)} ms from the clock (bound ${maxSkewMs} ms): dropped`,
     );
+  }
+}
+
+/**
+ * An HTTP request that got no answer within its deadline (`requestTimeoutMs` of `restClient`, or `timeoutMs`
+ * of the request): the call was aborted. A {@link RequestFailedError}, so code that handles "no answer"
+ * handles this too.
+ *
+ * @example
+ * ```ts
+ * import { RequestTimeoutError } from 'ex-streams';
+ * const e = new RequestTimeoutError('POST', '/api/v1/spot/order', 10_000);
+ * e.message; // 'POST /api/v1/spot/order failed: no answer within 10000 ms (timed out)'
+ * ```
+ */
+export class RequestTimeoutError extends RequestFailedError {
+  override readonly name = 'RequestTimeoutError';
+  constructor(
+    method: string,
+    /** The request path, without query string. */
+    path: string,
+    /** The deadline that passed, in ms. */
+    readonly timeoutMs: number,
+  ) {
+    super(method, path, `no answer within ${timeoutMs} ms (timed out)`);
   }
 }

@@ -6,6 +6,8 @@ import { redact } from '../internal/redact';
 export interface RawResponse {
   readonly status: number;
   readonly text: string;
+  /** The `Retry-After` header, when the answer had one. */
+  readonly retryAfter?: string;
 }
 
 /** What {@link fetchText} sends. @internal */
@@ -57,7 +59,12 @@ export function fetchText(fetchFn: typeof fetch | undefined, call: FetchCall): O
     if (call.body !== undefined) init.body = call.body;
     let answer: Promise<RawResponse>;
     try {
-      answer = f(call.url, init).then((res) => res.text().then((text) => ({ status: res.status, text })));
+      answer = f(call.url, init).then((res) =>
+        res.text().then((text): RawResponse => {
+          const retryAfter = res.headers?.get?.('retry-after');
+          return typeof retryAfter === 'string' ? { status: res.status, text, retryAfter } : { status: res.status, text };
+        }),
+      );
     } catch (error) {
       fail(error);
       return undefined;

@@ -19,12 +19,13 @@ function checkKey(listenKey: string): void {
 /** `POST /api/v1/userDataStream`, signed; a 2xx answer without `listenKey` is a rejection. @internal */
 export function createListenKeyCall(send: Transport): Observable<string> {
   return send({ method: 'POST', path: USER_DATA_STREAM_PATH, security: 'USER_STREAM' }, true).pipe(
-    map(({ status, text, secrets }: Answer) => {
-      if (!isOk(status)) throw rejection(status, text, secrets);
+    map((answer: Answer) => {
+      const { status, text, secrets } = answer;
+      if (!isOk(status)) throw rejection(answer);
       const parsed = parseBody(text, secrets);
       const decoded = E.isRight(parsed) ? decodeWith(ListenKeyResponseCodec, parsed.right) : undefined;
       if (decoded && E.isRight(decoded) && decoded.right.listenKey !== '') return decoded.right.listenKey;
-      throw rejection(status, text, secrets, 'response has no listenKey');
+      throw rejection(answer, 'response has no listenKey');
     }),
   );
 }
@@ -35,9 +36,9 @@ export function listenKeyCall(send: Transport, method: 'PUT' | 'DELETE', listenK
     checkKey(listenKey);
     return send({ method, path: USER_DATA_STREAM_PATH, security: 'USER_STREAM', query: [['listenKey', listenKey]] }, true);
   }).pipe(
-    map(({ status, text, secrets }: Answer): void => {
-      const accepted = method === 'PUT' ? status === 200 : isOk(status);
-      if (!accepted) throw rejection(status, text, secrets);
+    map((answer: Answer): void => {
+      const accepted = method === 'PUT' ? answer.status === 200 : isOk(answer.status);
+      if (!accepted) throw rejection(answer);
     }),
   );
 }

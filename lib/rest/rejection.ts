@@ -1,32 +1,87 @@
 import * as E from 'fp-ts/Either';
 import { ErrorBodyCodec } from '../codecs/errorBody';
 import { decodeWith } from '../codecs/decode';
-import { RequestRejectedError } from '../errors';
+import { RateLimitedError, RequestRejectedError } from '../errors';
 import { excerpt, redact } from '../internal/redact';
 import { parseBody } from './parseBody';
 
+/** `retryAfterMs` of a 429 answer without a usable `Retry-After` header. @internal */
+export const DEFAULT_RETRY_AFTER_429_MS = 10_000;
+/** `retryAfterMs` of a 418 answer (an IP ban) without a usable `Retry-After` header. @internal */
+export const DEFAULT_RETRY_AFTER_418_MS = 120_000;
+/** Longest excerpt of a non-JSON error body kept as `msg`. @internal */
+export const BODY_EXCERPT_LENGTH = 120;
+
+/** What {@link rejection} reads of an answer. @internal */
+export interface RejectedAnswer {
+  readonly status: number;
+  readonly text: string;
+  readonly secrets: readonly (string | undefined)[];
+  /** The `Retry-After` header, if any. */
+  readonly retryAfter?: string;
+  /** The scheduler's time when the answer arrived (an HTTP-date `Retry-After` is relative to it). */
+  readonly receivedAt: number;
+}
+
 /**
- * The {@link RequestRejectedError} for an answer: `code` and `msg` (or `desc`) from an error body when there
- * is one, else a redacted excerpt of the text as `msg`; `fallbackMsg` when the body says nothing.
+ * Milliseconds to wait from a `Retry-After` value: delay-seconds (`"30"`, `"1.5"`) or an HTTP date, relative
+ * to `now` (the scheduler's clock). `undefined` when absent or unreadable; never negative.
  * @internal
  */
-export function rejection(
-  status: number,
-  text: string,
-  secrets: readonly (string | undefined)[],
-  fallbackMsg?: string,
-): RequestRejectedError {
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  const date = Date.parse(text);
+  return Number.isFinite(date) && /[a-z]/i.test(text) ? Math.max(0, date - now) : undefined;
+}
+
+/** A non-JSON body (an HTML error page, a proxy's text) as one short redacted line: tags dropped, spaces collapsed. */
+function bodyExcerpt(text: string, secrets: readonly (string | undefined)[]): string | undefined {
+  // Redacted whole before any cut, so no part of a secret survives at a cut.
+  const clean = redact(text, secrets);
+  const head = clean.length > 4 * BODY_EXCERPT_LENGTH ? clean.slice(0, 4 * BODY_EXCERPT_LENGTH) : clean;
+  const line = head
+    .replace(/<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, ' ')
+    .replace(/<[^>]*>?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (line === '') return undefined;
+  return line.length > BODY_EXCERPT_LENGTH || head !== clean ? `${line.slice(0, BODY_EXCERPT_LENGTH)}…` : line;
+}
+
+/**
+ * The {@link RequestRejectedError} for an answer: `code` (number or text, as sent) and `msg` (or `desc`) from
+ * an error body when there is one, else a short redacted excerpt of the text as `msg` (HTML reduced to its
+ * words); `fallbackMsg` when the body says nothing. 429 and 418 give a {@link RateLimitedError} whose
+ * `retryAfterMs` comes from `Retry-After`, else {@link DEFAULT_RETRY_AFTER_429_MS} /
+ * {@link DEFAULT_RETRY_AFTER_418_MS}.
+ * @internal
+ */
+export function rejection(answer: RejectedAnswer, fallbackMsg?: string): RequestRejectedError {
+  const { status, text, secrets } = answer;
   const parsed = parseBody(text, secrets);
   const body = E.isRight(parsed) ? decodeWith(ErrorBodyCodec, parsed.right) : undefined;
+  let code: number | string | undefined;
+  let msg: string | undefined;
   if (body && E.isRight(body)) {
-    const { code, msg, desc } = body.right;
-    const message = msg ?? desc ?? fallbackMsg;
-    return new RequestRejectedError(
-      status,
-      typeof code === 'string' ? redact(code, secrets) : code,
-      message === undefined ? undefined : redact(message, secrets),
-    );
+    code = typeof body.right.code === 'string' ? redact(body.right.code, secrets) : body.right.code;
+    const message = body.right.msg ?? body.right.desc ?? fallbackMsg;
+    msg = message === undefined ? undefined : excerpt(redact(message, secrets), secrets);
+  } else {
+    msg = fallbackMsg ?? bodyExcerpt(text, secrets);
   }
-  if (fallbackMsg !== undefined) return new RequestRejectedError(status, undefined, fallbackMsg);
-  return new RequestRejectedError(status, undefined, text.trim() === '' ? undefined : excerpt(text.trim(), secrets));
+  if (status === 429 || status === 418) {
+    const wait = retryAfterMs(answer.retryAfter, answer.receivedAt) ??
+      (status === 418 ? DEFAULT_RETRY_AFTER_418_MS : DEFAULT_RETRY_AFTER_429_MS);
+    return new RateLimitedError(status, wait, code, msg);
+  }
+  return new RequestRejectedError(status, code, msg);
+}
+
+/** The service's error code as a number (`-1021`, `"-1021"` → -1021), else `undefined`. @internal */
+export function numericCode(code: number | string | undefined): number | undefined {
+  if (typeof code === 'number') return code;
+  if (typeof code === 'string' && /^-?\d+$/.test(code.trim())) return Number(code.trim());
+  return undefined;
 }

@@ -41,13 +41,14 @@ import type { RestClient, RestClientConfig } from './types';
  * ```
  */
 export function restClient(config: RestClientConfig): RestClient {
-  const send = transport(config);
+  const send = transport(config, () => config.serverTimeOffsetMs?.() ?? 0);
   return {
     request: (req) => {
       const signed = req.security === 'TRADE' || req.security === 'USER_DATA';
       return send(req, signed).pipe(
-        map(({ status, text, secrets }) => {
-          if (status < 200 || status >= 300) throw rejection(status, text, secrets);
+        map((answer) => {
+          const { status, text, secrets } = answer;
+          if (status < 200 || status >= 300) throw rejection(answer);
           const body = decodeBody(text, req.codec, secrets);
           if (E.isLeft(body)) throw body.left;
           return body.right;

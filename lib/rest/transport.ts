@@ -1,8 +1,8 @@
-import { concatMap, defer, from, map, of, throwError, type Observable } from 'rxjs';
+import { asyncScheduler, concatMap, defer, from, map, of, throwError, timeout, type Observable } from 'rxjs';
 import { formEncode, paramPairs, type Params } from '../auth/formEncode';
 import { signer, type Signer } from '../auth/signer';
 import { validRecvWindow } from '../auth/signConfig';
-import { ConfigError } from '../errors';
+import { ConfigError, RequestTimeoutError } from '../errors';
 import { fetchText, type RawResponse } from './fetchText';
 import type { RestClientConfig, RestRequest } from './types';
 
@@ -13,9 +13,24 @@ export const TWO_FA_HEADER = 'X-TWO-FA-TOKEN';
 /** Content type of form bodies, as the sample clients send it. @internal */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
 
-/** An answer plus the literal secrets of its request, for redaction. @internal */
+/** Default deadline of a request, in ms. @internal */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** An answer plus the literal secrets of its request (for redaction) and when it was sent and received. @internal */
 export interface Answer extends RawResponse {
   readonly secrets: readonly (string | undefined)[];
+  /** The scheduler's time when the request was handed to `fetch`. */
+  readonly sentAt: number;
+  /** The scheduler's time when the answer's body had arrived. */
+  readonly receivedAt: number;
+}
+
+/** Throws a {@link ConfigError} unless `ms` is a positive finite number of milliseconds. @internal */
+export function validTimeout(option: string, ms: number): number {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms <= 0) {
+    throw new ConfigError(option, `must be a positive number of milliseconds (got ${String(ms)})`);
+  }
+  return ms;
 }
 
 /** Sends one request (signed or not); the shared core of {@link restClient}. @internal */
@@ -55,6 +70,9 @@ function problemOf(config: RestClientConfig, request: RestRequest<unknown>, sign
   if (signed && sign === undefined) {
     return new ConfigError('secretKey', 'is required for signed requests (TRADE, USER_DATA, listen keys); or pass sign');
   }
+  if (request.timeoutMs !== undefined && !(typeof request.timeoutMs === 'number' && Number.isFinite(request.timeoutMs) && request.timeoutMs > 0)) {
+    return new ConfigError('timeoutMs', `must be a positive number of milliseconds (got ${String(request.timeoutMs)})`);
+  }
   if (request.twoFactor && config.twoFactorToken === undefined) {
     return new ConfigError('twoFactorToken', 'is required for requests with twoFactor: true');
   }
@@ -63,11 +81,13 @@ function problemOf(config: RestClientConfig, request: RestRequest<unknown>, sign
 
 /**
  * Validates a client config (throws {@link ConfigError}) and returns its transport: per subscription it asks
- * for a fresh 2FA token when asked, signs (reading the clock) and makes one fetch call.
+ * for a fresh 2FA token when asked, signs (reading the clock plus `serverTimeOffsetMs()`) and makes one fetch
+ * call, aborted with a {@link RequestTimeoutError} when no answer arrives by its deadline.
  * @internal
  */
-export function transport(config: RestClientConfig): Transport {
-  const { baseUrl, apiKey, apiKeyHeader = DEFAULT_API_KEY_HEADER, recvWindow, scheduler, serverTimeOffsetMs } = config;
+export function transport(config: RestClientConfig, serverTimeOffsetMs: () => number): Transport {
+  const { baseUrl, apiKey, apiKeyHeader = DEFAULT_API_KEY_HEADER, recvWindow, scheduler = asyncScheduler } = config;
+  const requestTimeoutMs = validTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   if (typeof baseUrl !== 'string' || baseUrl === '') throw new ConfigError('baseUrl', 'must be a non-empty URL');
   if (typeof apiKeyHeader !== 'string' || apiKeyHeader === '') throw new ConfigError('apiKeyHeader', 'must be a non-empty header name');
   validRecvWindow(recvWindow);
@@ -81,7 +101,7 @@ export function transport(config: RestClientConfig): Transport {
     defer(() => {
       const problem = problemOf(config, request, sign, signed);
       if (problem) return throwError(() => problem);
-      const { method, path, query, body, security = 'NONE', twoFactor = false } = request;
+      const { method, path, query, body, security = 'NONE', twoFactor = false, timeoutMs = requestTimeoutMs } = request;
       const parts$: Observable<Parts> =
         signed && sign
           ? sign({ query, body })
@@ -98,6 +118,7 @@ export function transport(config: RestClientConfig): Transport {
           if (token !== undefined) headers[TWO_FA_HEADER] = token;
           const fullPath = path.startsWith('/') ? path : `/${path}`;
           const secrets = [config.secretKey, apiKey, parts.signature, token, ...listenKeysIn(query), ...listenKeysIn(body)];
+          const sentAt = scheduler.now();
           return fetchText(config.fetch, {
             method,
             url: root + fullPath + (parts.query === '' ? '' : `?${parts.query}`),
@@ -105,7 +126,11 @@ export function transport(config: RestClientConfig): Transport {
             headers,
             body: parts.body,
             secrets,
-          }).pipe(map((response): Answer => ({ ...response, secrets })));
+          }).pipe(
+            // Unsubscribing from fetchText on the deadline aborts the call.
+            timeout({ first: timeoutMs, scheduler, with: () => throwError(() => new RequestTimeoutError(method, fullPath, timeoutMs)) }),
+            map((response): Answer => ({ ...response, secrets, sentAt, receivedAt: scheduler.now() })),
+          );
         }),
       );
     });

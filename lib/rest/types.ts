@@ -63,6 +63,8 @@ export interface RestRequest<A = unknown> {
   readonly twoFactor?: boolean;
   /** Decodes the JSON response body; without it the parsed JSON (or `undefined` for an empty body) is emitted. */
   readonly codec?: t.Decoder<unknown, A>;
+  /** Deadline of this call in ms (aborted with a `RequestTimeoutError` when it passes). Default: the client's `requestTimeoutMs`. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -104,6 +106,11 @@ export interface RestClientConfig {
   readonly scheduler?: SchedulerLike;
   /** Estimate of serverTime - localTime in ms, added to every `timestamp`. Default none (0). */
   readonly serverTimeOffsetMs?: () => number;
+  /**
+   * Deadline of every request in ms, on `scheduler`: a call without an answer by then is aborted and fails
+   * with a `RequestTimeoutError`. Default `10000`. Override per request with `RestRequest.timeoutMs`.
+   */
+  readonly requestTimeoutMs?: number;
 }
 
 /**

@@ -17,7 +17,7 @@ export interface RecordedRequest {
 }
 
 /** What the handler answers: a status and a body (objects are sent as JSON), or `'hang'` for no answer. */
-export type Reply = { readonly status: number; readonly body?: unknown } | 'hang';
+export type Reply = { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } | 'hang';
 
 export interface TestHttpServer {
   /** `http://127.0.0.1:<port>` */
@@ -68,7 +68,7 @@ export async function startHttpServer(
       const reply = handle(recorded);
       if (reply === 'hang') return;
       const body = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { 'Content-Type': 'application/json' });
+      res.writeHead(reply.status, { 'Content-Type': 'application/json', ...reply.headers });
       res.end(body);
     });
   });

@@ -2,7 +2,7 @@ import { firstValueFrom, lastValueFrom, VirtualTimeScheduler } from 'rxjs';
 import * as t from 'io-ts';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClientConfig } from '../../lib/rest/types';
-import { ConfigError, DecodeError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
+import { ConfigError, DecodeError, RateLimitedError, RequestFailedError, RequestRejectedError, RequestTimeoutError } from '../../lib/errors';
 import { signatureIsValid, startHttpServer, type Reply, type RecordedRequest, type TestHttpServer } from '../helpers/httpServer';
 
 const SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
@@ -132,6 +132,50 @@ describe('restClient', () => {
     });
   });
 
+  describe('deadline', () => {
+    it('aborts a call the server never answers after requestTimeoutMs and fails it with a RequestTimeoutError', async () => {
+      reply = () => 'hang';
+      const scheduler = clockAt(T);
+      const result = errorOf(firstValueFrom(client({ scheduler, requestTimeoutMs: 2500 })
+        .request({ method: 'POST', path: '/api/v1/spot/order', query: { symbol: 'BTCUSDT' }, body: { quantity: '1' }, security: 'TRADE' })));
+      const r = await server.nextRequest();
+      scheduler.flush();
+      const e = await result;
+      expect(e).toBeInstanceOf(RequestTimeoutError);
+      expect(e).toBeInstanceOf(RequestFailedError);
+      expect(e).toMatchObject({ name: 'RequestTimeoutError', method: 'POST', path: '/api/v1/spot/order', timeoutMs: 2500 });
+      expect(e.message).toBe('POST /api/v1/spot/order failed: no answer within 2500 ms (timed out)');
+      expect(scheduler.now()).toBe(T + 2500);
+      await r.closedBeforeAnswer;
+    });
+
+    it('has a 10 s default, overridable per request', async () => {
+      reply = () => 'hang';
+      const scheduler = clockAt(T);
+      const rest = client({ scheduler });
+      const byDefault = errorOf(firstValueFrom(rest.request({ method: 'GET', path: '/a' })));
+      const short = errorOf(firstValueFrom(rest.request({ method: 'GET', path: '/b', timeoutMs: 300 })));
+      await server.nextRequest();
+      await server.nextRequest();
+      scheduler.flush();
+      await expect(byDefault).resolves.toMatchObject({ name: 'RequestTimeoutError', path: '/a', timeoutMs: 10_000 });
+      await expect(short).resolves.toMatchObject({ name: 'RequestTimeoutError', path: '/b', timeoutMs: 300 });
+    });
+
+    it('does not fire once the answer is in', async () => {
+      const scheduler = clockAt(T);
+      await expect(firstValueFrom(client({ scheduler, requestTimeoutMs: 1 }).request({ method: 'GET', path: '/x' }))).resolves.toEqual({ ok: true });
+      expect(scheduler.actions).toHaveLength(0);
+    });
+
+    it('rejects a deadline that cannot work', async () => {
+      expect(() => client({ requestTimeoutMs: 0 })).toThrow(/^requestTimeoutMs must be a positive number/);
+      expect(() => client({ requestTimeoutMs: Number.NaN })).toThrow(ConfigError);
+      await expect(firstValueFrom(client().request({ method: 'GET', path: '/x', timeoutMs: -1 }))).rejects.toMatchObject({ name: 'ConfigError', option: 'timeoutMs' });
+      expect(server.requests).toHaveLength(0);
+    });
+  });
+
   describe('two-factor token', () => {
     it('sends a fresh token per request with twoFactor: true, and none otherwise', async () => {
       let calls = 0;
@@ -213,6 +257,57 @@ describe('restClient', () => {
       reply = () => ({ status: 502, body: 'Bad Gateway' });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ status: 502, code: undefined, msg: 'Bad Gateway' });
+    });
+
+    it.each([
+      [{ code: '-1021', msg: 'Timestamp outside recvWindow' }, '-1021', 'Timestamp outside recvWindow'],
+      [{ code: '0001', desc: 'Invalid parameter' }, '0001', 'Invalid parameter'],
+      [{ code: -1021, desc: 'late', msg: 'Timestamp outside recvWindow' }, -1021, 'Timestamp outside recvWindow'],
+      [{ code: 0 }, 0, undefined],
+    ])('keeps the error code as sent (text or number) and msg or desc: %j', async (body, code, msg) => {
+      reply = () => ({ status: 400, body });
+      const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
+      expect(e).toMatchObject({ name: 'RequestRejectedError', status: 400, code, msg });
+    });
+
+    it('turns an HTML 404 labelled as JSON into a short excerpt of its words, and an empty body into no msg', async () => {
+      const page = `<!DOCTYPE html><html><head><title>404 Not Found</title><style>body{color:red}</style></head>` +
+        `<body><h1>Not Found</h1><p>The requested URL was not found on this server.</p>${'<p>filler</p>'.repeat(500)}</body></html>`;
+      reply = () => ({ status: 404, body: page });
+      const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/api/v1/nope' })));
+      expect(e).toBeInstanceOf(RequestRejectedError);
+      const { msg } = e as RequestRejectedError;
+      expect(msg).toMatch(/^404 Not Found Not Found The requested URL was not found on this server\. filler/);
+      expect(msg!.length).toBeLessThanOrEqual(121);
+      expect(msg).not.toMatch(/[<>]|color/);
+      reply = () => ({ status: 503 });
+      await expect(errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })))).resolves.toMatchObject({ status: 503, code: undefined, msg: undefined });
+    });
+
+    it('fails 429 with a RateLimitedError whose retryAfterMs comes from Retry-After in seconds', async () => {
+      reply = () => ({ status: 429, body: { code: -1003, msg: 'Too many requests' }, headers: { 'Retry-After': '30' } });
+      const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
+      expect(e).toBeInstanceOf(RateLimitedError);
+      expect(e).toBeInstanceOf(RequestRejectedError);
+      expect(e).toMatchObject({ name: 'RateLimitedError', status: 429, code: -1003, msg: 'Too many requests', retryAfterMs: 30_000 });
+    });
+
+    it('reads an HTTP-date Retry-After against the scheduler clock', async () => {
+      reply = () => ({ status: 429, headers: { 'Retry-After': new Date(T + 45_500).toUTCString() } });
+      const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
+      // The date has whole seconds: T + 45.5 s is cut to T + 45 s (T ends in .559 s).
+      expect(e).toMatchObject({ name: 'RateLimitedError', retryAfterMs: Math.floor((T + 45_500) / 1000) * 1000 - T });
+    });
+
+    it.each([
+      [429, undefined, 10_000],
+      [418, undefined, 120_000],
+      [418, 'soon', 120_000],
+      [418, '600', 600_000],
+    ])('waits long without a usable Retry-After: HTTP %p, header %p → %p ms', async (status, header, wait) => {
+      reply = () => ({ status, body: '<html>banned</html>', headers: header === undefined ? {} : { 'Retry-After': header } });
+      const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
+      expect(e).toMatchObject({ name: 'RateLimitedError', status, retryAfterMs: wait, msg: 'banned' });
     });
 
     it('maps a network failure to a RequestFailedError without the query string', async () => {
