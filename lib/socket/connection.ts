@@ -12,7 +12,7 @@ import {
   switchMap,
   tap,
 } from 'rxjs';
-import { ConfigError, ConnectionClosedError, SendQueueFullError } from '../errors';
+import { ConfigError, SendQueueFullError } from '../errors';
 import { reconnect, type ReconnectConfig } from '../operators/reconnect';
 import type { ConnectionStatus } from './connectionStatus';
 import { defaultWebSocketCtor } from './defaultWebSocketCtor';
@@ -63,8 +63,9 @@ export interface ConnectionConfig {
   readonly maxQueuedFrames?: number;
   /**
    * Reconnection settings (see `reconnect`), or `false` to fail on the first loss. Default `{}`: backoff
-   * 500 ms … 30 s with full jitter, forever, except after a close code in 4000-4999 or a `ConfigError`
-   * (a `shouldReconnect` given here replaces that rule).
+   * 500 ms … 30 s with full jitter, forever, whatever ended the socket (a close with any code, 4000-4999
+   * included, a network error, a heartbeat timeout), except a `ConfigError` (e.g. no websocket implementation).
+   * A `shouldReconnect` given here replaces that rule (e.g. to stop on a 4001 "invalid listen key").
    */
   readonly reconnect?: ReconnectConfig | false;
 }
@@ -85,14 +86,21 @@ export interface Connection {
   /**
    * Cold and shared: the first subscriber opens the socket, the last one leaving closes it (code 1000) and
    * stops every timer. Emits each decoded JSON message, heartbeat frames included, over all epochs. Errors
-   * only when reconnection gives up (the cause: `ConnectionClosedError`, `HeartbeatTimeoutError`, …).
+   * only when reconnection gives up: with the default policy only on a `ConfigError`; with a custom
+   * `shouldReconnect` or `maxRetries`, with the cause it stopped on (`ConnectionClosedError`, …).
    */
   readonly messages$: Observable<unknown>;
   /** The epoch of each socket that opens; replays the current one when open. Does not open anything by itself. */
   readonly opened$: Observable<number>;
-  /** The current {@link ConnectionStatus} (replayed), then every change. Starts as `{ type: 'closed', epoch: 0 }`. */
+  /**
+   * The current {@link ConnectionStatus} (replayed), then every change. Starts as `{ type: 'closed', epoch: 0 }`.
+   * Never errors and never completes.
+   */
   readonly status$: Observable<ConnectionStatus>;
-  /** Non-fatal errors: `DecodeError`s of bad frames and the cause of every lost socket. */
+  /**
+   * Non-fatal errors: `DecodeError`s of bad frames (and of anything thrown while handling one) and the cause
+   * of every lost socket. Never errors and never completes.
+   */
   readonly errors$: Observable<Error>;
   /** RTT-corrected estimate of `serverTime - localTime`, from the heartbeat pongs. */
   readonly serverClock: ServerClock;
@@ -106,9 +114,11 @@ export interface Connection {
   sendIfOpen(frame: unknown): boolean;
 }
 
-/** Retry everything except an application close code (4000-4999) and a configuration problem. @internal */
-function defaultShouldReconnect(error: unknown): boolean {
-  if (error instanceof ConnectionClosedError) return error.code < 4000 || error.code > 4999;
+/**
+ * Retry everything but the user's own mistake (a `ConfigError`): the service's word (a 4000-4999 close, a
+ * network error, a dead peer) never ends a stream. @internal
+ */
+export function defaultShouldReconnect(error: unknown): boolean {
   return !(error instanceof ConfigError);
 }
 
@@ -121,8 +131,10 @@ const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
 /**
  * Creates a resilient connection: websocket → frame decoding (text or zip, with guard rails) → heartbeats
  * (client pings, answers to server pings, dead-peer detection) → `reconnect` → `share`. Nothing happens
- * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size, or an `inflateRaw` that is not a function. Each successful open starts a new epoch, announced on `opened$` and
- * `status$` (with `downSince` after a loss) so consumers can resubscribe topics and signal gaps.
+ * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size, or an
+ * `inflateRaw` that is not a function. Each successful open starts a new epoch, announced on `opened$` and
+ * `status$` (with `downSince`, the time of the last frame received before the loss) so consumers can
+ * resubscribe topics and signal gaps. Every loss is retried with backoff (see `reconnect` in the config).
  *
  * @example
  * ```ts
@@ -189,9 +201,11 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
     epoch += 1;
     status.next(epoch > 1 && downSince !== undefined ? { type: 'open', epoch, since, downSince } : { type: 'open', epoch, since });
   };
-  const onEnd = (wasOpen: boolean): void => {
+  const onEnd = (wasOpen: boolean, lastSeenAt: number): void => {
     openSocket = undefined;
-    if (wasOpen) downSince = scheduler.now();
+    // Delivery stopped with the last frame received, not when the loss was noticed (a heartbeat timeout
+    // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost.
+    if (wasOpen) downSince = lastSeenAt;
   };
   const finish = (cause?: Error): void => {
     queue.length = 0;

@@ -4,11 +4,13 @@
  * sockets, and anything the service sent between them is lost.
  *
  * - `connecting`: a socket is being opened; `attempt` is 0 for a first connect, n for the n-th retry.
- * - `open`: epoch `epoch` is live since `since` (local ms). `downSince` (set from the second epoch on) is when
- *   the previous epoch ended: `[downSince, since)` is the gap to fill (resync a book, refetch orders).
+ * - `open`: epoch `epoch` is live since `since` (local ms). `downSince` (set from the second epoch on) is the
+ *   local time of the last frame received on the previous epoch's socket (any frame, pongs included; its open
+ *   time if none came), whatever ended it (close, error, heartbeat timeout): delivery stopped there, so
+ *   `[downSince, since)` is the gap to fill (resync a book, refetch orders "since downSince").
  * - `reconnecting`: the socket ended with `cause`; the next attempt starts in `delayMs`.
  * - `closed`: no socket and none coming: the last subscriber left (no `cause`), or reconnection gave up
- *   (`cause`, e.g. a `ConnectionClosedError` with a code in 4000-4999).
+ *   (`cause`: a `ConfigError` by default; whatever a custom `shouldReconnect` or `maxRetries` stopped on).
  *
  * @example
  * ```ts

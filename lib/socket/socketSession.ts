@@ -19,8 +19,12 @@ export interface SessionSettings {
   readonly clock: ServerClockSampler;
   /** The socket opened: flush queued frames, announce the new epoch. */
   readonly onOpen: (socket: WebSocketLike) => void;
-  /** The socket can no longer send (closed by either side or torn down); `wasOpen` tells whether it had opened. */
-  readonly onEnd: (wasOpen: boolean) => void;
+  /**
+   * The socket can no longer send (closed by either side, heartbeat timeout, or torn down). `wasOpen` tells
+   * whether it had opened; `lastSeenAt` is the scheduler time of the last frame received on it (any frame,
+   * pongs included), or of its open when none came: from then on the service's messages may be lost.
+   */
+  readonly onEnd: (wasOpen: boolean, lastSeenAt: number) => void;
   /**
    * Each decoded JSON message (heartbeats included), by one plain call per frame, with the scheduler's time
    * at which the frame arrived (read once per frame, for the watchdog; sinks reuse it instead of reading again).
@@ -36,12 +40,16 @@ const noop = (): void => undefined;
  * JSON message (heartbeats included) to `onMessage` (it emits nothing itself); sends `{ ping: now }` on open and every `pingIntervalMs`; answers
  * server pings; feeds the server clock; errors with `ConnectionClosedError` when the peer closes and with
  * `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`.
- * Bad frames go to `onDecodeError` and the socket keeps going.
+ * Bad frames go to `onDecodeError` and the socket keeps going; so does anything thrown while a frame is
+ * decoded or handled (decoders, heartbeat, sinks: one try/catch per frame), as a `DecodeError`
+ * `frame handling failed: …`. The close reason is redacted (the address's `/ws/` segment, then the generic
+ * rules) and cut to 123 characters.
  * @internal
  */
 export function socketSession(s: SessionSettings): Observable<never> {
   return new Observable<never>((subscriber) => {
     const { scheduler, onMessage } = s;
+    const secrets = urlSecrets(s.url);
     const timers = new Subscription();
     const heartbeat: HeartbeatState = { pingSentAt: undefined };
     let lastSeenAt = scheduler.now();
@@ -56,7 +64,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
       socket.onopen = socket.onmessage = socket.onclose = null;
       emitter?.removeListener('message', onData);
       socket.onerror = noop; // `ws` throws on an 'error' event nobody listens to
-      s.onEnd(opened);
+      s.onEnd(opened, lastSeenAt);
     };
 
     const socket = new s.Ctor(s.url);
@@ -75,25 +83,48 @@ export function socketSession(s: SessionSettings): Observable<never> {
         }),
       );
     };
+    // The one seam of frame handling: whatever a decoder, the heartbeat or a sink throws (a stack overflow on
+    // a hostile frame, a bug) becomes a `DecodeError` on `onDecodeError` and the socket keeps going.
     const onDecoded = (message: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
-      if (message instanceof DecodeError) {
-        s.onDecodeError(message);
-        return;
+      try {
+        if (message instanceof DecodeError) {
+          s.onDecodeError(message);
+          return;
+        }
+        handleHeartbeat(message, now, heartbeat, s.clock, reply);
+        onMessage(message, now);
+      } catch (thrown: unknown) {
+        s.onDecodeError(handlerFailure(thrown, secrets));
       }
-      handleHeartbeat(message, now, heartbeat, s.clock, reply);
-      onMessage(message, now);
     };
     // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
     // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.
-    const onData = (data: TextBytes, isBinary: boolean): void =>
-      onDecoded(isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits));
+    const onData = (data: TextBytes, isBinary: boolean): void => {
+      let message: unknown;
+      try {
+        message = isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits);
+      } catch (thrown: unknown) {
+        message = handlerFailure(thrown, secrets);
+      }
+      onDecoded(message);
+    };
     if (emitter) emitter.on('message', onData);
-    else socket.onmessage = (event) => onDecoded(decodeFrameValue(event.data, s.limits));
+    else {
+      socket.onmessage = (event) => {
+        let message: unknown;
+        try {
+          message = decodeFrameValue(event.data, s.limits);
+        } catch (thrown: unknown) {
+          message = handlerFailure(thrown, secrets);
+        }
+        onDecoded(message);
+      };
+    }
     socket.onclose = (event) => {
       end();
-      subscriber.error(new ConnectionClosedError(event.code, redact(event.reason ?? ''), event.wasClean));
+      subscriber.error(new ConnectionClosedError(event.code, closeReason(event.reason, secrets), event.wasClean));
     };
     timers.add(
       silenceWatchdog(s.heartbeatTimeoutMs, () => lastSeenAt, scheduler).subscribe({
@@ -111,6 +142,48 @@ export function socketSession(s: SessionSettings): Observable<never> {
       if (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING) socket.close(1000);
     };
   });
+}
+
+/**
+ * The secret of a stream address: the path segment after `/ws/` (the private stream's listen key), as
+ * written and percent-decoded, for {@link redact}. @internal
+ */
+export function urlSecrets(url: string): string[] {
+  const segment = /\/ws\/([^/?#\s]+)/.exec(url)?.[1];
+  if (segment === undefined) return [];
+  let decoded = segment;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    // a malformed escape: the raw segment is the secret
+  }
+  return decoded === segment ? [segment] : [segment, decoded];
+}
+
+/** Longest close reason kept, in UTF-16 code units: the protocol allows 123 bytes. @internal */
+export const MAX_CLOSE_REASON_LENGTH = 123;
+
+/** A peer's close reason, redacted (the address's secret, then the generic rules) and cut short. @internal */
+export function closeReason(reason: string | undefined, secrets: readonly string[]): string {
+  const text = typeof reason === 'string' ? reason : '';
+  const clean = redact(text, secrets);
+  return clean.length > MAX_CLOSE_REASON_LENGTH ? `${clean.slice(0, MAX_CLOSE_REASON_LENGTH)}…` : clean;
+}
+
+/** Longest description of a thrown value kept in the `DecodeError` that reports it. */
+const MAX_FAILURE_LENGTH = 120;
+
+/** Something frame handling threw, as a `DecodeError` with a short redacted description. @internal */
+export function handlerFailure(thrown: unknown, secrets: readonly string[]): DecodeError {
+  let text: string;
+  try {
+    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : typeof thrown;
+  } catch {
+    text = 'unknown';
+  }
+  const clean = redact(text, secrets);
+  const short = clean.length > MAX_FAILURE_LENGTH ? `${clean.slice(0, MAX_FAILURE_LENGTH)}…` : clean;
+  return new DecodeError('codec', `frame handling failed: ${short}`);
 }
 
 /** The `message` listener API of a `ws` WebSocket (Node). @internal */

@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, map, type Observable, Subscription, take, timeout, toArray } from 'rxjs';
+import { filter, firstValueFrom, type Observable, Subscription, take, timeout, toArray } from 'rxjs';
 import { WebSocket } from 'ws';
 import { ConnectionClosedError, DecodeError, HeartbeatTimeoutError } from '../../lib/errors';
 import { startSimulator } from '../../lib/simulator';
@@ -58,7 +58,9 @@ describe('connection (against the simulator)', () => {
     const reopened = await openEpoch(conn, 2);
     expect(reopened).toMatchObject({ type: 'open', epoch: 2 });
     const { downSince, since } = reopened as { downSince: number; since: number };
-    expect(downSince).toBeGreaterThanOrEqual(droppedAt - 5);
+    // the last frame received: the open or a pong, at most one ping interval (100 ms) before the drop
+    expect(downSince).toBeLessThanOrEqual(droppedAt);
+    expect(downSince).toBeGreaterThanOrEqual(droppedAt - 100 - 20);
     expect(since).toBeGreaterThanOrEqual(downSince);
   });
 
@@ -123,15 +125,19 @@ describe('connection (against the simulator)', () => {
     expect(await error).toEqual(expect.objectContaining({ name: 'DecodeError', kind: 'frame-too-large' }));
   });
 
-  it('stops on close code 4001 and carries code and reason to messages$ and status$', async () => {
+  it('retries after a close code 4001, carrying code and reason to errors$ and status$', async () => {
     const conn = connection({ url: sim.publicStreamUrl, WebSocketCtor: WebSocket, reconnect: { minDelayMs: 10 } });
-    const failure = firstValueFrom(conn.messages$.pipe(map(() => 'value'), timeout(5000))).catch((e: unknown) => e);
+    let failed: unknown;
+    subs.add(conn.messages$.subscribe({ error: (e: unknown) => (failed = e) }));
     await openEpoch(conn, 1);
+    const error = within(conn.errors$);
+    const reconnecting = within(conn.status$.pipe(filter((s) => s.type === 'reconnecting')));
     sim.drop({ stream: 'public', code: 4001, reason: 'invalid listen key' });
-    const error = await failure;
-    expect(error).toBeInstanceOf(ConnectionClosedError);
-    expect(error).toMatchObject({ code: 4001, reason: 'invalid listen key' });
-    expect(await within(conn.status$)).toMatchObject({ type: 'closed', epoch: 1, cause: { code: 4001 } });
+    expect(await error).toBeInstanceOf(ConnectionClosedError);
+    expect(await error).toMatchObject({ code: 4001, reason: 'invalid listen key' });
+    expect(await reconnecting).toMatchObject({ type: 'reconnecting', epoch: 1, attempt: 1, cause: { code: 4001 } });
+    await openEpoch(conn, 2);
+    expect(failed).toBeUndefined();
   });
 
   it('closes the socket when the last subscriber leaves', async () => {

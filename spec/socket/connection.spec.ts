@@ -1,10 +1,10 @@
-import { map } from 'rxjs';
+import { filter, map } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, ConnectionClosedError, DecodeError, HeartbeatTimeoutError, SendQueueFullError } from '../../lib/errors';
-import { connection, type ConnectionConfig } from '../../lib/socket/connection';
+import { connection, connectionCore, type ConnectionConfig } from '../../lib/socket/connection';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
-import { errorAwareTestScheduler } from '../helpers/errorMarbles';
+import { errorAwareTestScheduler, normalizeErrors } from '../helpers/errorMarbles';
 import { zipBomb, zipText } from '../helpers/zipFrames';
 
 describe('connection', () => {
@@ -123,7 +123,7 @@ describe('connection', () => {
           c: { type: 'open', epoch: 1, since: 5 },
           d: { type: 'reconnecting', epoch: 1, attempt: 1, delayMs: 5, cause: lost },
           e: { type: 'connecting', epoch: 1, attempt: 1 },
-          f: { type: 'open', epoch: 2, since: 18, downSince: 8 },
+          f: { type: 'open', epoch: 2, since: 18, downSince: 5 }, // no frame came: the open time
           g: { type: 'closed', epoch: 2 },
         } satisfies Record<string, ConnectionStatus>);
         expectObservable(conn.opened$, '30ms !').toBe('5ms a 12ms b', { a: 1, b: 2 });
@@ -135,19 +135,52 @@ describe('connection', () => {
       });
     });
 
-    it('stops on a close code in 4000-4999, carrying code and reason', () => {
+    it('retries a close code in 4000-4999 with growing backoff, carrying code and reason to errors$ and status$', () => {
       testScheduler.run(({ expectObservable, expectSubscriptions }) => {
-        const { fake, conn } = setup({}, 5);
-        fake.at(8, (s) => s.closeFromServer({ code: 4001, reason: 'invalid listen key' }));
-        const closed = new ConnectionClosedError(4001, 'invalid listen key', true);
-        expectObservable(conn.status$, '20ms !').toBe('(ab) 1ms c 2ms d', {
-          a: { type: 'closed', epoch: 0 },
-          b: { type: 'connecting', epoch: 0, attempt: 0 },
-          c: { type: 'open', epoch: 1, since: 5 },
-          d: { type: 'closed', epoch: 1, cause: closed },
+        const { fake, conn } = setup({ reconnect: { minDelayMs: 10, maxDelayMs: 40, random: () => 0.5 } }, 1);
+        // every socket is closed by the service 2 ms after it opens
+        const closeAll = (at: number): void => fake.at(at, (s) => s.closeFromServer({ code: 4002, reason: '"no"' }));
+        [3, 10, 22, 44, 66].forEach(closeAll);
+        const closed = new ConnectionClosedError(4002, '"no"', true);
+        const statuses: ConnectionStatus[] = [];
+        const watch = conn.status$.subscribe((st) => statuses.push(st));
+        testScheduler.schedule(() => watch.unsubscribe(), 75); // closed only when the last subscriber left at 70
+        expectObservable(conn.messages$, '70ms !').toBe('');
+        expectObservable(conn.errors$, '70ms !').toBe('3ms a 6ms b 11ms c 21ms d 21ms e', { a: closed, b: closed, c: closed, d: closed, e: closed });
+        expectSubscriptions(fake.logs).toBe(['^ 2ms !', '8ms ^ 1ms !', '20ms ^ 1ms !', '42ms ^ 1ms !', '64ms ^ 1ms !']);
+        testScheduler.flush();
+        const reconnecting = statuses.filter((st) => st.type === 'reconnecting');
+        expect(reconnecting.map((st) => st.type === 'reconnecting' && [st.attempt, st.delayMs])).toEqual([[1, 5], [2, 10], [3, 20], [4, 20], [5, 20]]);
+        expect(normalizeErrors(reconnecting.map((st) => st.type === 'reconnecting' && st.cause))).toEqual(normalizeErrors(Array(5).fill(closed)));
+        expect(statuses.filter((st) => st.type === 'closed')).toEqual([{ type: 'closed', epoch: 0 }, { type: 'closed', epoch: 5 }]);
+      });
+    });
+
+    it('stops only on a ConfigError, and a shouldReconnect of the config can stop on a close code', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, conn } = setup({
+          reconnect: { minDelayMs: 10, random: () => 0.5, shouldReconnect: (e) => !(e instanceof ConnectionClosedError && e.code === 4001) },
         });
-        expectObservable(conn.messages$).toBe('8ms #', undefined, closed);
-        expectSubscriptions(fake.logs).toBe(['^ 7ms !']);
+        fake.at(8, (s) => s.closeFromServer({ code: 4001, reason: 'invalid listen key' }));
+        expectObservable(conn.messages$).toBe('8ms #', undefined, new ConnectionClosedError(4001, 'invalid listen key', true));
+      });
+    });
+
+    it('dates downSince at the last frame received, whatever ended the socket', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, conn } = setup({ heartbeatTimeoutMs: 25, pingIntervalMs: 100 }, 1);
+        fake.at(4, (s) => s.receive({ pong: 1 }));
+        fake.at(6, (s) => s.receive('not json')); // a bad frame is a frame: the socket still delivered
+        // heartbeat timeout at 31; retry after 5 ms; open at 37; pong at 40; close at 50
+        fake.at(39, (s) => s.receive({ pong: 2 }));
+        fake.at(50, (s) => s.closeFromServer({ code: 1006 }));
+        const open$ = conn.status$.pipe(filter((s) => s.type === 'open'));
+        expectObservable(open$, '70ms !').toBe('1ms a 35ms b 23ms c', {
+          a: { type: 'open', epoch: 1, since: 1 },
+          b: { type: 'open', epoch: 2, since: 37, downSince: 6 },
+          c: { type: 'open', epoch: 3, since: 61, downSince: 39 },
+        });
+        expectObservable(conn.messages$, '70ms !').toBe('4ms a 34ms b', { a: { pong: 1 }, b: { pong: 2 } });
       });
     });
 
@@ -258,6 +291,49 @@ describe('connection', () => {
         expectObservable(conn.messages$, '10ms !').toBe('7ms ab', { a: { a: 1 }, b: { b: 2 } });
         const kinds$ = conn.errors$.pipe(map((e) => (e instanceof DecodeError ? e.kind : e.name)));
         expectObservable(kinds$, '10ms !').toBe('5ms ab', { a: 'json', b: 'inflated-too-large' });
+      });
+    });
+  });
+
+  describe('the frame seam', () => {
+    it('reports whatever a frame sink throws as a DecodeError on errors$ and keeps the socket and other sinks going', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+        const core = connectionCore({ url: 'ws://127.0.0.1/api/v1/ws/k3y-0123456789abcdef', WebSocketCtor: fake.WebSocketCtor, scheduler: testScheduler, pingIntervalMs: 100 });
+        const changes$ = core.connection.status$.pipe(filter((st) => st.type === 'open' || st.type === 'reconnecting'));
+        expectObservable(changes$, '10ms !').toBe('1ms c', { c: { type: 'open', epoch: 1, since: 1 } });
+        const seen: unknown[] = [];
+        const throwing = core.frames((m) => {
+          if ((m as { boom?: unknown }).boom !== undefined) throw new RangeError('Maximum call stack size exceeded at k3y-0123456789abcdef');
+        });
+        const counting = core.frames((m) => seen.push(m));
+        fake.at(3, (s) => s.receive({ boom: 1 }));
+        fake.at(4, (s) => s.receive({ a: 1 }));
+        fake.at(5, (s) => s.receive({ boom: 2 }));
+        const failure = new DecodeError('codec', 'frame handling failed: RangeError: Maximum call stack size exceeded at ***');
+        expectObservable(core.connection.errors$, '10ms !').toBe('3ms a 1ms b', { a: failure, b: failure });
+        expectObservable(throwing, '10ms !').toBe('');
+        expectObservable(counting, '10ms !').toBe('');
+        testScheduler.flush();
+        // the sink subscribed first threw before the second one was called: the frames that threw stop there
+        expect(seen).toEqual([{ a: 1 }]);
+      });
+    });
+
+    it('redacts the listen key of the address from a close reason (also percent-decoded) and cuts the reason to 123 characters', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const key = 'Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78St90Uv12Wx34Yz56Ab12Cd34Ef56';
+        const { fake, conn } = setup({ url: `ws://127.0.0.1/api/v1/ws/${key}%2B`, reconnect: false });
+        fake.at(3, (s) => s.closeFromServer({ code: 4002, reason: `listen key "${key}+" expired ${'and so on '.repeat(20)}` }));
+        const errors: Error[] = [];
+        conn.errors$.subscribe((e) => errors.push(e));
+        expectObservable(conn.messages$).toBe('3ms #', undefined, new ConnectionClosedError(4002, `listen key "***" expired ${'and so on '.repeat(20)}`.slice(0, 123) + '…', true));
+        testScheduler.flush();
+        const error = errors[0] as ConnectionClosedError;
+        expect(error.reason.length).toBeLessThanOrEqual(124);
+        for (const text of [error.reason, error.message, String(error), JSON.stringify(error)]) {
+          for (let i = 0; i + 8 <= key.length; i++) expect(text).not.toContain(key.slice(i, i + 8));
+        }
       });
     });
   });
