@@ -3,6 +3,9 @@
 /*
  * ex-streams-simulator: runs the local exchange simulator until SIGINT/SIGTERM.
  *   npx ex-streams-simulator --port 8080 --symbols BTCUSDT,ETHUSDT --seed 1 [--two-factor] [--batch-private-events]
+ *     [--host H] [--control-token T]
+ * Beyond loopback (--host other than 127.0.0.1, ::1, localhost) the control routes require a token: the one
+ * given by --control-token or EX_STREAMS_SIM_CONTROL_TOKEN, else a random one; it is printed at start.
  * Loads the built dist/cjs/simulator.js; falls back to the TypeScript sources through ts-node when dist is absent.
  */
 const path = require('node:path');
@@ -34,15 +37,18 @@ function parseArgs(argv) {
       case '--seed': options.seed = Number(value()); break;
       case '--api-key': options.apiKey = value(); break;
       case '--secret-key': options.secretKey = value(); break;
+      case '--control-token': options.controlToken = value(); break;
       case '--two-factor': options.twoFactor = true; break;
       case '--batch-private-events': options.batchPrivateEvents = true; break;
       case '--help': case '-h':
-        process.stdout.write('Usage: ex-streams-simulator [--port N] [--host H] [--symbols A,B] [--seed N] [--api-key K] [--secret-key S] [--two-factor] [--batch-private-events]\n');
+        process.stdout.write('Usage: ex-streams-simulator [--port N] [--host H] [--symbols A,B] [--seed N] [--api-key K] [--secret-key S] [--two-factor] [--batch-private-events] [--control-token T]\n');
         process.exit(0);
         break;
       default: throw new Error(`Unknown option ${arg}`);
     }
   }
+  const envToken = process.env.EX_STREAMS_SIM_CONTROL_TOKEN;
+  if (options.controlToken === undefined && envToken !== undefined && envToken !== '') options.controlToken = envToken;
   return options;
 }
 
@@ -58,6 +64,9 @@ async function main() {
       `  apiKey:           ${sim.apiKey}`,
       `  secretKey:        ${sim.secretKey}`,
       `  control:          POST ${sim.baseUrl}/__control/<name> (see docs/simulator.md)`,
+      sim.controlToken === undefined
+        ? '  controlToken:     none (loopback only)'
+        : `  controlToken:     ${sim.controlToken} (header X-SIM-CONTROL-TOKEN or Authorization: Bearer)`,
       '',
     ].join('\n'),
   );

@@ -44,7 +44,7 @@ export function createControl(d: ControlDeps): SimulatorControl {
     },
     sendRaw: ({ stream, data }) => {
       counts.rawFrame += 1;
-      for (const p of ctx.peers.of(stream)) if (p.open) p.ws.send(data, { binary: typeof data !== 'string' });
+      for (const p of ctx.peers.of(stream)) if (p.open && !p.blackHoled) p.ws.send(data, { binary: typeof data !== 'string' });
     },
     privateChaos: (options) => ctx.faults.setChaos(options),
     expireListenKey: () => {

@@ -2,7 +2,8 @@ import type { HttpAnswer } from './httpApi';
 import type { SimulatorControl } from './simulatorControl';
 import type { StreamSelector } from './streamKind';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isRecord } from './clientInput';
+
 const stream = (v: unknown): StreamSelector => {
   if (v === 'public' || v === 'private' || v === 'all') return v;
   throw new Error("stream must be 'public', 'private' or 'all'");
@@ -12,11 +13,31 @@ const num = (v: unknown, name: string): number => {
   return v;
 };
 const optNum = (v: unknown, name: string): number | undefined => (v === undefined ? undefined : num(v, name));
+const intIn = (v: unknown, name: string, min: number, max: number): number => {
+  const n = num(v, name);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be an integer in [${min}, ${max}]`);
+  return n;
+};
+/** A close code `ws` can send: 1000, 1001-1014 but the reserved 1004-1006, or 3000-4999. */
+const closeCode = (v: unknown): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = intIn(v, 'code', 1000, 4999);
+  if ((n > 1014 && n < 3000) || n === 1004 || n === 1005 || n === 1006) throw new Error('code must be a sendable close code (1000-1014 but 1004-1006, or 3000-4999)');
+  return n;
+};
+const reasonText = (v: unknown): string | undefined => {
+  const r = optStr(v, 'reason');
+  if (r !== undefined && Buffer.byteLength(r) > 123) throw new Error('reason must be at most 123 bytes');
+  return r;
+};
 const optStr = (v: unknown, name: string): string | undefined => {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new Error(`${name} must be text`);
   return v;
 };
+
+/** Most market steps one `step` control call runs (each is a full market move). */
+const MAX_STEPS = 10_000;
 
 /**
  * The control surface over HTTP: `POST /__control/<name>` with a JSON body (GET works for `observed` and
@@ -27,7 +48,7 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
   const run = (name: string, b: Record<string, unknown>): unknown => {
     switch (name) {
       case 'drop':
-        control.drop({ stream: stream(b.stream), code: optNum(b.code, 'code'), reason: optStr(b.reason, 'reason') });
+        control.drop({ stream: stream(b.stream), code: closeCode(b.code), reason: reasonText(b.reason) });
         return {};
       case 'stall':
         control.stall({ stream: stream(b.stream), inbound: b.inbound === 'hold' ? 'hold' : 'drop' });
@@ -51,7 +72,11 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
       case 'expireListenKey':
         return { expired: control.expireListenKey() };
       case 'rejectNextRequests':
-        control.rejectNextRequests(num(b.n, 'n'), { status: optNum(b.status, 'status'), code: optNum(b.code, 'code'), msg: optStr(b.msg, 'msg') });
+        control.rejectNextRequests(intIn(b.n, 'n', 0, 1_000_000), {
+          status: b.status === undefined ? undefined : intIn(b.status, 'status', 200, 599),
+          code: optNum(b.code, 'code'),
+          msg: optStr(b.msg, 'msg'),
+        });
         return {};
       case 'skewClock':
         control.skewClock(num(b.ms, 'ms'));
@@ -62,10 +87,10 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
       case 'issueTwoFactorToken':
         return { token: control.issueTwoFactorToken() };
       case 'injectTrade':
-        control.injectTrade({ symbol: String(b.symbol), price: String(b.price), quantity: optStr(b.quantity, 'quantity') });
+        control.injectTrade({ symbol: optStr(b.symbol, 'symbol') ?? '', price: optStr(b.price, 'price') ?? '', quantity: optStr(b.quantity, 'quantity') });
         return {};
       case 'step':
-        control.step(optNum(b.n, 'n'));
+        control.step(b.n === undefined ? undefined : intIn(b.n, 'n', 0, MAX_STEPS));
         return {};
       case 'observed':
         return control.observed();

@@ -10,6 +10,8 @@ import type { TwoFactor } from './twoFactor';
 export interface HttpAnswer {
   readonly status: number;
   readonly body: unknown;
+  /** Extra response headers (e.g. `Retry-After`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** NONE: free; API_KEY: key only; SIGNED: key + signature + time rule; LISTEN_KEY: key, and full verification when signed. */

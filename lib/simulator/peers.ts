@@ -15,8 +15,23 @@ export class Peer {
     private readonly faults: Faults,
   ) {
     ws.on('ping', (data) => {
-      if (!this.stalled && ws.readyState === WebSocket.OPEN) ws.pong(data);
+      if (!this.stalled && !this.halfOpen && ws.readyState === WebSocket.OPEN) ws.pong(data);
     });
+  }
+
+  /**
+   * Half-open (see {@link Peer.blackHole}): nothing is forwarded either way, yet the socket stays open and
+   * sends report success, as a server writing into a dead NAT sees it.
+   */
+  private halfOpen = false;
+
+  /** Black-holes this socket both ways (pushes "written" but lost, client frames and pings lost) until it closes. */
+  blackHole(): void {
+    this.halfOpen = true;
+  }
+
+  get blackHoled(): boolean {
+    return this.halfOpen;
   }
 
   private held: Array<() => void> = [];
@@ -26,15 +41,25 @@ export class Peer {
    * {@link Peer.flushHeld} (`stall({ inbound: 'hold' })`, like a TCP peer that reads late).
    */
   receive(handle: () => void): void {
-    if (!this.stalled) return handle();
+    if (this.halfOpen) return;
+    if (!this.stalled) return this.guarded(handle);
     if (this.faults.isHolding(this.stream)) this.held.push(handle);
+  }
+
+  /** The one seam where client frames are handled: a handler that throws closes this socket (1011), nothing else. */
+  private guarded(handle: () => void): void {
+    try {
+      handle();
+    } catch {
+      this.close(1011, 'internal error');
+    }
   }
 
   /** Processes the client frames held during a stall, in order. */
   flushHeld(): void {
     const held = this.held;
     this.held = [];
-    for (const handle of held) if (this.open) handle();
+    for (const handle of held) if (this.open) this.guarded(handle);
   }
 
   get stalled(): boolean {
@@ -45,9 +70,10 @@ export class Peer {
     return this.ws.readyState === WebSocket.OPEN;
   }
 
-  /** Sends unless stalled or not open; true when written. */
+  /** Sends unless stalled or not open; true when written (a half-open socket "writes" into the void). */
   send(data: string | Uint8Array): boolean {
     if (this.stalled || !this.open) return false;
+    if (this.halfOpen) return true;
     this.ws.send(data, { binary: typeof data !== 'string' });
     return true;
   }

@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws';
+import { clientNumber, clientText, isRecord } from './clientInput';
 import type { SimContext } from './context';
 import type { ListenKeyEnd } from './listenKeys';
 import type { Peer } from './peers';
@@ -89,26 +90,28 @@ export class PrivateStreams {
     } catch {
       return;
     }
-    if (typeof msg !== 'object' || msg === null) return;
-    const m = msg as Record<string, unknown>;
+    if (!isRecord(msg)) return;
+    const m = msg;
     const at = ctx.serverTime();
     if (m.ping !== undefined) {
-      ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: Number(m.ping), at });
+      // the client's value is echoed verbatim; only a scalar is (an object could be anything, a deep nesting)
+      if (typeof m.ping !== 'number' && typeof m.ping !== 'string') return;
+      ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: clientNumber(m.ping), at });
       armIdle();
       peer.send(`{"pong":${JSON.stringify(m.ping)},"channelId":${JSON.stringify(session.channelId)}}`);
     } else if (m.pong !== undefined) {
-      const ts = Number(m.pong);
+      const ts = clientNumber(m.pong);
       ctx.recorder.pongs.push({ stream: 'private', connection: peer.id, ts, matched: session.pingsSent.has(ts), at });
       armIdle();
     } else if (m.event === 'sub' && typeof m.topic === 'string') {
-      const params = typeof m.params === 'object' && m.params !== null ? (m.params as Record<string, unknown>) : {};
+      const params = isRecord(m.params) ? m.params : {};
       ctx.recorder.subscriptions.push({
         stream: 'private',
         connection: peer.id,
-        symbol: String(m.symbol ?? ''),
+        symbol: clientText(m.symbol),
         topic: m.topic,
         binary: params.binary === true || params.binary === 'true',
-        id: m.id === undefined ? '' : String(m.id),
+        id: clientText(m.id),
         at,
       });
     } else if (m.event === 'cancel' || m.event === 'cancel_all') {
@@ -116,9 +119,9 @@ export class PrivateStreams {
         stream: 'private',
         connection: peer.id,
         event: m.event,
-        symbol: String(m.symbol ?? ''),
-        topic: String(m.topic ?? ''),
-        id: m.id === undefined ? '' : String(m.id),
+        symbol: clientText(m.symbol),
+        topic: clientText(m.topic),
+        id: clientText(m.id),
         at,
       });
     }

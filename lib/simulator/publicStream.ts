@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { isKlineInterval, type KlineInterval } from './candles';
+import { clientNumber, clientText, isRecord } from './clientInput';
 import type { SimContext } from './context';
 import { envelopeText, zipText } from './envelope';
 import type { SymbolMarket } from './market';
@@ -10,6 +11,8 @@ import type { Peer } from './peers';
 export const INVALID_REQUEST = { code: '-100001', desc: 'Invalid request' } as const;
 /** @internal */
 export const INVALID_PARAMS_CODE = '-100010';
+/** Most pairs one `sub` / `cancel` may list (more: an `Invalid request` error frame). @internal */
+export const MAX_SYMBOLS_PER_REQUEST = 100;
 
 type Topic = { readonly name: 'kline'; readonly interval: KlineInterval } | { readonly name: 'realtimes' | 'trade' | 'depth' };
 
@@ -29,8 +32,6 @@ const parse = (text: string): unknown => {
     return undefined;
   }
 };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const idText = (id: unknown): string => (typeof id === 'string' || typeof id === 'number' ? String(id) : '');
 
@@ -103,18 +104,18 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
   const onRequest = (msg: Record<string, unknown>): void => {
     const at = ctx.serverTime();
     if (msg.ping !== undefined) {
-      ctx.recorder.pings.push({ stream: 'public', connection: peer.id, ts: Number(msg.ping), at });
+      ctx.recorder.pings.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg.ping), at });
       sendJson({ pong: at });
       return;
     }
     if (msg.pong !== undefined) {
-      ctx.recorder.pongs.push({ stream: 'public', connection: peer.id, ts: Number(msg.pong), matched: false, at });
+      ctx.recorder.pongs.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg.pong), matched: false, at });
       return;
     }
     const id = idText(msg.id);
     const { event, symbol, topic } = msg;
     if (event === 'cancel_all') {
-      ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: String(symbol ?? ''), topic: String(topic ?? ''), id, at });
+      ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: clientText(symbol), topic: clientText(topic), id, at });
       stopAll();
       return;
     }
@@ -123,7 +124,12 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       return;
     }
     const binary = asBoolean(isRecord(msg.params) ? msg.params.binary : undefined);
-    for (const s of symbol.split(',')) {
+    const symbols = symbol.split(',');
+    if (symbols.length > MAX_SYMBOLS_PER_REQUEST) {
+      sendJson({ id, ...INVALID_REQUEST });
+      return;
+    }
+    for (const s of symbols) {
       if (event === 'cancel') {
         ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: s, topic, id, at });
         subs.get(`${s}|${topic}`)?.();

@@ -23,6 +23,12 @@ export interface Simulator extends SimulatorControl {
   readonly port: number;
   readonly apiKey: string;
   readonly secretKey: string;
+  /**
+   * Token the `/__control/*` routes require (header `X-SIM-CONTROL-TOKEN: <token>` or
+   * `Authorization: Bearer <token>`; 401 without it): the `controlToken` option, else a random one when
+   * `host` is not loopback; undefined (routes open) on loopback without the option.
+   */
+  readonly controlToken: string | undefined;
   /** The clock the simulator runs on. */
   readonly clock: SimulatorClock;
   /** Server time: clock time plus the skew. */

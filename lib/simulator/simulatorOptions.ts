@@ -33,8 +33,17 @@ export interface PeriodsMs {
 export interface SimulatorOptions {
   /** TCP port, default 0 (ephemeral). */
   readonly port?: number;
-  /** Interface to bind, default '127.0.0.1'. */
+  /**
+   * Interface to bind, default '127.0.0.1'. Any host but '127.0.0.1', '::1' and 'localhost' makes the control
+   * routes require a token (see `controlToken`).
+   */
   readonly host?: string;
+  /**
+   * Token the HTTP control routes (`/__control/*`) require, as `X-SIM-CONTROL-TOKEN: <token>` or
+   * `Authorization: Bearer <token>`. Default: none on loopback (routes open), a random 48-hex-digit token
+   * otherwise (read it from `Simulator.controlToken`; the CLI prints it).
+   */
+  readonly controlToken?: string;
   /** Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT']. */
   readonly symbols?: readonly string[];
   /** Seed of every random choice (market, listen keys, chaos), default 1. */

@@ -1,20 +1,19 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
 import { Account, DEFAULT_BALANCES } from './account';
 import { realClock } from './clock';
 import type { SimContext } from './context';
 import { createControl } from './control';
 import { controlHandler } from './controlRoutes';
 import { Faults } from './faults';
-import { apiHandler, type HttpAnswer } from './httpApi';
-import { rejections } from './httpErrors';
+import { resolveControlToken } from './controlToken';
+import { apiHandler } from './httpApi';
 import { ListenKeys } from './listenKeys';
 import { idSource, SymbolMarket } from './market';
 import { Matching } from './matching';
 import { Peers } from './peers';
 import { PrivateStreams } from './privateStream';
 import { servePublic } from './publicStream';
+import { createSimServer, PUBLIC_PATH } from './simServer';
 import { mixSeed, mulberry32, randomAlnum } from './random';
 import { Recorder } from './recorder';
 import { symbolInfo } from './symbols';
@@ -23,28 +22,7 @@ import { TwoFactor } from './twoFactor';
 import type { Simulator } from './simulator';
 import type { SimulatorOptions } from './simulatorOptions';
 
-const MAX_BODY_BYTES = 1 << 20;
-const PUBLIC_PATH = '/quote/ws/v1';
-const PRIVATE_PREFIX = '/api/v1/ws/';
 const ACCOUNT_ID = '1500000000000000001';
-
-const readBody = (req: IncomingMessage): Promise<string | undefined> =>
-  new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(undefined));
-  });
-
-const reply = (res: ServerResponse, answer: HttpAnswer): void => {
-  const text = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-};
 
 /**
  * Starts a local exchange simulator: the HTTP API (listen keys, signed orders, account, 2FA endpoints), the
@@ -151,42 +129,29 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const { traffic } = ctx.recorder;
   const controlApi = controlHandler(control);
 
-  const server = createServer((req, res) => {
-    void readBody(req).then((body) => {
-      const url = req.url ?? '/';
-      const q = url.indexOf('?');
-      const path = q < 0 ? url : url.slice(0, q);
-      const query = q < 0 ? '' : url.slice(q + 1);
-      if (body === undefined) return reply(res, { status: 413, body: { code: rejections.bodyTooLarge.code, msg: rejections.bodyTooLarge.msg } });
-      if (path.startsWith('/__control/')) return reply(res, controlApi(path.slice('/__control/'.length), body));
-      if (recordTraffic) traffic.requests.push({ method: req.method ?? 'GET', url, headers: { ...req.headers }, body });
-      return reply(res, api(req.method ?? 'GET', path, { query, body, headers: req.headers }));
-    });
-  });
-  const wss = new WebSocketServer({ noServer: true, autoPong: false, maxPayload: MAX_BODY_BYTES });
-  server.on('upgrade', (req, socket, head) => {
-    const path = (req.url ?? '/').split('?')[0];
-    const isPublic = path === PUBLIC_PATH;
-    const key = path.startsWith(PRIVATE_PREFIX) ? decodeURIComponent(path.slice(PRIVATE_PREFIX.length)) : undefined;
-    if (!isPublic && key === undefined) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-      return;
-    }
-    if (recordTraffic) traffic.upgrades.push(req.url ?? '/');
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      const peer = peers.add(isPublic ? 'public' : 'private', ws);
-      ws.on('error', () => undefined);
+  const controlToken = resolveControlToken(host, options.controlToken);
+  const { server, wss } = createSimServer({
+    api: (method, path, req) => api(method, path, req),
+    control: controlApi,
+    controlToken,
+    onRequest: (method, url, headers, body) => {
+      if (recordTraffic) traffic.requests.push({ method, url, headers: { ...headers }, body });
+    },
+    onUpgrade: (url) => {
+      if (recordTraffic) traffic.upgrades.push(url);
+    },
+    serve: (ws, stream) => {
+      const peer = peers.add(stream.kind, ws);
       if (recordTraffic) {
         ws.on('message', (data, isBinary) => {
           const buf = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
           traffic.frames.push({ stream: peer.stream, data: buf.toString(isBinary ? 'base64' : 'utf8') });
         });
       }
-      if (isPublic) servePublic(ctx, peer);
-      else streams.serve(peer, key ?? '');
-    });
+      if (stream.kind === 'public') servePublic(ctx, peer);
+      else streams.serve(peer, stream.key);
+    },
   });
-  server.on('clientError', (_err, socket) => socket.destroy());
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -196,7 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
   const bound = (server.address() as AddressInfo).port;
-  const hostPort = `${host}:${bound}`;
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${bound}`;
   let closing: Promise<void> | undefined;
   return {
     ...control,
@@ -206,6 +171,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port: bound,
     apiKey,
     secretKey,
+    controlToken,
     clock,
     serverTime,
     activeListenKey: () => listenKeys.active(),
