@@ -1,19 +1,33 @@
 import * as E from 'fp-ts/Either';
-import { map } from 'rxjs';
+import { asyncScheduler, map } from 'rxjs';
 import { createListenKeyCall, listenKeyCall } from './listenKeyCalls';
 import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
-import { transport } from './transport';
+import { DEFAULT_SERVER_TIME_REFRESH_MS, restClock } from './restClock';
+import { onServerClock } from './signedTransport';
+import { transport, validTimeout } from './transport';
 import type { RestClient, RestClientConfig } from './types';
 
 /**
  * Creates a client for the service's HTTP API that signs requests the way the service checks them.
  *
- * `request(req)` returns a cold observable: each subscription makes one HTTP call (nothing is retried) and
+ * `request(req)` returns a cold observable: each subscription makes one HTTP call (a signed call may be preceded
+ * by the clock call below, and is sent once more after a -1021; nothing else is retried) and
  * unsubscribing before the answer aborts it. By `security`: `NONE` sends no key; `USER_STREAM` and
  * `MARKET_DATA` send the `apiKeyHeader`; `TRADE` and `USER_DATA` send it and are signed: `recvWindow`,
- * `timestamp` (clock + `serverTimeOffsetMs()`) and finally `signature` are appended to the body when the
- * request has one, else to the query string. Body parameters are sent form-encoded with the content type
+ * `timestamp` (clock + the server-clock offset) and finally `signature` are appended to the body when the
+ * request has one, else to the query string.
+ *
+ * The server's clock by itself: before the first signed call (and before one made more than
+ * `serverTimeRefreshMs` after the last estimate) the client asks `GET /api/v1/time` once and takes
+ * `serverTime - (sent + received) / 2` as the offset; a -1021 answer (code as number or text) refreshes it and
+ * sends the rejected call once more, signed anew. No timer runs for this. `rest.serverTimeOffsetMs()` shows the
+ * estimate; `rest.clockSample(offsetMs, rttMs)` feeds samples from elsewhere (a public stream's pongs); the
+ * `serverTimeOffsetMs` config replaces all of this.
+ *
+ * Every call has a deadline (`requestTimeoutMs`, per request `timeoutMs`): without an answer by then it is
+ * aborted and fails with `RequestTimeoutError`. 429 and 418 fail with `RateLimitedError { retryAfterMs }`
+ * (from `Retry-After`, else 10 s for 429 and 2 min for 418). Body parameters are sent form-encoded with the content type
  * `application/x-www-form-urlencoded;charset=UTF-8`. With `twoFactor: true` a fresh token from
  * `twoFactorToken()` goes in `X-TWO-FA-TOKEN` (one call of the provider per request).
  *
@@ -27,7 +41,8 @@ import type { RestClient, RestClientConfig } from './types';
  * Config: `baseUrl`; `apiKey`; `secretKey` or `sign`; `apiKeyHeader` (default `'X-EX-APIKEY'`);
  * `recvWindow` (default 5000, positive integer, else `ConfigError` thrown here); `twoFactorToken`;
  * `fetch` (default `globalThis.fetch` at call time); `scheduler` (default `asyncScheduler`);
- * `serverTimeOffsetMs` (default none).
+ * `serverTimeOffsetMs` (default none: learned); `serverTimeRefreshMs` (default 600 000);
+ * `requestTimeoutMs` (default 10 000).
  *
  * @example
  * ```ts
@@ -41,8 +56,21 @@ import type { RestClient, RestClientConfig } from './types';
  * ```
  */
 export function restClient(config: RestClientConfig): RestClient {
-  const send = transport(config, () => config.serverTimeOffsetMs?.() ?? 0);
+  const { scheduler = asyncScheduler, serverTimeOffsetMs: override } = config;
+  const refreshMs = validTimeout('serverTimeRefreshMs', config.serverTimeRefreshMs ?? DEFAULT_SERVER_TIME_REFRESH_MS);
+  let clockOffsetMs = (): number => 0;
+  const offsetMs = (): number => {
+    const ms = override === undefined ? clockOffsetMs() : override();
+    return Number.isFinite(ms) ? ms : 0;
+  };
+  const plain = transport(config, offsetMs);
+  const clock = override === undefined ? restClock(plain, scheduler, refreshMs) : undefined;
+  if (clock) clockOffsetMs = clock.offsetMs;
+  const canSign = config.secretKey !== undefined || config.sign !== undefined;
+  const send = clock ? onServerClock(config, canSign, plain, clock) : plain;
   return {
+    serverTimeOffsetMs: offsetMs,
+    clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
     request: (req) => {
       const signed = req.security === 'TRADE' || req.security === 'USER_DATA';
       return send(req, signed).pipe(

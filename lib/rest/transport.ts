@@ -1,6 +1,6 @@
 import { asyncScheduler, concatMap, defer, from, map, of, throwError, timeout, type Observable } from 'rxjs';
 import { formEncode, paramPairs, type Params } from '../auth/formEncode';
-import { signer, type Signer } from '../auth/signer';
+import { signer } from '../auth/signer';
 import { validRecvWindow } from '../auth/signConfig';
 import { ConfigError, RequestTimeoutError } from '../errors';
 import { fetchText, type RawResponse } from './fetchText';
@@ -60,14 +60,15 @@ function freshToken(provider: () => string | Promise<string>): Observable<string
   );
 }
 
-function problemOf(config: RestClientConfig, request: RestRequest<unknown>, sign: Signer | undefined, signed: boolean): ConfigError | undefined {
+/** The {@link ConfigError} a request would fail with before anything is sent, if any. @internal */
+export function problemOf(config: RestClientConfig, request: RestRequest<unknown>, canSign: boolean, signed: boolean): ConfigError | undefined {
   const security = request.security ?? 'NONE';
   if (typeof request.path !== 'string' || /[?#]/.test(request.path)) {
     return new ConfigError('path', 'must be a path without query string or fragment (pass parameters in `query`)');
   }
   if (request.method === 'GET' && request.body !== undefined) return new ConfigError('body', 'is not allowed on GET requests');
   if (security !== 'NONE' && !config.apiKey) return new ConfigError('apiKey', `is required for ${security} requests`);
-  if (signed && sign === undefined) {
+  if (signed && !canSign) {
     return new ConfigError('secretKey', 'is required for signed requests (TRADE, USER_DATA, listen keys); or pass sign');
   }
   if (request.timeoutMs !== undefined && !(typeof request.timeoutMs === 'number' && Number.isFinite(request.timeoutMs) && request.timeoutMs > 0)) {
@@ -99,7 +100,7 @@ export function transport(config: RestClientConfig, serverTimeOffsetMs: () => nu
 
   return (request, signed) =>
     defer(() => {
-      const problem = problemOf(config, request, sign, signed);
+      const problem = problemOf(config, request, sign !== undefined, signed);
       if (problem) return throwError(() => problem);
       const { method, path, query, body, security = 'NONE', twoFactor = false, timeoutMs = requestTimeoutMs } = request;
       const parts$: Observable<Parts> =

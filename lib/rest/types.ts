@@ -104,8 +104,18 @@ export interface RestClientConfig {
   readonly fetch?: typeof fetch;
   /** Clock of signing timestamps. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
-  /** Estimate of serverTime - localTime in ms, added to every `timestamp`. Default none (0). */
+  /**
+   * An override of the clock estimate: serverTime - localTime in ms, read at every signature and added to
+   * `timestamp`. Default none: the client learns the offset itself from `GET /api/v1/time` (see
+   * `serverTimeRefreshMs`).
+   */
   readonly serverTimeOffsetMs?: () => number;
+  /**
+   * Age in ms after which the learned clock offset is refreshed by the next signed call (one
+   * `GET /api/v1/time` first; no timer runs meanwhile). Default `600000` (10 minutes). Unused with
+   * `serverTimeOffsetMs`.
+   */
+  readonly serverTimeRefreshMs?: number;
   /**
    * Deadline of every request in ms, on `scheduler`: a call without an answer by then is aborted and fails
    * with a `RequestTimeoutError`. Default `10000`. Override per request with `RestRequest.timeoutMs`.
@@ -128,6 +138,18 @@ export interface RestClientConfig {
 export interface RestClient {
   /** One HTTP call per subscription (cold), aborted on unsubscribe; emits the decoded body once. */
   request<A = unknown>(request: RestRequest<A>): Observable<A>;
+  /**
+   * The current estimate of serverTime - localTime in ms that signed timestamps add (the config's
+   * `serverTimeOffsetMs()` when given; else learned from `GET /api/v1/time`, 0 before the first answer).
+   */
+  serverTimeOffsetMs(): number;
+  /**
+   * Feeds a clock sample measured elsewhere, e.g. a public stream's pong (`serverTime - localTime` and the
+   * round trip, in ms). Kept when its round trip is no longer than the current estimate's, or the current one
+   * is older than `serverTimeRefreshMs`; a fresh sample spares the next `GET /api/v1/time`. Ignored with the
+   * `serverTimeOffsetMs` override.
+   */
+  clockSample(offsetMs: number, rttMs: number): void;
   /** `POST /api/v1/userDataStream`, signed; emits the listen key. */
   createListenKey(): Observable<string>;
   /** `PUT /api/v1/userDataStream?listenKey=…`, signed; emits once on HTTP 200. */

@@ -20,7 +20,7 @@ afterEach(() => server.close());
 const client = () => {
   const scheduler = new VirtualTimeScheduler();
   scheduler.frame = T;
-  return restClient({ baseUrl: `${server.baseUrl}/`, apiKey: API_KEY, secretKey: SECRET, scheduler });
+  return restClient({ baseUrl: `${server.baseUrl}/`, apiKey: API_KEY, secretKey: SECRET, scheduler, serverTimeOffsetMs: () => 0 });
 };
 
 const expectSignedCall = (r: RecordedRequest, method: string, query: RegExp): void => {

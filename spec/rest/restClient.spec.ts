@@ -24,8 +24,9 @@ beforeEach(async () => {
 });
 afterEach(() => server.close());
 
+// A fixed clock offset keeps these requests to one per call (the learned clock is tested in serverClock.spec.ts).
 const client = (extra: Partial<RestClientConfig> = {}) =>
-  restClient({ baseUrl: server.baseUrl, apiKey: API_KEY, secretKey: SECRET, scheduler: clockAt(T), ...extra });
+  restClient({ baseUrl: server.baseUrl, apiKey: API_KEY, secretKey: SECRET, scheduler: clockAt(T), serverTimeOffsetMs: () => 0, ...extra });
 
 const errorOf = (p: Promise<unknown>): Promise<Error> => p.then(
   () => { throw new Error('expected an error'); },
@@ -305,7 +306,7 @@ describe('restClient', () => {
       [418, 'soon', 120_000],
       [418, '600', 600_000],
     ])('waits long without a usable Retry-After: HTTP %p, header %p → %p ms', async (status, header, wait) => {
-      reply = () => ({ status, body: '<html>banned</html>', headers: header === undefined ? {} : { 'Retry-After': header } });
+      reply = () => ({ status, body: '<html>banned</html>', ...(header === undefined ? {} : { headers: { 'Retry-After': header } }) });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ name: 'RateLimitedError', status, retryAfterMs: wait, msg: 'banned' });
     });
