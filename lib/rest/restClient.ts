@@ -5,7 +5,8 @@ import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
 import { DEFAULT_SERVER_TIME_REFRESH_MS, restClock } from './restClock';
 import { onServerClock } from './signedTransport';
-import { transport, validTimeout } from './transport';
+import { isOrderPlacement, rateGate } from './rateLimit';
+import { transport, validTimeout, type Transport } from './transport';
 import type { RestClient, RestClientConfig } from './types';
 
 /**
@@ -42,7 +43,8 @@ import type { RestClient, RestClientConfig } from './types';
  * `recvWindow` (default 5000, positive integer, else `ConfigError` thrown here); `twoFactorToken`;
  * `fetch` (default `globalThis.fetch` at call time); `scheduler` (default `asyncScheduler`);
  * `serverTimeOffsetMs` (default none: learned); `serverTimeRefreshMs` (default 600 000);
- * `requestTimeoutMs` (default 10 000).
+ * `requestTimeoutMs` (default 10 000); `rateLimit` (default none: `{ requestsPerSecond?, ordersPerSecond? }`
+ * queues calls beyond it, in order, signing each when it starts).
  *
  * @example
  * ```ts
@@ -63,7 +65,9 @@ export function restClient(config: RestClientConfig): RestClient {
     const ms = override === undefined ? clockOffsetMs() : override();
     return Number.isFinite(ms) ? ms : 0;
   };
-  const plain = transport(config, offsetMs);
+  const direct = transport(config, offsetMs);
+  const gate = rateGate(config.rateLimit, scheduler);
+  const plain: Transport = (request, signed) => gate(direct(request, signed), isOrderPlacement(request));
   const clock = override === undefined ? restClock(plain, scheduler, refreshMs) : undefined;
   if (clock) clockOffsetMs = clock.offsetMs;
   const canSign = config.secretKey !== undefined || config.sign !== undefined;

@@ -68,6 +68,27 @@ export interface RestRequest<A = unknown> {
 }
 
 /**
+ * An optional client-side rate limit of {@link restClient}: calls beyond it wait in a queue (in order, on the
+ * client's scheduler) instead of earning a 429 or a ban. Each limit counts call starts in any one-second
+ * window; the clock call and a -1021 retry count too.
+ *
+ * @example
+ * ```ts
+ * import { restClient, type RestRateLimit } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const rateLimit: RestRateLimit = { requestsPerSecond: 10, ordersPerSecond: 5 };
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey, rateLimit });
+ * ```
+ */
+export interface RestRateLimit {
+  /** Most calls started per second, all kinds. Default none (no limit). */
+  readonly requestsPerSecond?: number;
+  /** Most order placements (`POST /api/v1/spot/order`) started per second. Default none (no limit). */
+  readonly ordersPerSecond?: number;
+}
+
+/**
  * Configuration of {@link restClient}.
  *
  * @example
@@ -121,6 +142,8 @@ export interface RestClientConfig {
    * with a `RequestTimeoutError`. Default `10000`. Override per request with `RestRequest.timeoutMs`.
    */
   readonly requestTimeoutMs?: number;
+  /** A client-side rate limit: calls beyond it are queued, not sent. Default none. See {@link RestRateLimit}. */
+  readonly rateLimit?: RestRateLimit;
 }
 
 /**

@@ -1,0 +1,79 @@
+import { concatMap, defer, finalize, of, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { ConfigError } from '../errors';
+import type { RestRateLimit, RestRequest } from './types';
+
+const WINDOW_MS = 1000;
+
+/** Start times booked in a sliding one-second window, in order. */
+interface Window {
+  /** The earliest start at or after `now` and after every booked start that keeps at most `limit` starts per second. */
+  earliest(now: number): number;
+  book(at: number): void;
+  release(at: number): void;
+}
+
+function slidingWindow(limit: number): Window {
+  const starts: number[] = [];
+  return {
+    earliest(now) {
+      while (starts.length > 0 && starts[0]! <= now - WINDOW_MS) starts.shift();
+      const last = starts.length > 0 ? starts[starts.length - 1]! : now;
+      const full = starts.length >= limit ? starts[starts.length - limit]! + WINDOW_MS : now;
+      return Math.max(now, last, full);
+    },
+    book: (at) => void starts.push(at),
+    release(at) {
+      const i = starts.lastIndexOf(at);
+      if (i >= 0) starts.splice(i, 1);
+    },
+  };
+}
+
+const unlimited: Window = { earliest: (now) => now, book: () => undefined, release: () => undefined };
+
+function windowOf(option: string, perSecond: number | undefined): Window {
+  if (perSecond === undefined) return unlimited;
+  if (typeof perSecond !== 'number' || !Number.isFinite(perSecond) || perSecond <= 0) {
+    throw new ConfigError(option, `must be a positive number (got ${String(perSecond)})`);
+  }
+  return slidingWindow(Math.max(1, Math.floor(perSecond)));
+}
+
+/** Order placements (`POST` on an order path, not the test order) count against `ordersPerSecond`. @internal */
+export const isOrderPlacement = (request: RestRequest<unknown>): boolean =>
+  request.method === 'POST' && /\/(?:spot\/order|openapi\/v1\/order)$/.test(request.path);
+
+/** Delays a call's subscription until the client-side limit lets it start. @internal */
+export type RateGate = <T>(call: Observable<T>, isOrder: boolean) => Observable<T>;
+
+/**
+ * A client-side rate limit: calls start in subscription order, each at the earliest time that keeps at most
+ * `requestsPerSecond` starts (and `ordersPerSecond` order placements) in any one-second window; a call waits
+ * on `scheduler` before it is subscribed (so it is signed when it starts). Unsubscribing a waiting call frees
+ * its slot. Without limits the call is returned as it is.
+ * @internal
+ */
+export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerLike): RateGate {
+  const requests = windowOf('rateLimit.requestsPerSecond', limit?.requestsPerSecond);
+  const orders = windowOf('rateLimit.ordersPerSecond', limit?.ordersPerSecond);
+  if (requests === unlimited && orders === unlimited) return (call) => call;
+  return (call, isOrder) =>
+    defer(() => {
+      const now = scheduler.now();
+      const at = Math.max(requests.earliest(now), isOrder ? orders.earliest(now) : now);
+      requests.book(at);
+      if (isOrder) orders.book(at);
+      let started = false;
+      return (at > now ? timer(at - now, scheduler) : of(0)).pipe(
+        concatMap(() => {
+          started = true;
+          return call;
+        }),
+        finalize(() => {
+          if (started) return;
+          requests.release(at);
+          if (isOrder) orders.release(at);
+        }),
+      );
+    });
+}
