@@ -112,11 +112,26 @@ export function reconnect<T>(config: ReconnectConfig = {}): MonoTypeOperatorFunc
             if (scheduler.now() - subscribedAt >= resetAfterMs) attempt = 0;
             if (attempt >= maxRetries || !shouldReconnect(error)) return throwError(() => error);
             attempt += 1;
-            const delayMs = Math.round(random() * Math.min(maxDelayMs, minDelayMs * factor ** (attempt - 1)));
+            const delayMs = backoffDelayMs(attempt, minDelayMs, maxDelayMs, factor, random);
             onReconnecting?.({ attempt, delayMs, cause: error });
             return timer(delayMs, scheduler);
           },
         }),
       );
     });
+}
+
+/**
+ * The one backoff formula of the library (see {@link reconnect}): full jitter over a capped exponential,
+ * `round(random() * min(maxDelayMs, minDelayMs * factor ^ (attempt - 1)))`, `attempt` from 1.
+ * @internal
+ */
+export function backoffDelayMs(
+  attempt: number,
+  minDelayMs: number,
+  maxDelayMs: number,
+  factor: number,
+  random: () => number,
+): number {
+  return Math.round(random() * Math.min(maxDelayMs, minDelayMs * factor ** (attempt - 1)));
 }

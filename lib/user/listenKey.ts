@@ -4,24 +4,29 @@ import {
   concat,
   defer,
   distinctUntilChanged,
+  filter,
   finalize,
   ignoreElements,
   interval,
   map,
   merge,
   NEVER,
+  Observable,
   of,
+  race,
   ReplaySubject,
   retry,
   share,
+  Subject,
   switchMap,
+  take,
   tap,
   throwError,
   timer,
-  type Observable,
   type SchedulerLike,
 } from 'rxjs';
-import { ConfigError, RequestFailedError, RequestRejectedError } from '../errors';
+import { ConfigError, RateLimitedError, RequestFailedError, RequestRejectedError } from '../errors';
+import { backoffDelayMs, type ReconnectInfo } from '../operators/reconnect';
 
 /** Listen-key validity on the service (SPEC, Limits): 60 minutes. */
 const LISTEN_KEY_VALIDITY_MS = 60 * 60 * 1000;
@@ -51,6 +56,11 @@ export interface ListenKeyApi {
   extendListenKey(listenKey: string): Observable<void>;
   /** `DELETE /api/v1/userDataStream`: closes the private stream and invalidates the key. */
   closeListenKey(listenKey: string): Observable<void>;
+  /**
+   * Optional: the client's estimate of serverTime − localTime, in ms (`RestClient` has it). The user stream
+   * adds it to its clock when it judges event times (`maxEventTimeSkewMs`). Default: taken as 0.
+   */
+  serverTimeOffsetMs?(): number;
 }
 
 /**
@@ -71,10 +81,15 @@ export interface ListenKeyConfig {
    * (30 minutes, as the service's sample client does). Must be below the 60-minute key validity.
    */
   readonly keepAliveIntervalMs?: number;
-  /** First delay before retrying a call that failed on the network (doubles per attempt). Default `1000`. */
+  /**
+   * Cap of the first retry's wait, in ms: a failed call is retried after `random() * min(maxRetryDelayMs,
+   * retryDelayMs * 2 ^ (attempt - 1))` (the formula of `reconnect`). Default `1000`.
+   */
   readonly retryDelayMs?: number;
-  /** Longest delay between two retries. Default `60000`. */
+  /** Longest delay between two retries, in ms. Default `60000`. */
   readonly maxRetryDelayMs?: number;
+  /** Source of jitter in [0, 1). Default `Math.random`. */
+  readonly random?: () => number;
   /**
    * Each emission forces a recreation (POST) now, e.g. after the private stream was closed because the
    * key is invalid. The answer is always emitted, even when the service returns the same key (the caller
@@ -84,13 +99,41 @@ export interface ListenKeyConfig {
   /** Close the key (DELETE) when the last subscriber leaves or the stream errors. Default `true`. */
   readonly closeOnUnsubscribe?: boolean;
   /**
-   * Receives every non-fatal error: network failures before their retry, rejected extensions (before
-   * recreation), a failed DELETE. Default: ignored.
+   * Receives every error, none of which ends the observable: failed or rejected creations before their
+   * retry, network failures, rejected extensions (before recreation), a failed DELETE. Default: ignored.
    */
   readonly onError?: (error: unknown) => void;
   /** Clock for the keepalive grid and the retry delays. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
 }
+
+/** Hooks of one subscription to a shared key. @internal */
+export interface ListenKeyHooks {
+  /** Before each wait to retry a failed creation. */
+  readonly onRetrying?: (info: ReconnectInfo) => void;
+}
+
+/** One running key lifecycle of a `ListenKeyApi`, shared by every subscription made while it runs. */
+interface SharedKey {
+  readonly key$: Observable<string>;
+  readonly recreate: Subject<void>;
+  readonly listeners: Set<{ readonly onError?: (error: unknown) => void; readonly onRetrying?: (info: ReconnectInfo) => void }>;
+}
+
+/** Per listen-key api (one REST client, one account): its running lifecycle and its HTTP calls still in flight. */
+interface ApiState {
+  shared: SharedKey | undefined;
+  /** POSTs and DELETEs whose answer has not arrived (a new lifecycle's first POST waits for them). */
+  pending: number;
+  readonly idle: Subject<void>;
+}
+
+const states = new WeakMap<ListenKeyApi, ApiState>();
+
+/** A key that lived this long before a forced recreation counts as healthy: forced recreations back off afresh. */
+const HEALTHY_KEY_MS = 60_000;
+/** Longest wait of a new lifecycle for the previous one's DELETE or orphaned POST (a hung call). */
+const MAX_SETTLE_WAIT_MS = 10_000;
 
 /**
  * The listen key of the account, kept alive: a shared `Observable<string>` that creates a key on first
@@ -98,16 +141,24 @@ export interface ListenKeyConfig {
  * whenever the key had to be recreated.
  *
  * Behaviour:
- * - shared: all subscribers use one key and one keepalive schedule; a late subscriber gets the current key
- *   at once; when the last one leaves, the key is closed (DELETE, fire-and-forget, failures go to `onError`)
- *   unless `closeOnUnsubscribe` is `false`, and the next subscriber starts afresh;
- * - a rejected extension (`RequestRejectedError`) recreates the key (POST returns the active key or a new
- *   one); the key is emitted only if it changed; a recreation forced through `recreate$` always emits;
- * - network failures (`RequestFailedError`) of any call, and HTTP 5xx / 429 / timestamp-window (`-1021`)
- *   answers to POST, are retried
- *   after `retryDelayMs`, doubling up to `maxRetryDelayMs`; the regular extensions stay on their grid (a
- *   retry still running when the next one is due is abandoned for it);
- * - a rejected creation (other `RequestRejectedError`, e.g. a bad signature) errors the observable;
+ * - shared per `rest` object, across calls: every subscription to any `listenKey(rest, …)` (and every
+ *   `userStream` on that `rest`) made while a key lives uses that one key and one keepalive schedule (the
+ *   settings of the subscription that started it; each subscriber's `recreate$` and `onError` are its own);
+ *   a late subscriber gets the current key at once; when the last one leaves, the key is closed (DELETE,
+ *   failures go to `onError`) unless `closeOnUnsubscribe` is `false`, and the next subscriber starts afresh
+ *   once that DELETE answered (so the service's "active key" is not deleted under it);
+ * - a creation still in flight when the last subscriber leaves is not aborted: its key is deleted when it
+ *   answers;
+ * - the service's answers never end it: a failed or rejected creation (network, 4xx, 5xx, an answer without
+ *   a key) goes to `onError` and is retried after `random() * min(maxRetryDelayMs, retryDelayMs * 2^(n-1))`,
+ *   and never sooner than a rate limit's `retryAfterMs` (`RateLimitedError`; a bare 429 / 418 waits
+ *   `maxRetryDelayMs`), until the last subscriber leaves; only a `ConfigError` errors it;
+ * - a rejected extension recreates the key (POST returns the active key or a new one); the key is emitted
+ *   only if it changed; a recreation forced through `recreate$` always emits; forced recreations in a row
+ *   (each key dying within a minute) back off with the same formula, so a service that rejects every key
+ *   is not flooded with POSTs;
+ * - network failures of an extension are retried with the same backoff; the regular extensions stay on
+ *   their grid (a retry still running when the next one is due is abandoned for it);
  * - every timer runs on `scheduler`; no error built here carries the key.
  *
  * ```
@@ -129,71 +180,181 @@ export interface ListenKeyConfig {
  * ```
  */
 export function listenKey(rest: ListenKeyApi, config: ListenKeyConfig = {}): Observable<string> {
+  return sharedListenKey(rest, config);
+}
+
+/** {@link listenKey} with hooks of the subscription (the user stream publishes creation retries as statuses). @internal */
+export function sharedListenKey(rest: ListenKeyApi, config: ListenKeyConfig, hooks: ListenKeyHooks = {}): Observable<string> {
+  const { keepAliveIntervalMs = 30 * 60 * 1000, retryDelayMs = 1000, maxRetryDelayMs = 60_000, recreate$ = NEVER } = config;
+  validate(keepAliveIntervalMs, retryDelayMs, maxRetryDelayMs);
+  return defer(() => {
+    let state = states.get(rest);
+    if (state === undefined) {
+      state = { shared: undefined, pending: 0, idle: new Subject<void>() };
+      states.set(rest, state);
+    }
+    const shared = (state.shared ??= startShared(rest, config, state));
+    const listener = { onError: config.onError, onRetrying: hooks.onRetrying };
+    shared.listeners.add(listener);
+    return merge(shared.key$, recreate$.pipe(tap(() => shared.recreate.next()), ignoreElements())).pipe(
+      finalize(() => shared.listeners.delete(listener)),
+    );
+  });
+}
+
+function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiState): SharedKey {
   const {
     keepAliveIntervalMs = 30 * 60 * 1000,
     retryDelayMs = 1000,
     maxRetryDelayMs = 60_000,
-    recreate$ = NEVER,
+    random = Math.random,
     closeOnUnsubscribe = true,
-    onError,
     scheduler = asyncScheduler,
   } = config;
-  validate(keepAliveIntervalMs, retryDelayMs, maxRetryDelayMs);
+  const recreate = new Subject<void>();
+  const listeners: SharedKey['listeners'] = new Set();
+  let ended = false;
+  /** The subscribers at the end: a DELETE's failure after the end is still theirs to hear. */
+  let lastListeners: readonly (typeof listeners extends Set<infer L> ? L : never)[] = [];
 
   const report = (error: unknown): void => {
-    try {
-      onError?.(error);
-    } catch {
-      // a failing hook must not stop the keepalive
+    for (const l of ended ? lastListeners : [...listeners]) {
+      try {
+        l.onError?.(error);
+      } catch {
+        // a failing hook must not stop the keepalive
+      }
     }
   };
+  const retrying = (info: ReconnectInfo): void => {
+    for (const l of [...listeners]) {
+      try {
+        l.onRetrying?.(info);
+      } catch {
+        // idem
+      }
+    }
+  };
+  const delayFor = (attempt: number): number => backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random);
 
-  const withRetry = <A>(call: () => Observable<A>, retryable: (error: unknown) => boolean): Observable<A> =>
-    defer(call).pipe(
+  const settle = (): void => {
+    if (--state.pending === 0) state.idle.next();
+  };
+  const whenIdle = (): Observable<unknown> =>
+    state.pending === 0 ? of(undefined) : race(state.idle.pipe(take(1)), timer(MAX_SETTLE_WAIT_MS, scheduler));
+  const closeKey = (key: string): void => {
+    state.pending += 1;
+    defer(() => rest.closeListenKey(key))
+      .pipe(finalize(settle))
+      .subscribe({ error: report });
+  };
+
+  /** One POST, not aborted by unsubscription: an answer nobody waits for after the end is deleted. */
+  const post = (): Observable<string> =>
+    new Observable<string>((subscriber) => {
+      state.pending += 1;
+      let settled = false;
+      const done = (): void => {
+        if (settled) return;
+        settled = true;
+        settle();
+      };
+      defer(() => rest.createListenKey())
+        .pipe(take(1))
+        .subscribe({
+          next: (key) => {
+            if (!subscriber.closed) subscriber.next(key);
+            else if (ended && closeOnUnsubscribe && typeof key === 'string' && key !== '') closeKey(key);
+          },
+          error: (error: unknown) => {
+            done();
+            subscriber.error(error);
+          },
+          complete: () => {
+            done();
+            subscriber.complete();
+          },
+        });
+    });
+
+  const create = (): Observable<string> => {
+    let attempt = 0;
+    return defer(() => concat(whenIdle().pipe(ignoreElements()), post())).pipe(
       retry({
-        delay: (error: unknown, count: number) => {
-          if (!retryable(error)) return throwError(() => error);
+        delay: (error: unknown) => {
+          if (error instanceof ConfigError) return throwError(() => error);
+          attempt += 1;
+          const delayMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(attempt));
           report(error);
-          return timer(Math.min(retryDelayMs * 2 ** (count - 1), maxRetryDelayMs), scheduler);
+          retrying({ attempt, delayMs, cause: error });
+          return timer(delayMs, scheduler);
         },
       }),
     );
-
-  const create = (): Observable<string> => withRetry(() => rest.createListenKey(), isTransient);
+  };
 
   const extendOrRecreate = (key: string): Observable<string> =>
-    withRetry(() => rest.extendListenKey(key), isNetworkFailure).pipe(
+    defer(() => rest.extendListenKey(key)).pipe(
+      retry({
+        delay: (error: unknown, count: number) => {
+          if (!(error instanceof RequestFailedError)) return throwError(() => error);
+          report(error);
+          return timer(Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(count)), scheduler);
+        },
+      }),
       ignoreElements(),
       catchError((error: unknown) => {
-        if (!(error instanceof RequestRejectedError)) return throwError(() => error);
-        report(error);
+        if (error instanceof ConfigError) return throwError(() => error);
+        report(error); // a rejected (or unreadable) extension: the key may be dead, get the active one
         return create();
       }),
     );
 
-  return defer(() => {
+  const key$ = defer(() => {
     let current: string | undefined;
+    let lastKeyAt = scheduler.now();
+    let forcedInRow = 0;
+    let forcing = false;
+    /** A forced recreation: at once after a healthy key, else after a growing delay. */
+    const forced = (): Observable<string> =>
+      defer(() => {
+        if (scheduler.now() - lastKeyAt >= HEALTHY_KEY_MS) forcedInRow = 0;
+        forcedInRow += 1;
+        const delayMs = forcedInRow === 1 ? 0 : delayFor(forcedInRow - 1);
+        return delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(create)) : create();
+      });
     const maintenance$ = merge(
       interval(keepAliveIntervalMs, scheduler).pipe(map(() => false)),
-      recreate$.pipe(map(() => true)),
-    ).pipe(
-      switchMap((force) =>
-        (force || current === undefined ? create() : extendOrRecreate(current)).pipe(map((key) => ({ key, force }))),
+      // Requests while a forced recreation is under way are the same request (several streams saw one key die).
+      recreate.pipe(
+        filter(() => !forcing),
+        map(() => true),
       ),
+    ).pipe(
+      switchMap((force) => {
+        forcing = force;
+        return (force ? forced() : current === undefined ? create() : extendOrRecreate(current)).pipe(
+          map((key) => ({ key, force })),
+        );
+      }),
     );
 
     return create().pipe(
       switchMap((first) => concat(of({ key: first, force: true }), maintenance$)),
-      tap(({ key }) => (current = key)),
+      tap(({ key, force }) => {
+        current = key;
+        if (force) forcing = false;
+        lastKeyAt = scheduler.now();
+      }),
       // A recreation asked for through `recreate$` is always answered, even with the same key (the caller
       // believes the key is dead and waits); keepalive recreations emit only a changed key.
       distinctUntilChanged((previous, next) => !next.force && previous.key === next.key),
       map(({ key }) => key),
       finalize(() => {
-        if (closeOnUnsubscribe && current !== undefined) {
-          const key = current;
-          defer(() => rest.closeListenKey(key)).subscribe({ error: report });
-        }
+        ended = true;
+        lastListeners = [...listeners];
+        if (state.shared === shared) state.shared = undefined;
+        if (closeOnUnsubscribe && current !== undefined) closeKey(current);
       }),
     );
   }).pipe(
@@ -204,28 +365,18 @@ export function listenKey(rest: ListenKeyApi, config: ListenKeyConfig = {}): Obs
       resetOnRefCountZero: true,
     }),
   );
-}
-
-/** Network failures: worth retrying for every call. */
-function isNetworkFailure(error: unknown): boolean {
-  return error instanceof RequestFailedError;
+  const shared: SharedKey = { key$, recreate, listeners };
+  return shared;
 }
 
 /**
- * Network failures, server errors, rate limiting, and a timestamp outside the service's window (a clock that
- * drifted or was corrected; the signer's server-clock offset may have caught up by the next try): worth
- * retrying for the creation call.
+ * The shortest wait before the next call after `error`: a rate limit's `retryAfterMs`; for a bare 429 / 418
+ * (no `Retry-After` read), `longMs`; else 0.
  */
-function isTransient(error: unknown): boolean {
-  return (
-    error instanceof RequestFailedError ||
-    (error instanceof RequestRejectedError && (error.status >= 500 || error.status === 429 || isTimestampRejection(error)))
-  );
-}
-
-/** `-1021` (the code Binance-style services use), or a message about the timestamp or recvWindow. */
-function isTimestampRejection(error: RequestRejectedError): boolean {
-  return Number(error.code) === -1021 || /timestamp|recvwindow/i.test(error.msg ?? '');
+function rateLimitWaitMs(error: unknown, longMs: number): number {
+  if (error instanceof RateLimitedError) return error.retryAfterMs;
+  if (error instanceof RequestRejectedError && (error.status === 429 || error.status === 418)) return longMs;
+  return 0;
 }
 
 function validate(keepAliveIntervalMs: number, retryDelayMs: number, maxRetryDelayMs: number): void {

@@ -1,6 +1,6 @@
-import { Observable } from 'rxjs';
+import { Observable, Subject, tap } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
-import { ConfigError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
+import { ConfigError, RateLimitedError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
 import { listenKey, type ListenKeyApi } from '../../lib/user/listenKey';
 
 const MIN = 60_000;
@@ -112,7 +112,7 @@ describe('listenKey', () => {
     const reported: unknown[] = [];
     testScheduler.run((h) => {
       const { api, log } = fakeApi(h, testScheduler, { put: ['-#', '-#', '-#', '-|'], errors: { put: reset } });
-      const key$ = listenKey(api, { onError: (e) => reported.push(e), closeOnUnsubscribe: false });
+      const key$ = listenKey(api, { onError: (e) => reported.push(e), closeOnUnsubscribe: false, random: () => 1 });
       h.expectObservable(key$, '^ 65m !').toBe('-a', keys);
       testScheduler.schedule(() => {
         const t = 1 + 30 * MIN;
@@ -132,7 +132,7 @@ describe('listenKey', () => {
   it('abandons retries of an extension when the next one is due', () => {
     testScheduler.run((h) => {
       const { api, log } = fakeApi(h, testScheduler, { put: ['-#'], errors: { put: reset } });
-      const key$ = listenKey(api, { keepAliveIntervalMs: 10_000, retryDelayMs: 4000, closeOnUnsubscribe: false });
+      const key$ = listenKey(api, { keepAliveIntervalMs: 10_000, retryDelayMs: 4000, closeOnUnsubscribe: false, random: () => 1 });
       h.expectObservable(key$, '^ 25s !').toBe('-a', keys);
       testScheduler.schedule(() => {
         // PUT at 10 001, fails at 10 002, retried at 14 002 (fails 14 003), next retry would be 22 003:
@@ -202,7 +202,7 @@ describe('listenKey', () => {
     testScheduler.run((h) => {
       const failed = new RequestFailedError('POST', PATH, 'ECONNREFUSED');
       const { api, log } = fakeApi(h, testScheduler, { post: ['-#', '-#', '-(a|)'], errors: { post: failed } });
-      h.expectObservable(listenKey(api), '^ 10s !').toBe('3003ms a', keys);
+      h.expectObservable(listenKey(api, { random: () => 1 }), '^ 10s !').toBe('3003ms a', keys);
       testScheduler.schedule(() => expect(log.map(([time]) => time)).toEqual([0, 1001, 3002, 10_001]), 20_000);
     });
   });
@@ -211,7 +211,7 @@ describe('listenKey', () => {
     testScheduler.run((h) => {
       const unavailable = new RequestRejectedError(503);
       const { api } = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: unavailable } });
-      h.expectObservable(listenKey(api), '^ 10s !').toBe('1002ms a', keys);
+      h.expectObservable(listenKey(api, { random: () => 1 }), '^ 10s !').toBe('1002ms a', keys);
     });
   });
 
@@ -219,32 +219,120 @@ describe('listenKey', () => {
     testScheduler.run((h) => {
       const byCode = new RequestRejectedError(400, -1021, 'Timestamp for this request is outside of the recvWindow.');
       const { api } = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: byCode } });
-      h.expectObservable(listenKey(api), '^ 10s !').toBe('1002ms a', keys);
+      h.expectObservable(listenKey(api, { random: () => 1 }), '^ 10s !').toBe('1002ms a', keys);
       const byText = new RequestRejectedError(400, '-9', 'timestamp too far ahead');
       const other = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: byText } });
-      h.expectObservable(listenKey(other.api), '^ 10s !').toBe('1002ms a', keys);
+      h.expectObservable(listenKey(other.api, { random: () => 1 }), '^ 10s !').toBe('1002ms a', keys);
     });
   });
 
-  it('errors when the creation is rejected, and sends no DELETE', () => {
+  it('never ends on a rejected creation: reports it and retries with capped, jittered backoff until unsubscribed', () => {
+    const reported: unknown[] = [];
+    const badSignature = new RequestRejectedError(401, -1022, 'Signature for this request is not valid.');
+    const noKey = new RequestRejectedError(200, undefined, 'response has no listenKey');
     testScheduler.run((h) => {
-      const badSignature = new RequestRejectedError(401, -1022, 'Signature for this request is not valid.');
       const { api, log } = fakeApi(h, testScheduler, { post: ['-#'], errors: { post: badSignature } });
-      h.expectObservable(listenKey(api)).toBe('-#', keys, badSignature);
-      testScheduler.schedule(() => expect(log).toEqual([[0, 'POST']]), 10);
+      const random = () => 0.5;
+      h.expectObservable(listenKey(api, { onError: (e) => reported.push(e), random, maxRetryDelayMs: 4000 }), '^ 20s !').toBe('');
+      const other = fakeApi(h, testScheduler, { post: ['-#', '-#', '-(a|)'], errors: { post: noKey } });
+      h.expectObservable(listenKey(other.api, { random }), '^ 20s !').toBe('1503ms a', keys);
+      testScheduler.schedule(() => {
+        // waits 0.5 * min(4000, 1000 * 2^(n-1)): 500, 1000, 2000, 2000, … after each 1 ms answer; no DELETE (no key)
+        const times = [0, 501, 1502, 3503, 5504, 7505, 9506, 11_507, 13_508, 15_509, 17_510, 19_511];
+        expect(log).toEqual(times.map((t) => [t, 'POST']));
+      }, 30_000);
     });
+    expect(reported.length).toBe(12);
+    expect(reported.every((e) => e === badSignature)).toBe(true);
   });
 
-  it('errors when a recreation is rejected, and closes the last key', () => {
+  it('keeps a stream whose recreation is rejected alive, and closes the last key on unsubscribe', () => {
     testScheduler.run((h) => {
       const banned = new RequestRejectedError(403, -2015, 'Invalid API-key, IP, or permissions for action.');
       const { api, log } = fakeApi(h, testScheduler, {
-        post: ['-(a|)', '-#'],
+        post: ['-(a|)', '-#', '-#', '-(b|)'],
         put: ['-#'],
         errors: { put: unknownKey, post: banned },
       });
-      h.expectObservable(listenKey(api)).toBe('-a 30m 1ms #', keys, banned);
-      testScheduler.schedule(() => expect(log.map(([, call]) => call)).toEqual(['POST', 'PUT KEY-AAAA', 'POST', 'DELETE KEY-AAAA']), 40 * MIN);
+      h.expectObservable(listenKey(api, { random: () => 1 }), '^ 40m !').toBe('-a 30m 3003ms b', keys);
+      testScheduler.schedule(
+        () => expect(log.map(([, call]) => call)).toEqual(['POST', 'PUT KEY-AAAA', 'POST', 'POST', 'POST', 'DELETE KEY-BBBB']),
+        50 * MIN,
+      );
+    });
+  });
+
+  it('waits at least Retry-After after a rate limit (429 / 418), and the longest backoff for a bare one', () => {
+    testScheduler.run((h) => {
+      const limited = new RateLimitedError(429, 30_000, -1003, 'Too many requests');
+      const a = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: limited } });
+      h.expectObservable(listenKey(a.api, { random: () => 0.5 }), '^ 60s !').toBe('30002ms a', keys);
+      const banned = new RateLimitedError(418, 180_000);
+      const b = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: banned } });
+      h.expectObservable(listenKey(b.api, { random: () => 0.5 }), '^ 5m !').toBe('180002ms a', keys);
+      const bare = new RequestRejectedError(418);
+      const c = fakeApi(h, testScheduler, { post: ['-#', '-(a|)'], errors: { post: bare } });
+      h.expectObservable(listenKey(c.api, { random: () => 0.5 }), '^ 5m !').toBe('60002ms a', keys);
+      testScheduler.schedule(() => expect(a.log.map(([t]) => t)).toEqual([0, 30_001]), 59_000);
+    });
+  });
+
+  it('backs off forced recreations in a row (every key dies at once), and forgets after a healthy key', () => {
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, {});
+      // the stream says "dead" 1 ms after each key, 8 times, then again 5 minutes later
+      const recreate$ = new Subject<void>();
+      const key$ = listenKey(api, { recreate$, random: () => 1, maxRetryDelayMs: 8000 });
+      const emitted: number[] = [];
+      const sub = key$.subscribe(() => {
+        if (emitted.push(testScheduler.now()) <= 8) testScheduler.schedule(() => recreate$.next(), 1);
+      });
+      testScheduler.schedule(() => recreate$.next(), 5 * MIN);
+      testScheduler.schedule(() => sub.unsubscribe(), 10 * MIN);
+      testScheduler.flush();
+      // each POST answers in 1 ms; waits 0, then 1000, 2000, 4000, 8000 (the cap), 8000, …
+      expect(emitted).toEqual([1, 3, 1005, 3007, 7009, 15_011, 23_013, 31_015, 39_017, 5 * MIN + 1]);
+      expect(log.filter(([, call]) => call === 'POST').length).toBe(10); // a key that lived minutes: at once again
+    });
+  });
+
+  it('shares one key and one keepalive between every listenKey() of one api, deleting it after the last leaves', () => {
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, {});
+      h.expectObservable(listenKey(api), '^ 40m !').toBe('-a', keys);
+      h.expectObservable(listenKey(api, { keepAliveIntervalMs: 10 * MIN }), '5m ^ 50m !').toBe('5m a', keys);
+      testScheduler.schedule(() => {
+        expect(log).toEqual([
+          [0, 'POST'],
+          [1 + 30 * MIN, 'PUT KEY-AAAA'],
+          [1 + 55 * MIN, 'DELETE KEY-AAAA'],
+        ]);
+      }, 60 * MIN);
+    });
+  });
+
+  it('creates the next key only after the previous DELETE answered', () => {
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, { del: ['----|'] });
+      h.expectObservable(listenKey(api), '^ 5ms !').toBe('-a', keys);
+      // unsubscribed at 6: DELETE at 6, answered at 10; the next subscriber (7) posts at 10 and gets the key at 11
+      h.expectObservable(listenKey(api), '-------^ 10ms !').toBe('-----------a', keys);
+      testScheduler.schedule(
+        () => expect(log).toEqual([[0, 'POST'], [6, 'DELETE KEY-AAAA'], [10, 'POST'], [18, 'DELETE KEY-AAAA']]),
+        30,
+      );
+    });
+  });
+
+  it('deletes the key of a creation still in flight at teardown when it answers', () => {
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, { post: ['-----(a|)', '-(b|)'] });
+      h.expectObservable(listenKey(api), '^-!').toBe('', keys);
+      h.expectObservable(listenKey(api), '---^ 10ms !').toBe('-------b', keys);
+      testScheduler.schedule(
+        () => expect(log).toEqual([[0, 'POST'], [5, 'DELETE KEY-AAAA'], [6, 'POST'], [14, 'DELETE KEY-BBBB']]),
+        30,
+      );
     });
   });
 
