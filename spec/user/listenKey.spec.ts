@@ -1,4 +1,4 @@
-import { Observable, Subject, tap } from 'rxjs';
+import { Observable, Subject } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { ConfigError, RateLimitedError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
 import { listenKey, type ListenKeyApi } from '../../lib/user/listenKey';
