@@ -16,6 +16,7 @@ export {
   SendQueueFullError,
   SubscriptionRejectedError,
   RateLimitedError,
+  RequestTimeoutError,
   EventTimeOutOfRangeError,
 } from './errors';
 export type { DecodeErrorKind } from './errors';
@@ -65,6 +66,16 @@ export {
   decodePrivateFrame,
   ErrorBodyCodec,
   ListenKeyResponseCodec,
+  AccountTradeCodec,
+  ExchangeInfoCodec,
+  RestAccountCodec,
+  RestBalanceCodec,
+  RestKlineCodec,
+  RestOrderCodec,
+  RestTradeCodec,
+  ServerTimeCodec,
+  SymbolFilterCodec,
+  SymbolInfoCodec,
 } from './codecs/index';
 export type {
   ClientPing,
@@ -97,6 +108,16 @@ export type {
   TicketInfo,
   ErrorBody,
   ListenKeyResponse,
+  AccountTrade,
+  ExchangeInfo,
+  RestAccount,
+  RestBalance,
+  RestKline,
+  RestOrder,
+  RestTrade,
+  ServerTime,
+  SymbolFilter,
+  SymbolInfo,
 } from './codecs/index';
 
 // Signing
@@ -125,8 +146,15 @@ export type {
   RestClient,
   RestClientConfig,
   RestRequest,
+  RestRateLimit,
   SecurityType,
   HttpMethod,
+  RestCalls,
+  NewOrderRequest,
+  OrderRef,
+  OrderType,
+  TimeInForce,
+  DecimalText,
 } from './rest/index';
 
 // Connection core

@@ -84,3 +84,27 @@ export { ErrorBodyCodec } from './errorBody';
 export type { ErrorBody } from './errorBody';
 export { ListenKeyResponseCodec } from './listenKey';
 export type { ListenKeyResponse } from './listenKey';
+export {
+  AccountTradeCodec,
+  ExchangeInfoCodec,
+  RestAccountCodec,
+  RestBalanceCodec,
+  RestKlineCodec,
+  RestOrderCodec,
+  RestTradeCodec,
+  ServerTimeCodec,
+  SymbolFilterCodec,
+  SymbolInfoCodec,
+} from './rest/index';
+export type {
+  AccountTrade,
+  ExchangeInfo,
+  RestAccount,
+  RestBalance,
+  RestKline,
+  RestOrder,
+  RestTrade,
+  ServerTime,
+  SymbolFilter,
+  SymbolInfo,
+} from './rest/index';

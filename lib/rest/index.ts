@@ -3,4 +3,5 @@
  * @module
  */
 export { restClient } from './restClient';
-export type { RestClient, RestClientConfig, RestRequest, SecurityType, HttpMethod } from './types';
+export type { RestClient, RestClientConfig, RestRequest, RestRateLimit, SecurityType, HttpMethod } from './types';
+export type { RestCalls, NewOrderRequest, OrderRef, OrderType, TimeInForce, DecimalText } from './callTypes';

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { asyncScheduler, map } from 'rxjs';
+import { asyncScheduler, map, type Observable } from 'rxjs';
+import { restCalls } from './calls';
 import { createListenKeyCall, listenKeyCall } from './listenKeyCalls';
 import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
@@ -7,7 +8,7 @@ import { DEFAULT_SERVER_TIME_REFRESH_MS, restClock } from './restClock';
 import { onServerClock } from './signedTransport';
 import { isOrderPlacement, rateGate } from './rateLimit';
 import { transport, validTimeout, type Transport } from './transport';
-import type { RestClient, RestClientConfig } from './types';
+import type { RestClient, RestClientConfig, RestRequest } from './types';
 
 /**
  * Creates a client for the service's HTTP API that signs requests the way the service checks them.
@@ -72,21 +73,23 @@ export function restClient(config: RestClientConfig): RestClient {
   if (clock) clockOffsetMs = clock.offsetMs;
   const canSign = config.secretKey !== undefined || config.sign !== undefined;
   const send = clock ? onServerClock(config, canSign, plain, clock) : plain;
+  const request = <A>(req: RestRequest<A>): Observable<A> => {
+    const signed = req.security === 'TRADE' || req.security === 'USER_DATA';
+    return send(req, signed).pipe(
+      map((answer) => {
+        const { status, text, secrets } = answer;
+        if (status < 200 || status >= 300) throw rejection(answer);
+        const body = decodeBody(text, req.codec, secrets);
+        if (E.isLeft(body)) throw body.left;
+        return body.right;
+      }),
+    );
+  };
   return {
+    ...restCalls(request),
+    request,
     serverTimeOffsetMs: offsetMs,
     clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
-    request: (req) => {
-      const signed = req.security === 'TRADE' || req.security === 'USER_DATA';
-      return send(req, signed).pipe(
-        map((answer) => {
-          const { status, text, secrets } = answer;
-          if (status < 200 || status >= 300) throw rejection(answer);
-          const body = decodeBody(text, req.codec, secrets);
-          if (E.isLeft(body)) throw body.left;
-          return body.right;
-        }),
-      );
-    },
     createListenKey: () => createListenKeyCall(send),
     extendListenKey: (listenKey) => listenKeyCall(send, 'PUT', listenKey),
     closeListenKey: (listenKey) => listenKeyCall(send, 'DELETE', listenKey),

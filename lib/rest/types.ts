@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { SchedulerLike, Observable } from 'rxjs';
 import type { Params } from '../auth/formEncode';
 import type { SignFunction } from '../auth/signConfig';
+import type { RestCalls } from './callTypes';
 
 /**
  * Security type of an endpoint (SPEC, Authentication 3): `NONE` sends no key; `USER_STREAM` and
@@ -158,7 +159,7 @@ export interface RestClientConfig {
  * rest.request({ method: 'GET', path: '/api/v1/time' }).subscribe((body) => console.log(body)); // { serverTime: 1700000000000 }
  * ```
  */
-export interface RestClient {
+export interface RestClient extends RestCalls {
   /** One HTTP call per subscription (cold), aborted on unsubscribe; emits the decoded body once. */
   request<A = unknown>(request: RestRequest<A>): Observable<A>;
   /**
