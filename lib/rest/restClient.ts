@@ -38,7 +38,10 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * error body); network failures with `RequestFailedError`; configuration problems with `ConfigError` before
  * anything is sent. No secret key, signature, 2FA token or listen key appears in any of these errors.
  *
- * The listen-key calls are signed (as in the service's samples) and use `/api/v1/userDataStream`.
+ * The listen-key calls are signed (as in the service's samples) and use `/api/v1/userDataStream`. The typed
+ * calls of {@link RestCalls} (`serverTime`, `exchangeInfo`, `depth`, `trades`, `klines`, `newOrder`,
+ * `testOrder`, `cancelOrder`, `getOrder`, `openOrders`, `cancelOpenOrders`, `account`, `myTrades`) are built
+ * on `request()` with their paths, security types and tolerant codecs (docs/rest.md).
  *
  * Config: `baseUrl`; `apiKey`; `secretKey` or `sign`; `apiKeyHeader` (default `'X-EX-APIKEY'`);
  * `recvWindow` (default 5000, positive integer, else `ConfigError` thrown here); `twoFactorToken`;
@@ -56,6 +59,10 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  *              body: { symbol: 'LTCBTC', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1' } })
  *   .subscribe({ next: (order) => console.log(order), error: (e) => console.error(String(e)) });
  * rest.createListenKey().subscribe((key) => console.log(key.length)); // 64
+ * // Typed calls (docs/rest.md): amounts are decimal text, sides and types unions
+ * rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01' })
+ *   .subscribe((order) => console.log(order.orderId, order.status));
+ * rest.account().subscribe(({ balances }) => console.log(balances));
  * ```
  */
 export function restClient(config: RestClientConfig): RestClient {
