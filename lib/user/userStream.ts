@@ -15,7 +15,7 @@ import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
-import { ConfigError } from '../errors';
+import { ConfigError, EventTimeOutOfRangeError } from '../errors';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { ConnectionStatus } from '../socket/connectionStatus';
@@ -25,11 +25,11 @@ import type { OrdersState } from './foldOrders';
 import type { CoreItem, UserItem } from './internal/items';
 import { ItemHub } from './internal/itemHub';
 import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
-import { keySession } from './internal/keySession';
+import { type FrameClock, keySession } from './internal/keySession';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
-import { listenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey';
+import { sharedListenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey';
 import { privateEventKey } from './privateEventKey';
 import type { UserStreamGap } from './userStreamGap';
 
@@ -73,6 +73,15 @@ export interface UserStreamConfig {
   readonly reorder?: Omit<ReorderByEventTimeConfig<PrivateEvent>, 'scheduler' | 'eventTime'>;
   /** Failed (re)connection attempts in a row, without an open, after which the key is recreated. Default 3. */
   readonly suspectKeyAfterFailures?: number;
+  /**
+   * Largest distance, in ms, between an event's time `E` and the clock (`scheduler.now()` plus
+   * `rest.serverTimeOffsetMs()` when the api has it) when it arrives, either way. An event further off is
+   * reported as an `EventTimeOutOfRangeError` on `errors$` and dropped: one event stamped a day ahead would
+   * otherwise hold the reorder buffer's watermark there (every later event "late") and win the balance fold
+   * over every real update. Default `300000` (5 minutes): far beyond network delay, a busy service's
+   * out-of-order pushes and the clock skew the signed REST calls tolerate, far below a clock that is wrong.
+   */
+  readonly maxEventTimeSkewMs?: number;
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -108,7 +117,10 @@ export interface UserStream {
   readonly balances$: Observable<BalancesState>;
   /** Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key. */
   readonly status$: Observable<ConnectionStatus>;
-  /** Non-fatal errors: `DecodeError`s (one per bad event, the other events of the frame still arrive), lost sockets. */
+  /**
+   * Every error, none of which ends anything: `DecodeError`s (the other events of the frame still arrive), lost
+   * sockets, failed or rejected listen-key calls (retried), `EventTimeOutOfRangeError`s (event dropped).
+   */
   readonly errors$: Observable<Error>;
   /** One item per reconnection (or key change) after the first open: the interval whose events are lost. */
   readonly gaps$: Observable<UserStreamGap>;
@@ -125,13 +137,25 @@ const REMEMBERED_KEYS = 4;
  * - gets a listen key (through `rest`: created, kept alive, closed after the last unsubscribe) and connects
  *   to `${url}/${listenKey}`; a new key moves the socket to the new path;
  * - a socket closed with code 4001 (key not valid), or `suspectKeyAfterFailures` failed attempts in a row,
- *   makes the stream recreate the key instead of reconnecting forever to a dead one;
+ *   makes the stream recreate the key instead of reconnecting forever to a dead one; recreations in a row
+ *   back off (see `listenKey`), so a service that rejects every key is not flooded;
+ * - the service's word never ends it: a rejected or failed key creation (any HTTP status, an answer without a
+ *   key, a network error) goes to `errors$` and to `status$` (`reconnecting` with the cause) and is retried
+ *   with capped, jittered backoff (at least `Retry-After` after a 429 / 418); any other close code
+ *   (4000-4999 included) is reconnected; `status$` and `errors$` never error or complete by themselves; only
+ *   the caller's own settings (a `ConfigError`, `reconnect: false`, `maxRetries`, a `listenKey$` that errors)
+ *   end the streams;
+ * - the streams of every `userStream` (and `listenKey`) on one `rest` object share one listen key and one
+ *   keepalive; the key is deleted when the last of them leaves;
+ * - an event whose `E` is further than `maxEventTimeSkewMs` from the clock goes to `errors$` as an
+ *   `EventTimeOutOfRangeError` and is dropped;
  * - heartbeats (ping every 10 s, answers to server pings) are done by the connection;
  * - each frame is a JSON array whose elements are decoded one by one: a bad element goes to `errors$` and
  *   the others arrive;
  * - events pass through `reorderByEventTime` (ordered by `E`, duplicates dropped by {@link privateEventKey});
  * - after a reconnection the service does not replay what it pushed meanwhile: `gaps$` says which interval
- *   to reconcile over REST;
+ *   to reconcile over REST, from the last frame received on the lost socket (whatever ended it: a close, an
+ *   error, a heartbeat timeout) to the new open;
  * - one socket however many subscribers to however many of the streams; cold: the socket opens on the first
  *   subscription and closes (and the key is closed) after the last unsubscription;
  * - the listen key never appears in `status$`, `errors$` or any error (it is redacted).
@@ -156,11 +180,14 @@ export function userStream(config: UserStreamConfig): UserStream {
     connection: connectionOptions = {},
     reorder = {},
     suspectKeyAfterFailures = 3,
+    maxEventTimeSkewMs = 300_000,
     scheduler = asyncScheduler,
     WebSocketCtor,
   } = config;
   if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
+  if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
+  const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
   const base = url.replace(/\/+$/, '');
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
   const { dedupeKey } = reorder;
@@ -174,17 +201,40 @@ export function userStream(config: UserStreamConfig): UserStream {
 
   const core$: Observable<CoreItem> = defer(() => {
     const inlet = eventInlet();
-    const onEvent = (event: PrivateEvent, now: number): void => inlet.push(event, now);
+    // Items that do not come from a session: listen-key errors and retries, events dropped for their time.
+    const sideItems$ = new Subject<UserItem>();
+    const onEvent = (event: PrivateEvent, now: number): void => {
+      const clock = serverOffset === undefined ? now : now + serverOffset.serverTimeOffsetMs!();
+      const skew = event.E - clock;
+      if (skew > maxEventTimeSkewMs || -skew > maxEventTimeSkewMs) {
+        sideItems$.next({ type: 'error', error: new EventTimeOutOfRangeError(event.e, event.E, clock, maxEventTimeSkewMs) });
+        return;
+      }
+      inlet.push(event, now);
+    };
+    const frameClock: FrameClock = { lastFrameAt: undefined };
     const recreate$ = new Subject<void>();
     const keys: string[] = [];
     let currentKey: string | undefined;
     let currentDead = false;
-    const keyErrors$ = new Subject<UserItem>();
     const onError = (error: unknown): void => {
       listenKeyOptions.onError?.(error);
-      keyErrors$.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+      sideItems$.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
     };
-    const keys$ = listenKey$ ?? listenKey(rest!, { ...listenKeyOptions, scheduler, recreate$, onError });
+    // A listen-key creation that failed shows on status$ as a reconnection (with its cause) until a key comes.
+    const onRetrying = ({ attempt, delayMs, cause }: { attempt: number; delayMs: number; cause: unknown }): void =>
+      sideItems$.next({
+        type: 'status',
+        status: {
+          type: 'reconnecting',
+          epoch: latest.status?.epoch ?? 0,
+          attempt,
+          delayMs,
+          cause: cause instanceof Error ? cause : new Error(String(cause)),
+        },
+      });
+    const keys$ =
+      listenKey$ ?? sharedListenKey(rest!, { ...listenKeyOptions, scheduler, recreate$, onError }, { onRetrying });
     const onKeySuspect = (dead: boolean): void => {
       currentDead ||= dead;
       recreate$.next();
@@ -211,19 +261,20 @@ export function userStream(config: UserStreamConfig): UserStream {
           suspectAfterFailures: suspectKeyAfterFailures,
           onKeySuspect,
           onEvent,
+          frameClock,
         });
         const delayMs = sameKeyRetries === 0 ? 0 : Math.min(maxDelayMs, minDelayMs * 2 ** (sameKeyRetries - 1));
         return (delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => session$)) : session$).pipe(
           startWith({ type: 'start', keyChanged } as const),
         );
       }),
-      trackSessions(scheduler),
-      (items$) => merge(items$, keyErrors$),
+      trackSessions(scheduler, frameClock),
+      (items$) => merge(items$, sideItems$),
       // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
       // are scrubbed and passed on.
       foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {
         recreate$.complete();
-        keyErrors$.complete();
+        sideItems$.complete();
       }),
     );
   });

@@ -123,6 +123,7 @@ describe('userStream', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions, flush }) => {
       const keys = cold('k-----l', { k: 'key-1', l: 'key-2' });
       const { ws, user } = setup({ listenKey$: keys });
+      ws.at(4, (s) => s.receive({ pong: 4 })); // the last frame of key-1's socket: the gap starts there
       expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab----cd', {
         a: 'connecting0',
         b: 'open1',
@@ -130,7 +131,7 @@ describe('userStream', () => {
         d: 'open2',
       });
       expectObservable(user.gaps$, '^ 20ms !').toBe('-------g', {
-        g: { epoch: 2, downSince: 6, reconnectedAt: 7, keyChanged: true },
+        g: { epoch: 2, downSince: 4, reconnectedAt: 7, keyChanged: true },
       });
       flush();
       expectSubscriptions(ws.logs).toBe(['^-----!', '------^--------------!']);
@@ -144,8 +145,9 @@ describe('userStream', () => {
     testScheduler.run(({ expectObservable, flush }) => {
       const { ws, user } = setup({ listenKey$: undefined, rest: api });
       ws.at(3, (s) => s.closeFromServer({ code: 4001, reason: `listen key key-1 expired (${URL}/key-1)` }));
+      // key-1's socket opened at 1 and delivered nothing: the gap starts at its open
       expectObservable(user.gaps$, '^ 20ms !').toBe('----g', {
-        g: { epoch: 2, downSince: 3, reconnectedAt: 4, keyChanged: true },
+        g: { epoch: 2, downSince: 1, reconnectedAt: 4, keyChanged: true },
       });
       const subs = [
         user.errors$.subscribe((e) => seen.push(`${e.name}: ${e.message} ${JSON.stringify(e)}`)),
@@ -168,7 +170,8 @@ describe('userStream', () => {
         extendListenKey: () => EMPTY,
         closeListenKey: () => EMPTY,
       };
-      const { ws, user } = setup({ listenKey$: undefined, rest: api });
+      // (forced recreations without a wait of their own here: only the same-key reconnection delay is measured)
+      const { ws, user } = setup({ listenKey$: undefined, rest: api, listenKeyOptions: { random: () => 0 } });
       // the service closes every socket with 4001 right after it opens, and keeps answering with key-1
       testScheduler.schedule(function (this: SchedulerAction<unknown>) {
         const s = ws.sockets[ws.sockets.length - 1];
@@ -216,9 +219,10 @@ describe('userStream', () => {
   it('signals a gap after a reconnect on the same key', () => {
     testScheduler.run(({ expectObservable }) => {
       const { ws, user } = setup();
+      ws.at(3, (s) => s.receive([report({ i: '7', E: 3 })])); // the last frame before the loss
       ws.at(5, (s) => s.closeFromServer({ code: 1006 }));
       expectObservable(user.gaps$, '^ 20ms !').toBe('--------g', {
-        g: { epoch: 2, downSince: 5, reconnectedAt: 8, keyChanged: false },
+        g: { epoch: 2, downSince: 3, reconnectedAt: 8, keyChanged: false },
       });
       expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab---c-de', {
         a: 'connecting0',

@@ -1,5 +1,5 @@
 import { Observable, skip } from 'rxjs';
-import { ConnectionClosedError } from '../../errors';
+import { ConfigError, ConnectionClosedError } from '../../errors';
 import { connectionCore, type ConnectionConfig } from '../../socket/connection';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { PrivateEvent } from '../../codecs/privateEvents';
@@ -12,6 +12,19 @@ export const INVALID_KEY_CLOSE_CODE = 4001;
 const isKeyClose = (error: unknown): boolean =>
   error instanceof ConnectionClosedError && error.code === INVALID_KEY_CLOSE_CODE;
 
+/**
+ * The private stream's reconnection rule: retry everything except a close 4001 (the key is dead: the session
+ * ends and the key is recreated) and a `ConfigError`. Other 4000-4999 closes are the service's word too, and
+ * retried with the connection's backoff.
+ * @internal
+ */
+export const retryUnlessKeyDead = (error: unknown): boolean => !isKeyClose(error) && !(error instanceof ConfigError);
+
+/** Where a session writes the time (scheduler clock) of the last frame it received, heartbeats included. @internal */
+export interface FrameClock {
+  lastFrameAt: number | undefined;
+}
+
 /** Settings of one listen-key session. @internal */
 export interface KeySessionSettings {
   /** Full stream URL, key included. */
@@ -21,9 +34,11 @@ export interface KeySessionSettings {
   readonly suspectAfterFailures: number;
   /** Called when the key looks dead: `dead` for a close 4001, not `dead` after repeated failures. */
   readonly onKeySuspect: (dead: boolean) => void;
-  /** Each decoded event, in frame order, by one plain call (while the session is subscribed). */
-  /** Each decoded event, with the scheduler's time at which its frame arrived. */
+  /** Each decoded event, in frame order, by one plain call (while the session is subscribed), with the
+   * scheduler's time at which its frame arrived. */
   readonly onEvent: (event: PrivateEvent, now: number) => void;
+  /** Updated on every frame (the end of a gap is the last frame received, not the time the loss was noticed). */
+  readonly frameClock: FrameClock;
 }
 
 /**
@@ -66,14 +81,20 @@ export function keySuspicion(
  * One connection to the private stream of one listen key: decoded events to `onEvent`, and as items decode
  * and connection errors and statuses. Cold: subscribing opens the socket, unsubscribing closes it. A close with code 4001
  * (key not valid) ends the connection but not the session: it waits, silent, to be replaced by the session
- * of a new key. Any other fatal connection error (reconnection given up) errors the session.
+ * of a new key. Every other loss is retried ({@link retryUnlessKeyDead}, unless the caller's `reconnect`
+ * says otherwise); a reconnection the caller's own settings give up errors the session.
  * @internal
  */
 export function keySession(s: KeySessionSettings): Observable<SessionItem> {
   // `merge` of statuses, errors and decoded frames written as plain observers: frames come from the
   // connection's sink and reach the session's subscriber in one call (no `merge` / `catchError` hop).
   return new Observable<SessionItem>((subscriber) => {
-    const core = connectionCore({ ...s.connection, url: s.url });
+    const { reconnect } = s.connection;
+    const core = connectionCore({
+      ...s.connection,
+      url: s.url,
+      reconnect: reconnect === false ? false : { ...reconnect, shouldReconnect: reconnect?.shouldReconnect ?? retryUnlessKeyDead },
+    });
     const conn = core.connection;
     const watch = keySuspicion(s.suspectAfterFailures, s.onKeySuspect);
     let live = 3;
@@ -91,8 +112,15 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
       complete,
     });
     subscription.add(conn.errors$.subscribe({ next: (e) => subscriber.next({ type: 'error', error: e }), error, complete }));
+    const sink = frameSink(subscriber, s.onEvent);
+    const clock = s.frameClock;
     subscription.add(
-      core.frames(frameSink(subscriber, s.onEvent)).subscribe({
+      core
+        .frames((message, now) => {
+          clock.lastFrameAt = now;
+          sink(message, now);
+        })
+        .subscribe({
         // A key closed as not valid ends the connection, not the session.
         error: (e: unknown) => (isKeyClose(e) ? complete() : error(e)),
         complete,

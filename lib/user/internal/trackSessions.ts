@@ -2,14 +2,20 @@ import { defer, Observable, type OperatorFunction, type SchedulerLike } from 'rx
 import { nowMs } from '../../internal/clock';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { SessionItem, UserItem } from './items';
+import type { FrameClock } from './keySession';
 
 /**
  * Joins the sessions of successive listen keys into one life: renumbers connection epochs so they keep
  * increasing across keys (each key gets a fresh connection whose epochs start at 1), and emits a gap item
  * before the status of every open that follows an earlier open (reconnect or key change).
+ *
+ * A gap starts at the last frame received on the lost socket (`frameClock`, written by the sessions), or at
+ * that socket's open when it delivered nothing: not when the loss was noticed (a half-open socket is noticed
+ * a heartbeat timeout later, and everything the service wrote meanwhile is lost). The open status that ends
+ * a gap carries the same `downSince`.
  * @internal
  */
-export function trackSessions(scheduler: SchedulerLike): OperatorFunction<SessionItem, UserItem> {
+export function trackSessions(scheduler: SchedulerLike, frameClock: FrameClock): OperatorFunction<SessionItem, UserItem> {
   return (source) =>
     defer(() => {
       let base = 0; // opens of the previous sessions
@@ -18,26 +24,35 @@ export function trackSessions(scheduler: SchedulerLike): OperatorFunction<Sessio
       let up = false;
       let downSince: number | undefined;
       let keyChanged = false;
+      let openedAt = -Infinity; // when the socket now up opened
+      /** The end of delivery on the socket that was up: its last frame, or its open when it gave none. */
+      const lastDelivery = (): number => {
+        const last = frameClock.lastFrameAt;
+        return last !== undefined && last >= openedAt ? last : Number.isFinite(openedAt) ? openedAt : nowMs(scheduler);
+      };
 
       const onStatus = (status: ConnectionStatus): UserItem[] => {
         const epoch = base + status.epoch;
         const renumbered: UserItem = { type: 'status', status: { ...status, epoch } };
         if (status.type !== 'open') {
-          if (up) downSince = nowMs(scheduler);
+          if (up) downSince = lastDelivery();
           up = false;
           return [renumbered];
         }
         opens = Math.max(opens, status.epoch);
         const out: UserItem[] = [];
+        let opened = renumbered;
         if (everOpen) {
-          const since = status.downSince ?? downSince ?? status.since;
+          const since = Math.min(downSince ?? status.downSince ?? status.since, status.downSince ?? Infinity);
           out.push({ type: 'gap', gap: { epoch, downSince: since, reconnectedAt: status.since, keyChanged } });
+          opened = { type: 'status', status: { ...status, epoch, downSince: since } };
         }
         everOpen = true;
         up = true;
+        openedAt = status.since;
         downSince = undefined;
         keyChanged = false;
-        out.push(renumbered);
+        out.push(opened);
         return out;
       };
 
@@ -49,7 +64,7 @@ export function trackSessions(scheduler: SchedulerLike): OperatorFunction<Sessio
               case 'start':
                 base += opens;
                 opens = 0;
-                if (up) downSince = nowMs(scheduler);
+                if (up) downSince = lastDelivery();
                 up = false;
                 keyChanged ||= item.keyChanged;
                 return;
