@@ -2,7 +2,7 @@ import type { ConnectionStatus } from '../socket/connectionStatus';
 
 /**
  * The state of a `marketStreams` connection: the socket core's status (with its epoch) plus counters
- * since the streams were created. Emitted on every change.
+ * since the streams were created, and the age of the data in hand. Emitted on every change.
  *
  * @example
  * ```ts
@@ -25,6 +25,17 @@ export interface MarketStatus {
   readonly rejections: number;
   /** `sub` frames sent again because the previous one brought no message within `subscribeTimeoutMs`. */
   readonly resubscribes: number;
+  /** Topics cancelled and subscribed again because they delivered nothing for their `staleAfterMs`. */
+  readonly staleResubscribes: number;
+  /**
+   * How old the newest delivered value was when it was handed over: its arrival time, on the server-corrected
+   * clock (`serverClock`), minus its `sendTime` (or, without one, the last record's `t` for trades and depth),
+   * in ms, at least 0. Absent until a value with a time was delivered. A consumer slower than the feed holds
+   * the socket back (TCP backpressure) and sees it grow; a quiet market does not make it grow. Recomputed once
+   * a second and published only when it moved by at least 250 ms and 10 % of the published value, so
+   * `status$` does not emit per message.
+   */
+  readonly dataAgeMs?: number;
 }
 
 /** The counters of {@link MarketStatus}. @internal */

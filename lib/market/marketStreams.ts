@@ -3,6 +3,7 @@ import {
   BehaviorSubject,
   combineLatest,
   defer,
+  interval,
   map,
   merge,
   Observable,
@@ -76,6 +77,23 @@ export interface MarketStreamsConfig {
    * message arrives; each re-send is counted in `status$.resubscribes`. Default 10 000; `Infinity` turns it off.
    */
   readonly subscribeTimeoutMs?: number;
+  /**
+   * Per topic kind, the silence (no data message, while the socket itself is healthy) after which a topic that
+   * had answered is cancelled and subscribed again (a feed the service stopped without a word); each is counted
+   * in `status$.staleResubscribes`. `Infinity` turns it off. The defaults stay well above the service's push
+   * periods (300 ms, realtimes 500 ms) and do not fire on a quiet market:
+   * - `trade`: `Infinity` (off): a quiet pair may not trade for hours;
+   * - `depth`: 30 000 (the book is pushed every 300 ms);
+   * - `realtimes`: 60 000 (the 24 h ticker is pushed every 500 ms);
+   * - `kline`: twice the interval, at least 60 000 (an open candle is pushed as it changes, a new one opens
+   *   every interval); a value given here applies to every interval.
+   */
+  readonly staleAfterMs?: {
+    readonly trade?: number;
+    readonly depth?: number;
+    readonly realtimes?: number;
+    readonly kline?: number;
+  };
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -111,9 +129,16 @@ export interface MarketStreams {
   tradeMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<TradeRecord>>;
   /** Depth messages with their envelope facts. */
   depthMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<DepthRecord>>;
-  /** Connection status and counters (replays the current one). Does not open the socket. */
+  /**
+   * Connection status, counters and the age of the data in hand (replays the current one). Emits only when
+   * one of them changes (`dataAgeMs` at most once a second, by a step; see `MarketStatus`). Does not open the
+   * socket; never errors, never completes.
+   */
   readonly status$: Observable<MarketStatus>;
-  /** Non-fatal errors: `DecodeError`s (frames, envelopes, records) and the cause of each lost socket. */
+  /**
+   * Non-fatal errors: `DecodeError`s (frames, envelopes, records, anything thrown while handling a frame) and
+   * the cause of each lost socket (every one is retried). Never errors, never completes.
+   */
   readonly errors$: Observable<Error>;
   /**
    * Trade gaps: a resubscription's first message did not reach back to the last trade seen, or a replay showed
@@ -122,6 +147,29 @@ export interface MarketStreams {
   readonly gaps$: Observable<TradeGap>;
   /** Estimate of `serverTime - localTime` from the heartbeats. */
   readonly serverClock: ServerClock;
+}
+
+/** How often `status$.dataAgeMs` is recomputed, in ms. @internal */
+const DATA_AGE_REFRESH_MS = 1000;
+/** `dataAgeMs` is published again when it moved by at least this many ms … @internal */
+const DATA_AGE_STEP_MS = 250;
+/** … and at least this share of the published value. @internal */
+const DATA_AGE_STEP_RATIO = 0.1;
+
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000 };
+
+/** The length of a kline interval (`1m`, `4h`, `1M`…) in ms, 0 when unknown. @internal */
+function intervalMs(interval: string): number {
+  const m = /^(\d{1,4})([smhdwM])$/.exec(interval);
+  return m === null ? 0 : Number(m[1]) * UNIT_MS[m[2]!]!;
+}
+
+/** The `staleAfterMs` of a request topic (see {@link MarketStreamsConfig.staleAfterMs}). @internal */
+function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['staleAfterMs']>): number {
+  if (topic === 'trade') return config.trade ?? Infinity;
+  if (topic === 'depth') return config.depth ?? 30_000;
+  if (topic === 'realtimes') return config.realtimes ?? 60_000;
+  return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
 }
 
 function positive(option: string, value: number, integer: boolean): number {
@@ -148,9 +196,16 @@ function positive(option: string, value: number, integer: boolean): number {
  *
  * - A `sub` that brings no message within `subscribeTimeoutMs` (10 s) is sent again (the service does not
  *   acknowledge it, and one lost on the way would leave the topic silent on a healthy socket).
+ * - A topic that goes silent for its `staleAfterMs` (depth 30 s, realtimes 60 s, kline 2 intervals, trades
+ *   never) is cancelled and subscribed again, counted in `status$.staleResubscribes`.
+ * - The service's word never ends a stream: every lost socket (any close code, a network error, a dead peer)
+ *   is reported on `errors$` and `status$` and retried with backoff until the last observer leaves. Only the
+ *   user's own mistakes end an observable: a `ConfigError`, or a `SubscriptionRejectedError` (unknown symbol or
+ *   topic) on that topic alone.
+ * - `status$.dataAgeMs` shows how old the data in hand was when it was delivered (a slow consumer sees it grow).
  *
- * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond`, `subscribeBurst` or
- * `subscribeTimeoutMs`.
+ * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond`, `subscribeBurst`,
+ * `subscribeTimeoutMs` or `staleAfterMs` value.
  *
  * @example
  * ```ts
@@ -170,18 +225,22 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     subscribeBurst = 10,
     tradeReplaySize = 60,
     subscribeTimeoutMs = 10_000,
+    staleAfterMs = {},
     scheduler = asyncScheduler,
     WebSocketCtor,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
   if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
+  for (const [kind, ms] of Object.entries(staleAfterMs)) {
+    if (ms !== undefined && !(ms > 0)) throw new ConfigError(`staleAfterMs.${kind}`, 'must be a positive number (Infinity turns it off)');
+  }
 
   const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
-  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0 });
+  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 });
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
 
@@ -190,6 +249,18 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     errors.next(issue);
   });
   let lastId = 0;
+  // Plain numbers written per frame / per delivered message; `status$.dataAgeMs` reads them once a second.
+  let frameAt = 0;
+  let lastSentAt: number | undefined;
+  let lastDeliveredAt = 0;
+  const refreshDataAge = (): void => {
+    if (lastSentAt === undefined) return;
+    const age = Math.max(0, Math.round(lastDeliveredAt + conn.serverClock.offsetMs() - lastSentAt));
+    const shown = counters.value.dataAgeMs;
+    if (shown === undefined || Math.abs(age - shown) >= Math.max(DATA_AGE_STEP_MS, shown * DATA_AGE_STEP_RATIO)) {
+      count(() => ({ dataAgeMs: age }));
+    }
+  };
   const ctx: TopicContext = {
     conn,
     router,
@@ -202,14 +273,28 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       };
       const error = (e: unknown): void => subscriber.error(e);
       const subscription = conn.opened$.subscribe({ next: (epoch) => (router.epoch = epoch), error, complete });
-      subscription.add(core.frames((message) => router.dispatch(message)).subscribe({ error, complete }));
+      subscription.add(
+        core
+          .frames((message, now) => {
+            frameAt = now;
+            router.dispatch(message);
+          })
+          .subscribe({ error, complete }),
+      );
+      subscription.add(interval(DATA_AGE_REFRESH_MS, scheduler).subscribe(refreshDataAge));
       return subscription;
     }).pipe(share()),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
     scheduler,
     subscribeTimeoutMs,
     nextId: () => ++lastId,
+    frameAt: () => frameAt,
+    onDelivered: (sentAt) => {
+      lastSentAt = sentAt;
+      lastDeliveredAt = frameAt;
+    },
     onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
+    onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),
     onDecodeError: (error) => {
       count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
       errors.next(error);
@@ -240,7 +325,8 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const sharedTopic = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }) => {
     const key = `${symbol}|${topic}`;
     const binary = (): boolean => wanted.get(key) ?? defaultBinary;
-    return memo(key, () => topicSubscription(ctx, { symbol, topic, binary, codec }));
+    const request = { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime: topic === 'trade' || topic === 'depth' };
+    return memo(key, () => topicSubscription(ctx, request));
   };
   const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
     withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));

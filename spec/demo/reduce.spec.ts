@@ -24,7 +24,7 @@ const order = (status: OrderStatus, filled: string): OrderState => ({
 const orders = (o: OrderState): DemoEvent => ({ type: 'orders', orders: new Map([[o.orderId, o]]) });
 const marketStatus = (connection: ConnectionStatus): DemoEvent => ({
   type: 'marketStatus',
-  status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0 },
+  status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 },
 });
 
 describe('reduce', () => {

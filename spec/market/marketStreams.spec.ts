@@ -1,4 +1,4 @@
-import { map, take } from 'rxjs';
+import { distinctUntilChanged, map, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
@@ -28,6 +28,7 @@ const envelope = (symbol: string, topic: string, data: unknown[], o: EnvelopeOpt
 });
 
 const trade = (v: string, p = '1') => ({ v, t: 1, p, q: '1', m: true });
+const book = (t: number) => ({ t, a: [['2', '1']], b: [] });
 const kline = (t: number, c: string) => ({ t, s: 'BTCUSDT', sn: 'BTCUSDT', o: '1', h: '2', l: '0.5', c, v: '10' });
 
 /** The subscription frames a socket was sent, as `event symbol topic id binary`. */
@@ -154,7 +155,7 @@ describe('marketStreams', () => {
         expectObservable(market.kline('BTCUSDT', '7x'), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
-          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0 },
+          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0 },
         });
         testScheduler.flush();
         expect(requests(fake.latest())).toEqual(['sub NOPE trade 1', 'sub BTCUSDT kline_7x 2', 'sub BTCUSDT realtimes 3', 'cancel BTCUSDT realtimes 4']);
@@ -243,6 +244,83 @@ describe('marketStreams', () => {
           expect(requests(fake.latest())).toEqual(['sub BTCUSDT trade 1']);
           sub.unsubscribe();
         }, 900);
+      });
+    });
+  });
+
+  describe('staleness', () => {
+    it('cancels and subscribes again a topic silent for its staleAfterMs, counted in status$.staleResubscribes', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({
+          subscribeTimeoutMs: 50,
+          staleAfterMs: { depth: 100 },
+          connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 },
+        });
+        // answered at 10, 20, 30, then silent: noticed at 151 (the answer check at 51 + 100), cancel 2 + sub 3
+        for (const t of [10, 20, 30]) fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '1' })));
+        for (let t = 160; t <= 400; t += 20) fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '3' })));
+        const times$ = market.depth('BTCUSDT').pipe(map((d) => d.t));
+        const values: number[] = [];
+        const sub = times$.subscribe((t) => values.push(t));
+        testScheduler.schedule(() => sub.unsubscribe(), 409);
+        const stale$ = market.status$.pipe(map((st) => st.staleResubscribes), distinctUntilChanged());
+        expectObservable(stale$, '^ 409ms !').toBe('a 150ms b', { a: 0, b: 1 });
+        testScheduler.schedule(() => expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1']), 150);
+        testScheduler.schedule(() => {
+          expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'cancel BTCUSDT depth 2', 'sub BTCUSDT depth 3']);
+          expect(values).toEqual([10, 20, 30, 160, 180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 380, 400]);
+        }, 405);
+      });
+    });
+
+    it('never resubscribes a quiet trade topic by default; depth after 30 s, realtimes after 60 s, kline_1m after 120 s', () => {
+      testScheduler.run(() => {
+        const { fake, market } = setup({ connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 600_000 } });
+        const subs = [market.trades('BTCUSDT'), market.depth('BTCUSDT'), market.realtimes('BTCUSDT'), market.kline('BTCUSDT', '1m')].map((o) => o.subscribe());
+        // each answers once at 5 ms, then the market is quiet
+        fake.at(5, (s) => {
+          s.receive(envelope('BTCUSDT', 'trade', [trade('1')], { id: '1', f: true }));
+          s.receive(envelope('BTCUSDT', 'depth', [book(5)], { id: '2' }));
+          s.receive(envelope('BTCUSDT', 'realtimes', [{ t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' }], { id: '3' }));
+          s.receive(envelope('BTCUSDT', 'kline', [kline(0, '1')], { id: '4', klineType: '1m' }));
+        });
+        // subs at 1, answered at 5; the silence watch starts after the answer check at 10 001 (checks 1 ms after each due time)
+        const cancels = (): string[] => requests(fake.latest()).filter((r) => r.startsWith('cancel')).map((r) => r.split(' ')[2]!);
+        const checks: Array<[number, string[]]> = [];
+        for (const t of [40_000, 40_002, 70_000, 70_002, 130_000, 130_002, 300_000]) testScheduler.schedule(() => checks.push([t, cancels()]), t);
+        testScheduler.schedule(() => subs.forEach((sub) => sub.unsubscribe()), 300_001);
+        testScheduler.flush();
+        expect(checks).toEqual([
+          [40_000, []],
+          [40_002, ['depth']],
+          [70_000, ['depth']],
+          [70_002, ['depth', 'realtimes']],
+          [130_000, ['depth', 'realtimes']],
+          [130_002, ['depth', 'realtimes', 'kline_1m']],
+          [300_000, expect.not.arrayContaining(['trade'])],
+        ]);
+      });
+    });
+
+    it('rejects a staleAfterMs that cannot work', () => {
+      expect(() => marketStreams({ url: 'ws://x', staleAfterMs: { depth: 0 } })).toThrow('staleAfterMs.depth must be a positive number');
+    });
+  });
+
+  describe('dataAgeMs', () => {
+    it('publishes the age of the last delivered value on the server-corrected clock, at most once a second and by a step', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000 } });
+        // ping at 1, pong at 3 carrying server time 10 002: the server clock is 10 000 ms ahead
+        fake.at(3, (s) => s.receive({ pong: 10_002 }));
+        const depthAt = (t: number, sendTime: number) => fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '1', sendTime })));
+        depthAt(10, 10_005); // age 5
+        depthAt(1500, 11_000); // age 500: a consumer falling behind
+        depthAt(2500, 12_490); // age 10: caught up
+        depthAt(3500, 13_300); // age 200: a 190 ms move is not worth an emission
+        expectObservable(market.depth('BTCUSDT').pipe(map(() => 0)), '^ 4999ms !').toBe('10ms a 1489ms a 999ms a 999ms a', { a: 0 });
+        const age$ = market.status$.pipe(map((st) => st.dataAgeMs), distinctUntilChanged());
+        expectObservable(age$, '^ 4999ms !').toBe('u 999ms a 999ms b 999ms c', { u: undefined, a: 5, b: 500, c: 10 });
       });
     });
   });

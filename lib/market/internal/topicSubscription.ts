@@ -1,11 +1,12 @@
 import type * as t from 'io-ts';
-import { expand, filter, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
+import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
 import { shareFrames } from '../../internal/shareFrames';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { type DecodeError, SubscriptionRejectedError } from '../../errors';
 import type { Connection } from '../../socket/connection';
+import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
 import type { Pacer } from './pacer';
 import { decodeRecords } from './decodeRecords';
@@ -22,8 +23,14 @@ export interface TopicContext {
   /** A `sub` that brought no message within this many ms is sent again (doubling, up to a minute). */
   readonly subscribeTimeoutMs: number;
   nextId(): number;
+  /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
+  frameAt(): number;
+  /** A message with a send time (or a record time) was delivered, from the frame being dispatched. */
+  onDelivered(sentAt: number): void;
   /** A `sub` was sent again because the previous one brought nothing. */
   onResubscribed(): void;
+  /** A topic that went silent for its `staleAfterMs` was cancelled and subscribed again. */
+  onStale(): void;
   onDecodeError(error: DecodeError): void;
   onRejected(): void;
   onTopicsChanged(): void;
@@ -39,31 +46,47 @@ export interface TopicRequest<R> {
   /** Zip frames? Read when the subscription starts (the first observer's wish). */
   readonly binary: () => boolean;
   readonly codec: t.Decoder<unknown, R> & { readonly name: string };
+  /** Silence (no data message) after which the topic is cancelled and subscribed again; `Infinity`: never. */
+  readonly staleAfterMs: number;
+  /** The records carry their own time in `t` (trades, depth): the age of a message without `sendTime`. */
+  readonly recordTime: boolean;
+}
+
+/** The `t` of the last record, when it is a time. @internal */
+function lastRecordTime(data: readonly unknown[]): number | undefined {
+  const last = data[data.length - 1] as { readonly t?: unknown } | undefined;
+  return typeof last === 'object' && last !== null && typeof last.t === 'number' ? last.t : undefined;
 }
 
 /**
  * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
  * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
  * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
- * twice that, up to a minute); on the last unsubscribe it sends `cancel` (when its `sub` went out on the
- * current socket). A service error frame errors it with a `SubscriptionRejectedError`.
+ * twice that, up to a minute); once answered, a topic that delivers no data message for `staleAfterMs` is
+ * cancelled and subscribed again (`onStale`). On the last unsubscribe it sends `cancel` (when its `sub` went
+ * out on the current socket). A service error frame errors it with a `SubscriptionRejectedError`.
  * @internal
  */
 export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
-  const { symbol, topic, codec } = request;
+  const { symbol, topic, codec, staleAfterMs: stale, recordTime } = request;
   const check = fastCheckOf(codec);
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
     let subscribedEpoch: number | undefined;
     let rejected = false;
     let heard = false;
+    /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
+    let lastHeardAt = 0;
     const entry: RoutedTopic = {
       symbol,
       topic,
       deliver: (envelope: PublicEnvelope<unknown>, epoch: number) => {
         heard = true;
+        lastHeardAt = ctx.frameAt();
         const data = decodeRecords(codec, check, envelope.data, ctx.onDecodeError);
         const first = envelope.f === true;
+        const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
+        if (sentAt !== undefined) ctx.onDelivered(sentAt);
         // Two literal shapes rather than a spread: no temporary object per message.
         subscriber.next(
           envelope.sendTime !== undefined
@@ -91,6 +114,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
           const id = ctx.nextId();
           ctx.router.setId(entry, String(id));
           heard = false;
+          lastHeardAt = ctx.scheduler.now();
           if (ctx.conn.sendIfOpen(subscribeFrame(symbol, topic, binary, id))) subscribedEpoch = epoch;
           return epoch;
         }),
@@ -101,25 +125,34 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     const { subscribeTimeoutMs: timeout, scheduler } = ctx;
     const watched = (epoch: number): Observable<number> => {
       let wait = timeout;
-      return subscribe(epoch).pipe(
-        expand(() => {
-          const delay = wait;
-          wait = Math.min(wait * 2, Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS));
-          return timer(delay, scheduler).pipe(
-            filter(() => !heard),
-            switchMap(() => {
-              ctx.onResubscribed();
-              return subscribe(epoch);
-            }),
-          );
-        }),
-      );
+      /** Data silence once answered: `cancel`, then `sub` again (the wait for its answer starts over). */
+      const watchSilence = (): Observable<number> =>
+        Number.isFinite(stale)
+          ? silenceWatchdog(stale, () => lastHeardAt, scheduler).pipe(
+              catchError(() => {
+                ctx.onStale();
+                ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
+                wait = timeout;
+                return subscribe(epoch);
+              }),
+            )
+          : EMPTY;
+      /** After each `sub`: wait for its answer (re-sending, doubling the wait), then watch for silence. */
+      const afterSubscribe = (): Observable<number> => {
+        if (!Number.isFinite(timeout)) return watchSilence();
+        const delay = wait;
+        wait = Math.min(wait * 2, Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS));
+        return timer(delay, scheduler).pipe(
+          switchMap(() => {
+            if (heard) return watchSilence();
+            ctx.onResubscribed();
+            return subscribe(epoch);
+          }),
+        );
+      };
+      return subscribe(epoch).pipe(expand(afterSubscribe));
     };
-    subscriptions.add(
-      ctx.conn.opened$
-        .pipe(switchMap((epoch) => (Number.isFinite(timeout) ? watched(epoch) : subscribe(epoch))))
-        .subscribe(),
-    );
+    subscriptions.add(ctx.conn.opened$.pipe(switchMap(watched)).subscribe());
     return () => {
       if (!rejected && subscribedEpoch !== undefined && subscribedEpoch === ctx.router.epoch) {
         ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
