@@ -1,4 +1,4 @@
-import { distinctUntilChanged, map, take } from 'rxjs';
+import { distinctUntilChanged, map, type Observable, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
@@ -276,7 +276,8 @@ describe('marketStreams', () => {
     it('never resubscribes a quiet trade topic by default; depth after 30 s, realtimes after 60 s, kline_1m after 120 s', () => {
       testScheduler.run(() => {
         const { fake, market } = setup({ connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 600_000 } });
-        const subs = [market.trades('BTCUSDT'), market.depth('BTCUSDT'), market.realtimes('BTCUSDT'), market.kline('BTCUSDT', '1m')].map((o) => o.subscribe());
+        const topics: Observable<unknown>[] = [market.trades('BTCUSDT'), market.depth('BTCUSDT'), market.realtimes('BTCUSDT'), market.kline('BTCUSDT', '1m')];
+        const subs = topics.map((o) => o.subscribe());
         // each answers once at 5 ms, then the market is quiet
         fake.at(5, (s) => {
           s.receive(envelope('BTCUSDT', 'trade', [trade('1')], { id: '1', f: true }));
