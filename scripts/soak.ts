@@ -18,7 +18,19 @@ const arg = (name: string, fallback: number): number => {
   return value;
 };
 
+const HELP = `Usage: npm run soak -- [--duration <s>] [--seed <n>] [--interval <ms>]
+  --duration  seconds of chaos (default 180); a quiet recovery of 8 s follows
+  --seed      seed of the simulator and of the fault schedule (default 1)
+  --interval  mean time between two faults in ms (default 3000)
+Faults: drop, close, stall, halfOpen (sockets black-holed both ways past the client's heartbeat timeout),
+malformed, wrongShape, duplicate, reorder, listenKeyExpiry, rejectRequests, clockSkew. Exits 1 when a check fails.
+`;
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--help') || process.argv.includes('-h')) {
+    process.stdout.write(HELP);
+    return;
+  }
   const durationS = arg('duration', 180);
   const seed = arg('seed', 1);
   const meanFaultIntervalMs = arg('interval', 3000);

@@ -40,6 +40,7 @@ export function startChaos(deps: ChaosDeps, options: ChaosOptions = {}): ChaosHa
     meanIntervalMs = 5000,
     kinds = CHAOS_FAULT_KINDS,
     maxStallMs = 4000,
+    halfOpenMs = 40_000,
     privateChaosWindowMs = 3000,
     duplicateProbability = 0.5,
     reorderWindowMs = 150,
@@ -107,6 +108,11 @@ export function startChaos(deps: ChaosDeps, options: ChaosOptions = {}): ChaosHa
         return later(ms, () => {
           if (now() >= stallEnd) control.resume();
         });
+      }
+      case 'halfOpen': {
+        const stream = oneStream();
+        const cut = control.halfOpen({ stream, durationMs: halfOpenMs });
+        return record(kind, stream, `${cut} socket(s) for ${halfOpenMs} ms`, halfOpenMs);
       }
       case 'malformed': {
         const stream = oneStream();

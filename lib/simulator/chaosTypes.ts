@@ -6,6 +6,8 @@ import type { StreamSelector } from './streamKind';
  * - `close`: sockets of a stream closed with code 1012 (service restart);
  * - `stall`: a stream sends and answers nothing for a while (TCP stays open; client frames are processed
  *   when it ends, as a paused server would read them);
+ * - `halfOpen`: the open sockets of one stream forward nothing either way, without a close (a dead NAT), for
+ *   `halfOpenMs`, then the server drops them; pushes written meanwhile are lost, so are the client's pings;
  * - `malformed`: a frame that is not JSON / not a usable zip (truncated, corrupt, bomb, invalid UTF-8);
  * - `wrongShape`: valid JSON of the wrong shape (bad records, unknown event types, scalars);
  * - `duplicate`: private frames pushed twice for a while;
@@ -26,6 +28,7 @@ export type ChaosFaultKind =
   | 'drop'
   | 'close'
   | 'stall'
+  | 'halfOpen'
   | 'malformed'
   | 'wrongShape'
   | 'duplicate'
@@ -49,6 +52,7 @@ export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
   'drop',
   'close',
   'stall',
+  'halfOpen',
   'malformed',
   'wrongShape',
   'duplicate',
@@ -88,6 +92,12 @@ export interface ChaosOptions {
   readonly kinds?: readonly ChaosFaultKind[];
   /** Longest stall (ms); each stall lasts a random time in [maxStallMs / 8, maxStallMs]. Default 4000. */
   readonly maxStallMs?: number;
+  /**
+   * How long a `halfOpen` fault keeps sockets black-holed before the server drops them (ms). Make it longer
+   * than the client's heartbeat timeout so the client detects it first. Default 40 000 (the client's default
+   * heartbeat timeout is 30 000).
+   */
+  readonly halfOpenMs?: number;
   /** How long a `duplicate` or `reorder` window lasts (ms). Default 3000. */
   readonly privateChaosWindowMs?: number;
   /** Probability of a duplicate inside a `duplicate` window. Default 0.5. */
@@ -174,6 +184,8 @@ export interface FaultCounts {
   readonly close: number;
   /** `stall()` calls. */
   readonly stall: number;
+  /** `halfOpen()` calls. */
+  readonly halfOpen: number;
   /** `sendRaw()` calls (malformed or wrong-shaped frames). */
   readonly rawFrame: number;
   /** `privateChaos()` calls that turned duplication or reordering on. */

@@ -30,6 +30,7 @@ export function createControl(d: ControlDeps): SimulatorControl {
       if (code === undefined) counts.drop += 1;
       else counts.close += 1;
       for (const p of ctx.peers.of(stream)) {
+        if (p.blackHoled) continue; // nothing reaches through a half-open socket; it is dropped when that ends
         if (code === undefined) p.ws.terminate();
         else p.ws.close(code, reason ?? 'dropped by simulator');
       }
@@ -41,6 +42,15 @@ export function createControl(d: ControlDeps): SimulatorControl {
     resume: () => {
       ctx.faults.resume();
       for (const p of ctx.peers.of('all')) p.flushHeld();
+    },
+    halfOpen: ({ stream, durationMs }) => {
+      counts.halfOpen += 1;
+      const cut = ctx.peers.of(stream).filter((p) => p.open && !p.blackHoled);
+      for (const p of cut) p.blackHole();
+      ctx.timers.after(Math.max(0, durationMs), () => {
+        for (const p of cut) p.ws.terminate();
+      });
+      return cut.length;
     },
     sendRaw: ({ stream, data }) => {
       counts.rawFrame += 1;

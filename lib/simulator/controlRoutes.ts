@@ -53,6 +53,8 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
       case 'stall':
         control.stall({ stream: stream(b.stream), inbound: b.inbound === 'hold' ? 'hold' : 'drop' });
         return {};
+      case 'halfOpen':
+        return { sockets: control.halfOpen({ stream: stream(b.stream), durationMs: intIn(b.durationMs, 'durationMs', 0, 3_600_000) }) };
       case 'resume':
         control.resume();
         return {};

@@ -27,6 +27,7 @@ export class Faults {
     drop: 0,
     close: 0,
     stall: 0,
+    halfOpen: 0,
     rawFrame: 0,
     privateChaos: 0,
     listenKeyExpiry: 0,

@@ -78,8 +78,9 @@ export class Peer {
     return true;
   }
 
+  /** Closes with a close frame (not on a half-open socket: nothing would reach the client). */
   close(code: number, reason: string): void {
-    if (this.open) this.ws.close(code, reason);
+    if (this.open && !this.halfOpen) this.ws.close(code, reason);
   }
 }
 

@@ -95,7 +95,7 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       first = false;
       if (!peer.send(binary ? zipText(text) : text)) return;
       ctx.recorder.publicMessage();
-      if (topic.name === 'trade') ctx.recorder.tradesSent(market.info.symbol, records.map((r) => (r as { v: string }).v));
+      if (topic.name === 'trade') ctx.recorder.tradesSent(market.info.symbol, records.map((r) => (r as { v: string }).v), ctx.clock.now());
     };
     push();
     subs.set(key, ctx.timers.every(ctx.periods[topic.name], push));

@@ -15,7 +15,7 @@ export class Recorder {
   readonly pongs: ObservedPong[] = [];
   private readonly privateEvents: SentPrivateEvent[] = [];
   private readonly byKind: Record<PrivateEventKind, number> = { executionReport: 0, ticketInfo: 0, outboundAccountInfo: 0 };
-  private readonly tradeIds = new Map<string, { ids: string[]; seen: Set<string> }>();
+  private readonly tradeIds = new Map<string, { ids: string[]; at: number[]; seen: Set<string> }>();
   private publicMessages = 0;
   private readonly privateLog: SentPrivateRecord[] = [];
   /** Traffic from clients; only filled when `recordTraffic` is on. */
@@ -25,16 +25,18 @@ export class Recorder {
     this.publicMessages += 1;
   }
 
-  tradesSent(symbol: string, ids: readonly string[]): void {
+  /** Trades written to a socket at clock time `at` (the first write of each id is kept). */
+  tradesSent(symbol: string, ids: readonly string[], at: number): void {
     let entry = this.tradeIds.get(symbol);
     if (entry === undefined) {
-      entry = { ids: [], seen: new Set() };
+      entry = { ids: [], at: [], seen: new Set() };
       this.tradeIds.set(symbol, entry);
     }
     for (const id of ids) {
       if (entry.seen.has(id)) continue;
       entry.seen.add(id);
       entry.ids.push(id);
+      entry.at.push(at);
     }
   }
 
@@ -49,8 +51,8 @@ export class Recorder {
   }
 
   sent(faults: SentReport['faults']): SentReport {
-    const trades: Record<string, { count: number; ids: string[] }> = {};
-    for (const [symbol, e] of this.tradeIds) trades[symbol] = { count: e.ids.length, ids: [...e.ids] };
+    const trades: Record<string, { count: number; ids: string[]; at: number[] }> = {};
+    for (const [symbol, e] of this.tradeIds) trades[symbol] = { count: e.ids.length, ids: [...e.ids], at: [...e.at] };
     return {
       privateEvents: [...this.privateEvents],
       privateByKind: { ...this.byKind },

@@ -53,8 +53,11 @@ export interface SentPrivateEvent {
 export interface SentReport {
   readonly privateEvents: readonly SentPrivateEvent[];
   readonly privateByKind: Readonly<Record<PrivateEventKind, number>>;
-  /** Public trades delivered at least once, per symbol, ids in order of first delivery. */
-  readonly trades: Readonly<Record<string, { readonly count: number; readonly ids: readonly string[] }>>;
+  /**
+   * Public trades written to a socket at least once, per symbol: ids in order of first write, and `at[i]` the
+   * clock time (ms) `ids[i]` was first written (a half-open socket counts as written: the server cannot tell).
+   */
+  readonly trades: Readonly<Record<string, { readonly count: number; readonly ids: readonly string[]; readonly at: readonly number[] }>>;
   /** Public data messages sent (all connections). */
   readonly publicMessages: number;
   /** Faults injected and their effects, by kind. */

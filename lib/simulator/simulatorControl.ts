@@ -30,6 +30,13 @@ export interface SimulatorControl {
   stall(options: { readonly stream: StreamSelector; readonly inbound?: 'drop' | 'hold' }): void;
   /** Ends every stall. */
   resume(): void;
+  /**
+   * Makes every open socket of the stream half-open for `durationMs`, as a dead NAT or a pulled cable would:
+   * nothing is forwarded either way (pushes count as written but are lost; client frames, pings and
+   * protocol-level pings are lost), no close is sent. Then the server drops them (no close frame). Sockets
+   * opened meanwhile are not affected. Returns the number of sockets it cut.
+   */
+  halfOpen(options: { readonly stream: StreamSelector; readonly durationMs: number }): number;
   /** Sends a raw frame (text for a string, binary for bytes) to every socket of the stream. */
   sendRaw(options: { readonly stream: StreamSelector; readonly data: string | Uint8Array }): void;
   /** Duplicates and reorders private events (seeded). */

@@ -30,6 +30,36 @@ describe('startSimulator: faults and control surface', () => {
     expect((await s.closed).code).toBe(1006);
   });
 
+  it('halfOpen black-holes the open sockets both ways without a close, counts pushes as written, then drops them; new sockets work', async () => {
+    const key = await createListenKey(sim);
+    const priv = await open(`${sim.privateStreamUrl}/${key}`);
+    const pub = await open(sim.publicStreamUrl);
+    expect((await control('halfOpen', { stream: 'private', durationMs: 10_000 })).body).toEqual({ sockets: 1 });
+    let pongs = 0;
+    priv.ws.on('pong', () => (pongs += 1));
+    priv.ws.ping();
+    priv.send({ ping: 5 });
+    await signedCall(sim, { method: 'POST', path: '/api/v1/spot/order', query: 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=1000' });
+    sim.drop({ stream: 'private', code: 4000 }); // a close frame cannot pass either
+    expect(sim.expireListenKey()).toBe(true);
+    await settle(100);
+    expect(priv.frames).toEqual([]);
+    expect(pongs).toBe(0);
+    expect(priv.ws.readyState).toBe(1);
+    const log = sim.sent().privateLog;
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.every((r) => r.sessions === 1)).toBe(true); // the server believes it wrote them
+    expect(sim.observed().pings.filter((p) => p.stream === 'private')).toEqual([]);
+    pub.send({ ping: 1 });
+    expect(await pub.waitJson(() => true)).toEqual({ pong: T0 }); // the other stream is untouched
+    clock.advance(10_000);
+    expect((await priv.closed).code).toBe(1006);
+    expect(sim.sent().faults.halfOpen).toBe(1);
+    const again = await open(`${sim.privateStreamUrl}/${await createListenKey(sim)}`);
+    again.send({ ping: 6 });
+    expect(await again.waitJson(() => true)).toEqual({ pong: 6, channelId: expect.any(String) });
+  });
+
   it('drop with a code closes with that code, only on the chosen stream', async () => {
     const pub = await open(sim.publicStreamUrl);
     const priv = await open(`${sim.privateStreamUrl}/${await createListenKey(sim)}`);

@@ -24,6 +24,12 @@ export interface SoakNumbers {
   privateDeduplicated: number;
   privateLate: number;
   privateLostInFaults: number;
+  /** Private events written and never delivered, each inside a signalled user gap (checked). */
+  privateLostInGaps: number;
+  /** Trades written and never delivered (below the last delivered id), each inside a signalled market gap (checked). */
+  tradesLostInGaps: number;
+  /** Largest lead (ms) of a lost event's write time before its gap's downSince (inside GAP_SLACK_MS). */
+  maxLeadBeforeDownSinceMs: number;
   marketReconnects: number;
   userReconnects: number;
   tradeGaps: number;
@@ -58,10 +64,38 @@ const statusAt = <S>(log: ReadonlyArray<{ readonly at: number; readonly status: 
 
 const hits = (f: InjectedFault, stream: 'public' | 'private'): boolean => f.stream === stream || f.stream === 'all';
 
+/**
+ * How far before a gap's `downSince` a lost event may have been written. `downSince` is the time the client
+ * received the last frame of the lost connection; a frame the simulator wrote a moment before that arrival
+ * (same process: one event-loop turn) and lost is still "after the last frame" for the service, so a
+ * reconciliation from `downSince` would miss it by at most this much.
+ */
+export const GAP_SLACK_MS = 25;
+
+/** How long after a fault its cut may show (a close frame travels; the fault is recorded before it is sent). */
+const CUT_LATENCY_MS = 500;
+
+/**
+ * The signalled gaps as windows `[downSince, reconnectedAt]`, and a test that puts a write time inside one
+ * (or at most {@link GAP_SLACK_MS} before one's start, recording the lead).
+ */
+const gapWindows = (windows: ReadonlyArray<readonly [number, number]>, numbers: SoakNumbers) => (at: number): boolean => {
+  const inside = windows.find(([from, to]) => at >= from - GAP_SLACK_MS && at <= to);
+  if (inside === undefined) return false;
+  numbers.maxLeadBeforeDownSinceMs = Math.max(numbers.maxLeadBeforeDownSinceMs, inside[0] - at);
+  return true;
+};
+
+/** Market epochs after the first (each with its `downSince`), deduplicated by epoch. */
+const marketReopens = (seen: Observations): Array<Extract<ConnectionStatus, { type: 'open' }>> => {
+  const opens = seen.marketStatus.map((s) => s.status.connection).filter((c): c is Extract<ConnectionStatus, { type: 'open' }> => c.type === 'open');
+  return [...new Map(opens.map((o) => [o.epoch, o])).values()];
+};
+
 /** Private events: exactly once, nothing invented, losses only inside fault windows, E order or flagged late. */
 function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   const { seen, sent, faults, heartbeatTimeoutMs } = input;
-  const sentKeys = new Map<string, { at: number; delivered: boolean }>();
+  const sentKeys = new Map<string, { at: number; delivered: boolean; writtenAt: number[] }>();
   const undecodable: string[] = [];
   for (const r of sent.privateLog) {
     const json = parseJson(r.text);
@@ -72,7 +106,9 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
     }
     const key = privateEventKey(event.right);
     const prior = sentKeys.get(key);
-    sentKeys.set(key, { at: Math.min(prior?.at ?? r.at, r.at), delivered: (prior?.delivered ?? false) || r.sessions > 0 });
+    const writtenAt = prior?.writtenAt ?? [];
+    if (r.sessions > 0) writtenAt.push(r.at);
+    sentKeys.set(key, { at: Math.min(prior?.at ?? r.at, r.at), delivered: (prior?.delivered ?? false) || r.sessions > 0, writtenAt });
   }
   numbers.privatePushes = sent.privateLog.length;
   numbers.privateEventsSent = new Set(sent.privateLog.map((r) => r.seq)).size;
@@ -87,11 +123,18 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   const twice = [...deliveredKeys].filter(([, n]) => n > 1).map(([k, n]) => `${k} ×${n}`);
   const invented = [...deliveredKeys.keys()].filter((k) => !sentKeys.has(k));
   const windows = faults
-    .filter((f) => hits(f, 'private') && ['drop', 'close', 'stall', 'listenKeyExpiry'].includes(f.kind))
+    .filter((f) => hits(f, 'private') && ['drop', 'close', 'stall', 'halfOpen', 'listenKeyExpiry'].includes(f.kind))
     .map((f) => [f.at - 100, f.endsAt + (f.kind === 'stall' ? heartbeatTimeoutMs + 1000 : 100)] as const);
   const lost = [...sentKeys].filter(([k, s]) => s.delivered && !deliveredKeys.has(k));
   const unexplained = lost.filter(([, s]) => !windows.some(([from, to]) => s.at >= from && s.at <= to));
   numbers.privateLostInFaults = lost.length - unexplained.length;
+  const inUserGap = gapWindows(seen.userGaps.map(({ gap }) => [gap.downSince, gap.reconnectedAt] as const), numbers);
+  const outsideGaps = lost.flatMap(([k, s]) => s.writtenAt.filter((at) => !inUserGap(at)).map((at) => `${k} written at ${at}`));
+  numbers.privateLostInGaps = lost.length;
+  if (outsideGaps.length > 0) {
+    const gaps = seen.userGaps.map(({ gap }) => `[${gap.downSince}, ${gap.reconnectedAt}]`).join(' ');
+    outsideGaps.push(`user gaps: ${gaps.slice(0, 400)}`);
+  }
 
   let maxE = -Infinity;
   const disorder: string[] = [];
@@ -105,6 +148,11 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
     check('private events delivered at most once', twice, `${seen.events.length} delivered, none twice`),
     check('no private event invented', invented, 'every delivered event was sent'),
     check('private events lost only in fault windows', unexplained.map(([k, s]) => `${k} at ${s.at}`), `${lost.length} lost, all while a fault cut the socket`),
+    check(
+      'private events lost only inside signalled gaps [downSince, reconnectedAt]',
+      outsideGaps,
+      `${lost.length} lost, each written inside a user gap (lead before downSince ≤ ${GAP_SLACK_MS} ms)`,
+    ),
     check('private events in E order (or flagged late)', disorder, `${seen.late.size} flagged late`),
   ];
 }
@@ -112,6 +160,12 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
 /** Trades: each id once, in id order, nothing invented, every hole covered by a signalled gap. */
 function tradeChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   const { seen, sent } = input;
+  const inMarketGap = gapWindows(
+    marketReopens(seen).flatMap((o) => (o.downSince === undefined ? [] : [[o.downSince, o.since] as const])),
+    numbers,
+  );
+  const lostOutsideGaps: string[] = [];
+  numbers.tradesLostInGaps = 0;
   const twice: string[] = [];
   const disorder: string[] = [];
   const invented: string[] = [];
@@ -128,6 +182,12 @@ function tradeChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
       if (BigInt(id) > last) last = BigInt(id);
     }
     const sentIds = sent.trades[symbol]?.ids ?? [];
+    const sentAt = sent.trades[symbol]?.at ?? [];
+    for (const [i, id] of sentIds.entries()) {
+      if (BigInt(id) > last || delivered.has(id)) continue; // above the last delivered: still in flight at the end
+      if (inMarketGap(sentAt[i] ?? 0)) numbers.tradesLostInGaps += 1;
+      else lostOutsideGaps.push(`${symbol} ${id} written at ${sentAt[i]}`);
+    }
     const sentSet = new Set(sentIds);
     for (const id of delivered) if (!sentSet.has(id)) invented.push(`${symbol} ${id}`);
     const gaps = seen.tradeGaps.filter((g) => g.symbol === symbol).map((g) => [BigInt(g.lastSeenId), BigInt(g.firstNewId)] as const);
@@ -143,6 +203,11 @@ function tradeChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
     check('trades in id order', disorder, 'strictly increasing per symbol'),
     check('no trade invented', invented, 'every delivered trade was sent'),
     check('every missed trade inside a signalled gap', uncovered, `${seen.tradeGaps.length} trade gap(s) signalled`),
+    check(
+      'trades lost only inside signalled gaps [downSince, since]',
+      lostOutsideGaps,
+      `${numbers.tradesLostInGaps} lost, each written inside a market gap`,
+    ),
   ];
 }
 
@@ -160,23 +225,39 @@ function recoveryChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
     silent.push(`faults near the end: ${lastFaults.join(', ')}; market status: ${lastStatus.join(', ')}`);
   }
   const eventAfter = seen.events.some((e) => e.at > lastFaultEnd);
-  const marketOpens = seen.marketStatus.map((s) => s.status.connection).filter((c): c is Extract<ConnectionStatus, { type: 'open' }> => c.type === 'open');
-  const marketEpochs = [...new Map(marketOpens.map((o) => [o.epoch, o])).values()];
+  const marketEpochs = marketReopens(seen);
+  const marketOpens = marketEpochs;
   const userOpens = seen.userStatus.filter((s) => s.status.type === 'open');
   numbers.marketReconnects = Math.max(0, marketEpochs.length - 1);
   numbers.userReconnects = Math.max(0, userOpens.length - 1);
   numbers.userGaps = seen.userGaps.length;
   numbers.keyChanges = seen.userGaps.filter((g) => g.gap.keyChanged).length;
   const invisible: string[] = [];
+  // A cut is shown by the gap that covers it: `downSince` (the last frame received) at or before the fault,
+  // reconnection after it; a half-open socket must be detected (by the heartbeat) before the server drops it.
+  const covers = (downSince: number, reconnectedAt: number, f: InjectedFault): boolean =>
+    downSince <= f.at + CUT_LATENCY_MS && reconnectedAt > f.at && (f.kind !== 'halfOpen' || reconnectedAt < f.endsAt);
   for (const f of faults) {
-    if (!['drop', 'close', 'listenKeyExpiry'].includes(f.kind) || f.detail === 'no active key') continue;
+    if (!['drop', 'close', 'halfOpen', 'listenKeyExpiry'].includes(f.kind) || f.detail === 'no active key' || f.detail.startsWith('0 socket')) continue;
     if (hits(f, 'public') && f.kind !== 'listenKeyExpiry' && statusAt(seen.marketStatus, f.at - 20)?.connection.type === 'open') {
-      const shown = marketOpens.some((o) => o.downSince !== undefined && o.downSince >= f.at - 50 && o.since > f.at);
-      if (!shown) invisible.push(`public ${f.kind} at ${f.at}`);
+      const shown = marketOpens.some((o) => o.downSince !== undefined && covers(o.downSince, o.since, f));
+      if (!shown) {
+        const near = marketOpens.filter((o) => o.downSince !== undefined && Math.abs(o.downSince - f.at) < 10_000).map((o) => `[${(o.downSince ?? 0) - f.at}, ${o.since - f.at}]`);
+        invisible.push(`public ${f.kind} at ${f.at} (gaps near, relative: ${near.join(' ') || 'none'})`);
+      }
     }
     if (hits(f, 'private') && statusAt(seen.userStatus, f.at - 20)?.type === 'open') {
-      const shown = seen.userGaps.some(({ gap }) => gap.downSince >= f.at - 50 && gap.reconnectedAt > f.at && (f.kind !== 'listenKeyExpiry' || gap.keyChanged));
-      if (!shown) invisible.push(`private ${f.kind} at ${f.at}`);
+      // An expiry during a half-open cut reaches the client only when it reconnects (4001 on the old key):
+      // then the key change is the gap that follows, within a heartbeat timeout.
+      const shown = seen.userGaps.some(({ gap }) =>
+        f.kind === 'listenKeyExpiry'
+          ? gap.keyChanged && gap.reconnectedAt > f.at && gap.downSince <= f.at + input.heartbeatTimeoutMs + CUT_LATENCY_MS
+          : covers(gap.downSince, gap.reconnectedAt, f),
+      );
+      if (!shown) {
+        const near = seen.userGaps.filter(({ gap }) => Math.abs(gap.downSince - f.at) < 10_000).map(({ gap }) => `[${gap.downSince - f.at}, ${gap.reconnectedAt - f.at}${gap.keyChanged ? ' new key' : ''}]`);
+        invisible.push(`private ${f.kind} at ${f.at} (gaps near, relative: ${near.join(' ') || 'none'})`);
+      }
     }
   }
   const epochHoles = marketEpochs.filter((o) => o.epoch > 1 && o.downSince === undefined).map((o) => `market epoch ${o.epoch} without downSince`);
@@ -195,6 +276,7 @@ const ALLOWED_USER_ERRORS = [...ALLOWED_MARKET_ERRORS, RequestRejectedError, Req
 /** Runs every check; fills `numbers`. */
 export function runChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   const { seen } = input;
+  numbers.maxLeadBeforeDownSinceMs = 0;
   const odd = (errors: readonly Error[], allowed: ReadonlyArray<abstract new (...a: never[]) => Error>, where: string): string[] =>
     errors.filter((e) => !allowed.some((c) => e instanceof c)).map((e) => `${where}: ${e.name}: ${e.message}`);
   numbers.decodeErrors = [...seen.marketErrors, ...seen.userErrors].filter((e) => e instanceof DecodeError).length;

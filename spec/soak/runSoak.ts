@@ -104,6 +104,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     const chaos = sim.startChaos({
       meanIntervalMs: meanFaultIntervalMs,
       maxStallMs: 4000,
+      // longer than the client's heartbeat timeout: the client must find the dead socket by itself
+      halfOpenMs: CLIENT.heartbeatTimeoutMs + 1500,
       privateChaosWindowMs: 2000,
       reorderWindowMs: 150,
       // The server runs 0–3 s ahead of the client: signed requests stay inside recvWindow (5000) without

@@ -25,6 +25,7 @@ export function formatSummary(r: SoakReport): string {
     row(['private events generated / written to an open session (pushes incl. duplicates)', `${n.privateEventsSent} / ${n.privateEventsWritten} (${n.privatePushes})`]),
     row(['private events delivered / deduplicated / late', `${n.privateDelivered} / ${n.privateDeduplicated} / ${n.privateLate}`]),
     row(['private events lost while a fault cut the socket', n.privateLostInFaults]),
+    row(['lost and inside a signalled gap (private / trades); largest lead before downSince', `${n.privateLostInGaps} / ${n.tradesLostInGaps}; ${n.maxLeadBeforeDownSinceMs} ms`]),
     row(['duplicated / delayed private frames (simulator)', `${r.simFaults.duplicatedPrivateFrames} / ${r.simFaults.delayedPrivateFrames}`]),
     row(['gaps signalled (trade / user)', `${n.tradeGaps} / ${n.userGaps}`]),
     row(['trades delivered', n.tradesDelivered]),
