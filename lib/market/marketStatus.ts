@@ -31,9 +31,9 @@ export interface MarketStatus {
    * How old the newest delivered value was when it was handed over: its arrival time, on the server-corrected
    * clock (`serverClock`), minus its `sendTime` (or, without one, the last record's `t` for trades and depth),
    * in ms, at least 0. Absent until a value with a time was delivered. A consumer slower than the feed holds
-   * the socket back (TCP backpressure) and sees it grow; a quiet market does not make it grow. Recomputed once
-   * a second and published only when it moved by at least 250 ms and 10 % of the published value, so
-   * `status$` does not emit per message.
+   * the socket back (TCP backpressure) and sees it grow; a quiet market does not make it grow. Recomputed at
+   * most once a second (on a delivery, or by a timer when the feed pauses) and published only when it moved by
+   * at least 250 ms and 10 % of the published value, so `status$` does not emit per message.
    */
   readonly dataAgeMs?: number;
 }

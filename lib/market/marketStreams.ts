@@ -253,8 +253,14 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   let frameAt = 0;
   let lastSentAt: number | undefined;
   let lastDeliveredAt = 0;
-  const refreshDataAge = (): void => {
-    if (lastSentAt === undefined) return;
+  let nextRefreshAt = 0;
+  /**
+   * Recomputes `dataAgeMs` at most once per `DATA_AGE_REFRESH_MS`: from the delivery path (a consumer that
+   * starves the event loop starves timers too) and from a timer (so the last value shows when the feed pauses).
+   */
+  const refreshDataAge = (now: number): void => {
+    if (lastSentAt === undefined || now < nextRefreshAt) return;
+    nextRefreshAt = now + DATA_AGE_REFRESH_MS;
     const age = Math.max(0, Math.round(lastDeliveredAt + conn.serverClock.offsetMs() - lastSentAt));
     const shown = counters.value.dataAgeMs;
     if (shown === undefined || Math.abs(age - shown) >= Math.max(DATA_AGE_STEP_MS, shown * DATA_AGE_STEP_RATIO)) {
@@ -281,7 +287,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           })
           .subscribe({ error, complete }),
       );
-      subscription.add(interval(DATA_AGE_REFRESH_MS, scheduler).subscribe(refreshDataAge));
+      subscription.add(interval(DATA_AGE_REFRESH_MS, scheduler).subscribe(() => refreshDataAge(scheduler.now())));
       return subscription;
     }).pipe(share()),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
@@ -292,6 +298,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     onDelivered: (sentAt) => {
       lastSentAt = sentAt;
       lastDeliveredAt = frameAt;
+      if (frameAt >= nextRefreshAt) refreshDataAge(frameAt);
     },
     onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
     onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),

@@ -155,7 +155,7 @@ describe('marketStreams', () => {
         expectObservable(market.kline('BTCUSDT', '7x'), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
-          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0 },
+          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0, dataAgeMs: 0 },
         });
         testScheduler.flush();
         expect(requests(fake.latest())).toEqual(['sub NOPE trade 1', 'sub BTCUSDT kline_7x 2', 'sub BTCUSDT realtimes 3', 'cancel BTCUSDT realtimes 4']);
@@ -310,6 +310,7 @@ describe('marketStreams', () => {
 
   describe('dataAgeMs', () => {
     it('publishes the age of the last delivered value on the server-corrected clock, at most once a second and by a step', () => {
+      // deliveries at 10, 1500, 2500, 3500: each is at least a second after the last refresh
       testScheduler.run(({ expectObservable }) => {
         const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000 } });
         // ping at 1, pong at 3 carrying server time 10 002: the server clock is 10 000 ms ahead
@@ -321,7 +322,19 @@ describe('marketStreams', () => {
         depthAt(3500, 13_300); // age 200: a 190 ms move is not worth an emission
         expectObservable(market.depth('BTCUSDT').pipe(map(() => 0)), '^ 4999ms !').toBe('10ms a 1489ms a 999ms a 999ms a', { a: 0 });
         const age$ = market.status$.pipe(map((st) => st.dataAgeMs), distinctUntilChanged());
-        expectObservable(age$, '^ 4999ms !').toBe('u 999ms a 999ms b 999ms c', { u: undefined, a: 5, b: 500, c: 10 });
+        expectObservable(age$, '^ 4999ms !').toBe('u 9ms a 1489ms b 999ms c', { u: undefined, a: 5, b: 500, c: 10 });
+      });
+    });
+      it('refreshes by a timer when the feed pauses', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000 } });
+        fake.at(10, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(10)], { id: '1', sendTime: 5 }))); // age 5, refreshed
+        fake.at(500, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(500)], { id: '1', sendTime: -100 }))); // age 600, too soon
+        // the timer at 1000 is still too soon (next refresh from 1010); the one at 2000 publishes 600
+        const sub = market.depth('BTCUSDT').subscribe();
+        testScheduler.schedule(() => sub.unsubscribe(), 2999);
+        const age$ = market.status$.pipe(map((st) => st.dataAgeMs), distinctUntilChanged());
+        expectObservable(age$, '^ 2999ms !').toBe('u 9ms a 1989ms b', { u: undefined, a: 5, b: 600 });
       });
     });
   });
