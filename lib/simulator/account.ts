@@ -53,11 +53,18 @@ export class Account {
     this.of(asset).free += amount;
   }
 
-  /** Balances as text, sorted by asset. */
-  snapshot(): Array<{ readonly asset: string; readonly free: string; readonly locked: string }> {
+  /** Balances as text (`total` = free + locked; the asset name is its id and name), sorted by asset. */
+  snapshot(): Array<{
+    readonly asset: string;
+    readonly assetId: string;
+    readonly assetName: string;
+    readonly total: string;
+    readonly free: string;
+    readonly locked: string;
+  }> {
     return [...this.balances.keys()].sort().map((asset) => {
       const b = this.of(asset);
-      return { asset, free: formatDecimal(b.free), locked: formatDecimal(b.locked) };
+      return { asset, assetId: asset, assetName: asset, total: formatDecimal(b.free + b.locked), free: formatDecimal(b.free), locked: formatDecimal(b.locked) };
     });
   }
 }

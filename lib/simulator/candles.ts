@@ -37,6 +37,15 @@ export function candleStart(interval: KlineInterval, t: number): number {
   return Math.floor(t / ms) * ms;
 }
 
+/** Close time (UTC, last millisecond) of the candle of `interval` that opens at `start`. @internal */
+export function candleEnd(interval: KlineInterval, start: number): number {
+  if (interval === '1M') {
+    const d = new Date(start);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) - 1;
+  }
+  return start + (interval === '1w' ? 7 * DAY : FIXED[interval]) - 1;
+}
+
 /** One candle, scaled decimals. @internal */
 export interface Candle {
   t: number;

@@ -3,6 +3,9 @@ import { requestParams, verifyApiKey, verifySigned, type AuthContext, type RawRe
 import type { Faults } from './faults';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { ListenKeys } from './listenKeys';
+import type { SymbolMarket } from './market';
+import { depth, exchangeInfo, klines, trades, type MarketAnswer } from './marketRest';
+import type { RateLimiter } from './rateLimit';
 import type { Matching, OrderResult } from './matching';
 import type { TwoFactor } from './twoFactor';
 
@@ -35,11 +38,14 @@ export interface ApiDeps {
   readonly account: Account;
   readonly accountId: string;
   readonly nextId: () => string;
+  readonly markets: ReadonlyMap<string, SymbolMarket>;
+  /** The rate limit, when configured. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 const reject = (r: HttpRejection): HttpAnswer => ({ status: r.status, body: { code: r.code, msg: r.msg } });
 const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
-const fromOrder = (r: OrderResult): HttpAnswer => (r.ok ? ok(r.body) : reject(r.rejection));
+const fromOrder = (r: OrderResult | MarketAnswer): HttpAnswer => (r.ok ? ok(r.body) : reject(r.rejection));
 
 const ORDER_PATHS = ['/api/v1/spot/order', '/openapi/v1/order'];
 
@@ -65,14 +71,28 @@ const routes = (d: ApiDeps): Route[] => {
     { method: 'POST', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.place(p)) },
     { method: 'DELETE', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.cancel(p)) },
     { method: 'GET', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.query(p)) },
-    { method: 'GET', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: () => ok(d.matching.openOrders()) },
+    {
+      method: 'POST',
+      paths: ['/api/v1/spot/orderTest'],
+      security: 'SIGNED',
+      handle: (p) => {
+        const checked = d.matching.check(p);
+        return checked.ok ? ok({}) : reject(checked.rejection);
+      },
+    },
+    { method: 'GET', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: (p) => ok(d.matching.openOrders(p)) },
+    { method: 'DELETE', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: (p) => fromOrder(d.matching.cancelAll(p)) },
     {
       method: 'GET',
       paths: ['/api/v1/account'],
       security: 'SIGNED',
-      handle: () =>
-        ok({ accountId: d.accountId, canTrade: true, canWithdraw: true, canDeposit: true, updateTime: d.auth.serverTime(), balances: d.account.snapshot() }),
+      handle: () => ok({ balances: d.account.snapshot(), userId: d.accountId }),
     },
+    { method: 'GET', paths: ['/api/v1/account/trades'], security: 'SIGNED', handle: (p) => fromOrder(d.matching.accountTrades(p)) },
+    { method: 'GET', paths: ['/api/v1/exchangeInfo'], security: 'NONE', handle: () => ok(exchangeInfo(d.markets, d.auth.serverTime())) },
+    { method: 'GET', paths: ['/quote/v1/depth'], security: 'NONE', handle: (p) => fromOrder(depth(d.markets, p, d.auth.serverTime())) },
+    { method: 'GET', paths: ['/quote/v1/trades'], security: 'NONE', handle: (p) => fromOrder(trades(d.markets, p)) },
+    { method: 'GET', paths: ['/quote/v1/klines'], security: 'NONE', handle: (p) => fromOrder(klines(d.markets, p)) },
     twoFa('GET', '/api/v1/whitelist/verify', () => ({ address: 'sim-micro-payment-address', network: 'SIM' })),
     twoFa('POST', '/api/v1/account/withdraw', () => ({ success: true, id: d.nextId() })),
     twoFa('POST', '/api/v1/account/fiat/withdraw', () => ({ success: true, id: d.nextId() })),
@@ -86,13 +106,15 @@ const header = (req: RawRequest, name: string): string | undefined => {
 };
 
 /**
- * The HTTP API: fault injection first, then routing (404 / 405), verification by security type, 2FA on the
+ * The HTTP API: the rate limit first (429 / 418 with `Retry-After`), then fault injection, then routing (404 / 405), verification by security type, 2FA on the
  * four affected endpoints, then the handler.
  * @internal
  */
-export function apiHandler(deps: ApiDeps): (method: string, path: string, req: RawRequest) => HttpAnswer {
+export function apiHandler(deps: ApiDeps): (method: string, path: string, req: RawRequest, ip: string) => HttpAnswer {
   const table = routes(deps);
-  return (method, path, req) => {
+  return (method, path, req, ip) => {
+    const limited = deps.rateLimiter?.take(verifyApiKey(deps.auth, req) === undefined ? `key:${deps.auth.apiKey}` : `ip:${ip}`);
+    if (limited !== undefined) return { ...reject(limited.rejection), headers: { 'Retry-After': String(limited.retryAfterS) } };
     const injected = deps.faults.takeRejection();
     if (injected !== undefined) return reject(injected);
     const onPath = table.filter((r) => r.paths.includes(path));

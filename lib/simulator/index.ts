@@ -18,6 +18,7 @@ export type {
 } from './chaosTypes';
 export type { StreamKind, StreamSelector } from './streamKind';
 export type { PeriodsMs, SimulatorOptions } from './simulatorOptions';
+export type { RateLimitOptions } from './rateLimit';
 export type { Simulator } from './simulator';
 export type { SimulatorControl } from './simulatorControl';
 export type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';

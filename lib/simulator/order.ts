@@ -1,4 +1,5 @@
 import { div, formatDecimal } from './decimal';
+import { EXCHANGE_ID } from './marketRecords';
 import { RawNumber, rawJson } from './rawJson';
 import type { PrivateEventOut } from './privateStream';
 
@@ -107,20 +108,64 @@ export function accountInfo(E: number, balances: ReadonlyArray<{ readonly asset:
   return { kind: 'outboundAccountInfo', E, id: '', json };
 }
 
-/** HTTP response body of order placement / cancel / query. @internal */
-export function orderResponse(o: Order): object {
+/**
+ * HTTP body of an order (placement, cancel, query, open orders): ids, times and amounts as text.
+ * @internal
+ */
+export function orderResponse(o: Order, accountId: string): object {
   return {
-    orderId: o.id.toString(),
-    clientOrderId: o.clientOrderId,
+    accountId,
+    exchangeId: String(EXCHANGE_ID),
     symbol: o.symbol,
-    side: o.side,
-    type: 'LIMIT',
-    timeInForce: 'GTC',
-    status: o.status,
+    symbolName: o.symbol,
+    clientOrderId: o.clientOrderId,
+    orderId: o.id.toString(),
     price: formatDecimal(o.price),
     origQty: formatDecimal(o.qty),
     executedQty: formatDecimal(o.executed),
-    cummulativeQuoteQty: formatDecimal(o.cumQuote),
-    transactTime: o.updatedAt,
+    cumulativeQuoteQty: formatDecimal(o.cumQuote),
+    avgPrice: formatDecimal(div(o.cumQuote, o.executed)),
+    status: o.status,
+    timeInForce: 'GTC',
+    type: 'LIMIT',
+    side: o.side,
+    stopPrice: '0',
+    icebergQty: '0',
+    time: String(o.createdAt),
+    updateTime: String(o.updatedAt),
+    isWorking: isOpen(o),
+    reqAmount: '0',
+  };
+}
+
+/** One fill of the account, for `GET /api/v1/account/trades`. @internal */
+export interface AccountFill {
+  readonly ticketId: bigint;
+  readonly order: Order;
+  readonly matchOrderId: bigint;
+  readonly price: bigint;
+  readonly qty: bigint;
+  readonly maker: boolean;
+  readonly time: number;
+}
+
+/** HTTP body of one account trade: ids, time and amounts as text. @internal */
+export function accountTradeResponse(f: AccountFill, accountId: string): object {
+  return {
+    id: f.ticketId.toString(),
+    ticketId: f.ticketId.toString(),
+    orderId: f.order.id.toString(),
+    matchOrderId: f.matchOrderId.toString(),
+    clientOrderId: f.order.clientOrderId,
+    accountId,
+    symbol: f.order.symbol,
+    symbolName: f.order.symbol,
+    price: formatDecimal(f.price),
+    qty: formatDecimal(f.qty),
+    commission: '0',
+    commissionAsset: '',
+    time: String(f.time),
+    isBuyer: f.order.side === 'BUY',
+    isMaker: f.maker,
   };
 }

@@ -1,4 +1,5 @@
 import type { SimulatorClock } from './clock';
+import type { RateLimitOptions } from './rateLimit';
 
 /**
  * Push periods (ms) of the public topics. Defaults follow the specification.
@@ -76,6 +77,10 @@ export interface SimulatorOptions {
   readonly privateIdleTimeoutMs?: number;
   /** Put all events of one operation in one private frame (array), default false (one event per frame). */
   readonly batchPrivateEvents?: boolean;
+  /** Rate limit of the HTTP API (429 with `Retry-After`, 418 when a client keeps going), default none. */
+  readonly rateLimit?: RateLimitOptions;
+  /** Server time offset from the clock at start (ms), default 0; `skewClock(ms)` changes it later. */
+  readonly clockSkewMs?: number;
   /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
   readonly recordTraffic?: boolean;
 }

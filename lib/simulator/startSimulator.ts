@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { Account, DEFAULT_BALANCES } from './account';
 import { realClock } from './clock';
+import { RateLimiter } from './rateLimit';
 import type { SimContext } from './context';
 import { createControl } from './control';
 import { controlHandler } from './controlRoutes';
@@ -61,12 +62,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     privateIdleTimeoutMs = 3_600_000,
     batchPrivateEvents = false,
     recordTraffic = false,
+    rateLimit,
+    clockSkewMs = 0,
   } = options;
   const credentials = mulberry32(mixSeed(seed, 'credentials'));
   const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
   const secretKey = options.secretKey ?? randomAlnum(credentials, 64);
   const ids = mulberry32(mixSeed(seed, 'ids'));
   const faults = new Faults();
+  faults.skewMs = clockSkewMs;
   const timers = new Timers(clock);
   const serverTime = (): number => clock.now() + faults.skewMs;
   const tradeIds = idSource(2_300_000_000_000_000_001n);
@@ -124,6 +128,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     account,
     accountId: ACCOUNT_ID,
     nextId: () => miscIds.next().toString(),
+    markets,
+    ...(rateLimit !== undefined ? { rateLimiter: new RateLimiter(rateLimit, () => clock.now()) } : {}),
   });
   const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step, chaosSeed: mixSeed(seed, 'chaos') });
   const { traffic } = ctx.recorder;
@@ -131,7 +137,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const controlToken = resolveControlToken(host, options.controlToken);
   const { server, wss } = createSimServer({
-    api: (method, path, req) => api(method, path, req),
+    api,
     control: controlApi,
     controlToken,
     onRequest: (method, url, headers, body) => {

@@ -19,7 +19,10 @@ describe('startSimulator: request verification', () => {
     const r = await account(`timestamp=${T0}`);
     expect(r.status).toBe(200);
     expect(r.body.balances).toEqual(
-      expect.arrayContaining([{ asset: 'USDT', free: '100000', locked: '0' }, { asset: 'BTC', free: '10', locked: '0' }]),
+      expect.arrayContaining([
+        { asset: 'USDT', assetId: 'USDT', assetName: 'USDT', total: '100000', free: '100000', locked: '0' },
+        { asset: 'BTC', assetId: 'BTC', assetName: 'BTC', total: '10', free: '10', locked: '0' },
+      ]),
     );
   });
 

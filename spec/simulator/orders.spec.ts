@@ -43,18 +43,27 @@ describe('startSimulator: orders and balances', () => {
     const r = await order(`symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.01&price=31000&newClientOrderId=abc`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
-      orderId: '1900000000000000001',
-      clientOrderId: 'abc',
+      accountId: '1500000000000000001',
+      exchangeId: '301',
       symbol: 'BTCUSDT',
-      side: 'BUY',
-      type: 'LIMIT',
-      timeInForce: 'GTC',
-      status: 'FILLED',
+      symbolName: 'BTCUSDT',
+      clientOrderId: 'abc',
+      orderId: '1900000000000000001',
       price: '31000',
       origQty: '0.01',
       executedQty: '0.01',
-      cummulativeQuoteQty: expect.any(String),
-      transactTime: T0,
+      cumulativeQuoteQty: expect.stringMatching(/^\d+(\.\d+)?$/),
+      avgPrice: expect.stringMatching(/^\d+(\.\d+)?$/),
+      status: 'FILLED',
+      timeInForce: 'GTC',
+      type: 'LIMIT',
+      side: 'BUY',
+      stopPrice: '0',
+      icebergQty: '0',
+      time: String(T0),
+      updateTime: String(T0),
+      isWorking: false,
+      reqAmount: '0',
     });
     const ev = await waitEvents(5);
     expect(ev.map((e) => [e.e, e.X])).toEqual([

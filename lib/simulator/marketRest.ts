@@ -1,0 +1,122 @@
+import type { RequestParams } from './auth';
+import { candleEnd, candleStart, isKlineInterval } from './candles';
+import { formatDecimal, mul, unit } from './decimal';
+import { rejections, type HttpRejection } from './httpErrors';
+import type { SymbolMarket } from './market';
+
+/** A market-data answer: a body, or a rejection. @internal */
+export type MarketAnswer = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly rejection: HttpRejection };
+
+const fail = (rejection: HttpRejection): MarketAnswer => ({ ok: false, rejection });
+
+/** An optional integer parameter in [min, max]: its value, the default when absent, null when invalid. */
+const intParam = (params: RequestParams, name: string, fallback: number | undefined, min: number, max: number): number | undefined | null => {
+  const v = params.get(name);
+  if (v === undefined) return fallback;
+  if (!/^\d{1,16}$/.test(v)) return null;
+  const n = Number(v);
+  return n >= min && n <= max ? n : null;
+};
+
+const market = (markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams): SymbolMarket | HttpRejection => {
+  const symbol = params.get('symbol');
+  if (symbol === undefined) return rejections.missingParameter('symbol');
+  return markets.get(symbol) ?? rejections.invalidSymbol;
+};
+
+const isMarket = (m: SymbolMarket | HttpRejection): m is SymbolMarket => 'info' in m;
+
+/** `GET /api/v1/exchangeInfo`: every pair with its precision and filters (decimal text). @internal */
+export function exchangeInfo(markets: ReadonlyMap<string, SymbolMarket>, serverTime: number): object {
+  return {
+    timezone: 'UTC',
+    serverTime: String(serverTime),
+    symbols: [...markets.values()].map(({ info }) => {
+      const tick = formatDecimal(unit(info.priceDecimals));
+      const step = formatDecimal(unit(info.qtyDecimals));
+      return {
+        symbol: info.symbol,
+        symbolName: info.symbol,
+        status: 'TRADING',
+        baseAsset: info.base,
+        baseAssetName: info.base,
+        baseAssetPrecision: step,
+        quoteAsset: info.quote,
+        quoteAssetName: info.quote,
+        quotePrecision: tick,
+        icebergAllowed: false,
+        isAggregate: false,
+        allowMargin: false,
+        filters: [
+          { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '100000000', tickSize: tick },
+          { filterType: 'LOT_SIZE', minQty: step, maxQty: '100000000', stepSize: step },
+          { filterType: 'MIN_NOTIONAL', minNotional: '0' },
+        ],
+      };
+    }),
+  };
+}
+
+/** `GET /quote/v1/depth` (symbol, limit default 100, max 200): `{ t, b: [[price, qty]], a: [[price, qty]] }`. @internal */
+export function depth(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams, now: number): MarketAnswer {
+  const m = market(markets, params);
+  if (!isMarket(m)) return fail(m);
+  const limit = intParam(params, 'limit', 100, 1, 200);
+  if (limit == null) return fail(rejections.invalidParameter('limit'));
+  const book = m.book();
+  const side = (levels: typeof book.bids): string[][] => levels.slice(0, limit).map((l) => [formatDecimal(l.price), formatDecimal(l.qty)]);
+  return { ok: true, body: { t: now, b: side(book.bids), a: side(book.asks) } };
+}
+
+/**
+ * `GET /quote/v1/trades` (symbol, limit default 100, max 100): the latest trades, oldest first,
+ * `[{ t, p, q, ibm, v }]` (`v`: the trade id as text, as on the public stream, so a client can merge them).
+ * @internal
+ */
+export function trades(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams): MarketAnswer {
+  const m = market(markets, params);
+  if (!isMarket(m)) return fail(m);
+  const limit = intParam(params, 'limit', 100, 1, 100);
+  if (limit == null) return fail(rejections.invalidParameter('limit'));
+  const body = m.trades.slice(-limit).map((t) => ({ t: t.t, p: formatDecimal(t.price), q: formatDecimal(t.qty), ibm: t.m, v: t.id.toString() }));
+  return { ok: true, body };
+}
+
+/**
+ * `GET /quote/v1/klines` (symbol, interval, startTime, endTime, limit default 500, max 1000), built from the
+ * trade history the simulator keeps (1000 trades per pair): `[[openTime, o, h, l, c, v, closeTime, qv, n]]`,
+ * oldest first, prices and volumes as decimal text.
+ * @internal
+ */
+export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams): MarketAnswer {
+  const m = market(markets, params);
+  if (!isMarket(m)) return fail(m);
+  const interval = params.get('interval');
+  if (interval === undefined) return fail(rejections.missingParameter('interval'));
+  if (!isKlineInterval(interval)) return fail(rejections.invalidParameter('interval'));
+  const limit = intParam(params, 'limit', 500, 1, 1000);
+  const from = intParam(params, 'startTime', 0, 0, Number.MAX_SAFE_INTEGER);
+  const to = intParam(params, 'endTime', Number.MAX_SAFE_INTEGER, 0, Number.MAX_SAFE_INTEGER);
+  if (limit == null) return fail(rejections.invalidParameter('limit'));
+  if (from == null || to == null) return fail(rejections.invalidParameter(from == null ? 'startTime' : 'endTime'));
+  const candles: Array<{ t: number; o: bigint; h: bigint; l: bigint; c: bigint; v: bigint; qv: bigint; n: number }> = [];
+  for (const trade of m.trades) {
+    const t = candleStart(interval, trade.t);
+    if (t < (from ?? 0) || t > (to ?? Number.MAX_SAFE_INTEGER)) continue;
+    const last = candles[candles.length - 1];
+    if (last === undefined || last.t !== t) {
+      candles.push({ t, o: trade.price, h: trade.price, l: trade.price, c: trade.price, v: trade.qty, qv: mul(trade.price, trade.qty), n: 1 });
+      continue;
+    }
+    last.h = trade.price > last.h ? trade.price : last.h;
+    last.l = trade.price < last.l ? trade.price : last.l;
+    last.c = trade.price;
+    last.v += trade.qty;
+    last.qv += mul(trade.price, trade.qty);
+    last.n += 1;
+  }
+  const body = candles
+    .slice(-(limit ?? 500))
+    .map((c) => [c.t, ...[c.o, c.h, c.l, c.c, c.v].map(formatDecimal), candleEnd(interval, c.t), formatDecimal(c.qv), c.n]);
+  return { ok: true, body };
+}
