@@ -81,7 +81,9 @@ describe('testExchange', () => {
       testScheduler.run(({ expectObservable }) => {
         const { exchange, market } = setup();
         exchange.server.public('--#', {}, { closeWith: { code: 4003, reason: 'go away' } });
-        expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('--#', {}, new ConnectionClosedError(4003, 'go away', true));
+        // the service's word never ends a stream: reported on errors$, retried (after 500 ms)
+        expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('');
+        expectObservable(market.errors$, '^ 9ms !').toBe('--a', { a: new ConnectionClosedError(4003, 'go away', true) });
       });
     });
   });
@@ -172,11 +174,12 @@ describe('testExchange', () => {
       });
     });
 
-    it('drop with an application code (4000-4999) ends the streams with the ConnectionClosedError', () => {
+    it('drop with an application code (4000-4999) is reported on errors$ and retried, never ending the streams', () => {
       testScheduler.run(({ expectObservable }) => {
         const { exchange, market } = setup();
         exchange.drop({ stream: 'public', at: 3, code: 4001, reason: 'bye' });
-        expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('---#', {}, new ConnectionClosedError(4001, 'bye', true));
+        expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('');
+        expectObservable(market.errors$, '^ 9ms !').toBe('---a', { a: new ConnectionClosedError(4001, 'bye', true) });
       });
     });
 
@@ -227,7 +230,7 @@ describe('testExchange', () => {
         exchange.drop({ stream: 'private', at: 5 });
         expectObservable(user.events$, '^ 1s !').toBe('-a 504ms b', { a: before, b: after });
         expectObservable(user.orders$.pipe(map((o) => o.get('1')?.status)), '^ 1s !').toBe('-a 504ms b', { a: 'NEW', b: 'FILLED' });
-        expectObservable(user.gaps$, '^ 1s !').toBe('505ms g', { g: { epoch: 2, downSince: 5, reconnectedAt: 505, keyChanged: false } });
+        expectObservable(user.gaps$, '^ 1s !').toBe('505ms g', { g: { epoch: 2, downSince: 1, reconnectedAt: 505, keyChanged: false } }); // the last frame came at 1
         flush();
         expect(exchange.sockets('private').map((s) => s.url)).toEqual([
           'ws://test.exchange/api/v1/ws/test-listen-key-1',
@@ -245,7 +248,7 @@ describe('testExchange', () => {
         const exchange = testExchange({ scheduler: testScheduler });
         const user = userStream(exchange.userConfig());
         exchange.listenKeys.expire({ at: 10 });
-        expectObservable(user.gaps$, '^ 1s !').toBe('10ms g', { g: { epoch: 2, downSince: 10, reconnectedAt: 10, keyChanged: true } });
+        expectObservable(user.gaps$, '^ 1s !').toBe('10ms g', { g: { epoch: 2, downSince: 0, reconnectedAt: 10, keyChanged: true } }); // no frame since the open at 0
         flush();
         expect(exchange.sockets('private').map((s) => s.url.slice(-17))).toEqual(['test-listen-key-1', 'test-listen-key-2']);
         expect(exchange.listenKeys.calls.map((c) => `${c.time} ${c.call} ${c.key}`)).toEqual([
