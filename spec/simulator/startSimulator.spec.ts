@@ -52,6 +52,31 @@ describe('ex-streams-simulator (CLI)', () => {
     const port = /127\.0\.0\.1:(\d+)/.exec(out)?.[1];
     const r = await fetch(`http://127.0.0.1:${port}/api/v1/time`);
     expect(((await r.json()) as { serverTime: number }).serverTime).toEqual(expect.any(Number));
+    expect(out).toMatch(/controlToken: +none/);
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('beyond loopback prints the control token it requires (from EX_STREAMS_SIM_CONTROL_TOKEN when set)', async () => {
+    const bin = path.join(__dirname, '..', '..', 'bin', 'ex-streams-simulator.js');
+    const child = spawn(process.execPath, [bin, '--port', '0', '--host', '0.0.0.0', '--symbols', 'BTCUSDT'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, EX_STREAMS_SIM_CONTROL_TOKEN: 'cli-token-1' },
+    });
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('controlToken:')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`exited ${code}`)));
+    });
+    expect(out).toMatch(/controlToken: +cli-token-1 /);
+    const port = /0\.0\.0\.0:(\d+)/.exec(out)?.[1];
+    const post = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${port}/__control/step`, { method: 'POST', body: '{}', headers });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ Authorization: 'Bearer cli-token-1' })).status).toBe(200);
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
