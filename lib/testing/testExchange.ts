@@ -6,6 +6,7 @@ import type { UserStreamConfig } from '../user/userStream';
 import type { FakeSocketLog, FakeWebSocket } from './fakeWebSocket';
 import { ExchangeServer } from './internal/exchangeServer';
 import { ExchangeSocket } from './internal/exchangeSocket';
+import { RunLimit } from './internal/runLimit';
 import { parseScript } from './internal/script';
 import { type ExchangeStream, matchesFilter, type SentFrame, type SentFrameFilter } from './sentFrame';
 import { type TestListenKeys, testListenKeys } from './testListenKeys';
@@ -40,6 +41,16 @@ export interface TestExchangeConfig {
    * topic)`, and is zipped when that subscription asked for `binary`, as the service does. Default `true`.
    */
   readonly matchSubscriptions?: boolean;
+  /**
+   * How far (virtual ms) a run may go past its last scripted event while clients are still active, before the
+   * exchange stops it with a `TestRunLimitError` that names the likely cause: a stream that never completes
+   * (no unsubscription marble such as `'^ 1s !'`), which would otherwise spin the `TestScheduler` at full CPU
+   * for ever, the client pinging every 10 s. The last scripted event is the latest time queued on the
+   * `TestScheduler` when the run starts (unsubscription marbles, hot marbles) or given to the exchange
+   * (scripts, `at`, `until`). Default `600_000` (ten virtual minutes, a few ms of real time; longer than any backoff wait or heartbeat); `Infinity` turns
+   * the check off. Only a `TestScheduler` (a `VirtualTimeScheduler`) is checked.
+   */
+  readonly maxFrames?: number;
 }
 
 /**
@@ -211,10 +222,17 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
     answerPings = true,
     serverTimeOffsetMs = 0,
     matchSubscriptions = true,
+    maxFrames = 600_000,
   } = config;
-  const server = new ExchangeServer(
+  const limit = new RunLimit(scheduler, maxFrames, (): string =>
+    (['public', 'private'] as const)
+      .map((name) => `${name}: ${server.sides[name].sockets.filter((s) => s.readyState !== 3).length} live socket(s), ${server.sides[name].opened} connection(s)`)
+      .join('; '),
+  );
+  const server: ExchangeServer = new ExchangeServer(
     { scheduler, openDelayMs, answerSubscriptions, answerPings, serverTimeOffsetMs, matchSubscriptions },
     () => listenKeys,
+    limit,
   );
   const listenKeys = testListenKeys({ scheduler, onInvalidated: (key, reason) => server.keyInvalidated(key, reason) });
   class Socket extends ExchangeSocket {
@@ -226,8 +244,10 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
     (stream: ExchangeStream) =>
     (marbles: string, values?: Readonly<Record<string, unknown>>, options: ScriptOptions = {}): void => {
       const steps = parseScript(marbles, values, options.closeWith ?? {});
-      if (options.connection === undefined) server.play(stream, steps);
-      else server.playPerConnection(stream, options.connection, steps);
+      if (options.connection === undefined) {
+        limit.extend(scheduler.now() + Math.max(0, ...steps.map((step) => step.frame)));
+        server.play(stream, steps);
+      } else server.playPerConnection(stream, options.connection, steps);
     };
   const publicUrl = 'ws://test.exchange/quote/ws/v1';
   const privateUrl = 'ws://test.exchange/api/v1/ws';
@@ -264,7 +284,8 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
           }
         }
       }),
-    refuse: ({ stream, at, until, count, code = 1006 } = {}) =>
+    refuse: ({ stream, at, until, count, code = 1006 } = {}) => {
+      limit.extend(until);
       server.at(at, () => {
         for (const name of streamsOf(stream)) {
           server.sides[name].refusal = {
@@ -273,7 +294,8 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
             code,
           };
         }
-      }),
+      });
+    },
     stall: ({ stream, at, until } = {}) => {
       server.at(at, () => streamsOf(stream).forEach((name) => server.setStalled(name, true)));
       if (until !== undefined) server.at(until, () => streamsOf(stream).forEach((name) => server.setStalled(name, false)));

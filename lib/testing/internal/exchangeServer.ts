@@ -4,6 +4,7 @@ import { classifyFrame, type ExchangeStream, type SentFrame } from '../sentFrame
 import type { TestListenKeys } from '../testListenKeys';
 import { zipFrame } from '../zipFrame';
 import { ExchangeSocket, type SocketHooks } from './exchangeSocket';
+import type { RunLimit } from './runLimit';
 import type { CloseSpec, ScriptStep } from './script';
 
 /** Settings of the server side of a test exchange (see `TestExchangeConfig`). @internal */
@@ -61,13 +62,15 @@ export class ExchangeServer implements SocketHooks {
   constructor(
     private readonly settings: ServerSettings,
     private readonly listenKeys: () => TestListenKeys,
+    private readonly limit: RunLimit,
   ) {
     this.scheduler = settings.scheduler;
   }
 
-  /** Runs `action` at virtual time `at` (default: now, after the current action). */
+  /** Runs `action` at virtual time `at` (default: now, after the current action); a given `at` is a scripted event. */
   at(at: number | undefined, action: () => void): void {
     const now = this.scheduler.now();
+    this.limit.extend(at);
     this.scheduler.schedule(action, Math.max(0, (at ?? now) - now));
   }
 
@@ -75,6 +78,7 @@ export class ExchangeServer implements SocketHooks {
     const s = this.sides[socket.stream];
     s.sockets.push(socket);
     s.logs.push(socket.log);
+    this.limit.check();
     this.scheduler.schedule(() => this.handshake(socket), this.settings.openDelayMs);
   }
 
@@ -83,6 +87,7 @@ export class ExchangeServer implements SocketHooks {
     const record: SentFrame = { time: this.scheduler.now(), stream: socket.stream, connection: socket.connection, kind, frame, text };
     this.frames.push(record);
     this.sent$.next(record);
+    this.limit.check();
     if (!isObject(frame)) return;
     switch (kind) {
       case 'sub':
