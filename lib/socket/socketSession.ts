@@ -83,43 +83,38 @@ export function socketSession(s: SessionSettings): Observable<never> {
         }),
       );
     };
-    // The one seam of frame handling: whatever a decoder, the heartbeat or a sink throws (a stack overflow on
-    // a hostile frame, a bug) becomes a `DecodeError` on `onDecodeError` and the socket keeps going.
-    const onDecoded = (message: unknown): void => {
+    /** A decoded frame: a `DecodeError` goes to `onDecodeError`, a message to the heartbeat and the sinks. */
+    const handle = (message: unknown, now: number): void => {
+      if (message instanceof DecodeError) {
+        s.onDecodeError(message);
+        return;
+      }
+      handleHeartbeat(message, now, heartbeat, s.clock, reply);
+      onMessage(message, now);
+    };
+    // The one seam of frame handling (one try/catch per frame): whatever the decoder, the heartbeat or a sink
+    // throws (a stack overflow on a hostile frame, a bug) becomes a `DecodeError` and the socket keeps going.
+    // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
+    // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.
+    const onData = (data: TextBytes, isBinary: boolean): void => {
       const now = scheduler.now();
       lastSeenAt = now;
       try {
-        if (message instanceof DecodeError) {
-          s.onDecodeError(message);
-          return;
-        }
-        handleHeartbeat(message, now, heartbeat, s.clock, reply);
-        onMessage(message, now);
+        handle(isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits), now);
       } catch (thrown: unknown) {
         s.onDecodeError(handlerFailure(thrown, secrets));
       }
     };
-    // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
-    // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.
-    const onData = (data: TextBytes, isBinary: boolean): void => {
-      let message: unknown;
-      try {
-        message = isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits);
-      } catch (thrown: unknown) {
-        message = handlerFailure(thrown, secrets);
-      }
-      onDecoded(message);
-    };
     if (emitter) emitter.on('message', onData);
     else {
       socket.onmessage = (event) => {
-        let message: unknown;
+        const now = scheduler.now();
+        lastSeenAt = now;
         try {
-          message = decodeFrameValue(event.data, s.limits);
+          handle(decodeFrameValue(event.data, s.limits), now);
         } catch (thrown: unknown) {
-          message = handlerFailure(thrown, secrets);
+          s.onDecodeError(handlerFailure(thrown, secrets));
         }
-        onDecoded(message);
       };
     }
     socket.onclose = (event) => {
