@@ -249,7 +249,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     errors.next(issue);
   });
   let lastId = 0;
-  // Plain numbers written per frame / per delivered message; `status$.dataAgeMs` reads them once a second.
+  // Plain numbers written per frame / per delivered message (no allocation); `status$.dataAgeMs` is computed from them.
   let frameAt = 0;
   let lastSentAt: number | undefined;
   let lastDeliveredAt = 0;
@@ -332,8 +332,9 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const sharedTopic = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }) => {
     const key = `${symbol}|${topic}`;
     const binary = (): boolean => wanted.get(key) ?? defaultBinary;
-    const request = { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime: topic === 'trade' || topic === 'depth' };
-    return memo(key, () => topicSubscription(ctx, request));
+    return memo(key, () =>
+      topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime: topic === 'trade' || topic === 'depth' }),
+    );
   };
   const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
     withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));
