@@ -269,7 +269,7 @@ export function userStream(config: UserStreamConfig): UserStream {
         );
       }),
       trackSessions(scheduler, frameClock),
-      (items$) => merge(items$, sideItems$),
+      (items$) => merge(sideItems$, items$), // side items first: a creation failing at once is not lost
       // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
       // are scrubbed and passed on.
       foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {

@@ -1,5 +1,7 @@
-import { defer, EMPTY, map, of, type SchedulerAction } from 'rxjs';
+import * as fc from 'fast-check';
+import { defer, EMPTY, map, of, throwError, type SchedulerAction } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import { EventTimeOutOfRangeError, RateLimitedError, RequestRejectedError } from '../../lib/errors';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
@@ -243,6 +245,160 @@ describe('userStream', () => {
       expectObservable(user.errors$.pipe(map((e) => e.name)), '^ 20ms !').toBe('----e', { e: 'DecodeError' });
       expectObservable(user.events$, '^ 20ms !').toBe('');
     });
+  });
+
+  it('never ends on a rejected key creation: errors$ and status$ tell, the creation is retried until a key comes', () => {
+    const rejected = new RequestRejectedError(401, -1002, 'You are not authorized to execute this request.');
+    const noKey = new RequestRejectedError(200, undefined, 'response has no listenKey');
+    const answers = [rejected, noKey, new RateLimitedError(418, 20), 'key-1'];
+    let n = 0;
+    const api: ListenKeyApi = {
+      createListenKey: () =>
+        defer(() => {
+          const answer = answers[Math.min(n++, answers.length - 1)]!;
+          return typeof answer === 'string' ? of(answer) : throwError(() => answer);
+        }),
+      extendListenKey: () => EMPTY,
+      closeListenKey: () => EMPTY,
+    };
+    testScheduler.run(({ expectObservable }) => {
+      const { user } = setup({ listenKey$: undefined, rest: api, listenKeyOptions: { retryDelayMs: 2, random: () => 1 } });
+      expectObservable(user.errors$.pipe(map((e) => e.name)), '^ 40ms !').toBe('a-b---c', {
+        a: 'RequestRejectedError',
+        b: 'RequestRejectedError',
+        c: 'RateLimitedError',
+      });
+      // waits 2, 4, then 20 (Retry-After beats the 8 of the backoff); the key comes at 26, the socket opens at 27
+      expectObservable(user.status$.pipe(map((s) => `${s.type}:${'cause' in s && s.cause ? s.cause.name : ''}`)), '^ 40ms !').toBe(
+        'a-b---c 19ms de',
+        { a: 'reconnecting:RequestRejectedError', b: 'reconnecting:RequestRejectedError', c: 'reconnecting:RateLimitedError', d: 'connecting:', e: 'open:' },
+      );
+      expectObservable(user.events$, '^ 40ms !').toBe('');
+    });
+  });
+
+  it('reconnects a socket closed with any 4000-4999 code but 4001, on the same key; the reason shows no key', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup();
+      ws.at(3, (s) => s.closeFromServer({ code: 4002, reason: `listenKey=key-1 too slow, path ${URL}/key-1, key key-1` }));
+      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab-c-de', {
+        a: 'connecting0',
+        b: 'open1',
+        c: 'reconnecting1',
+        d: 'connecting1',
+        e: 'open2',
+      });
+      const seen: string[] = [];
+      const sub = user.errors$.subscribe((e) => seen.push(`${e.message} ${JSON.stringify(e)} ${e.stack ?? ''}`));
+      testScheduler.schedule(() => sub.unsubscribe(), 20);
+      testScheduler.schedule(() => {
+        expect(ws.sockets.map((s) => s.url)).toEqual([`${URL}/key-1`, `${URL}/key-1`]);
+        expect(seen.join()).toContain('4002');
+        expect(seen.join()).not.toContain('key-1');
+      }, 10);
+    });
+  });
+
+  it('redacts the listen key, whole or cut, from decode errors (paths, raw, message) and from a fatal error', () => {
+    const key = 'Kx9fQ2mZ7pL4vB8nR1tY6wE3uI5oA0sD2fG4hJ6kL8zX1cV3bN5mQ7wE9rT2yU4i';
+    const seen: Error[] = [];
+    let fatal: unknown;
+    testScheduler.run(({ flush }) => {
+      const { ws, user } = setup({
+        listenKey$: of(key),
+        connection: { reconnect: { minDelayMs: 4, random: () => 0.5, maxRetries: 0 } },
+      });
+      ws.at(2, (s) => s.receive([{ e: 'executionReport', E: 2, i: key, X: key.slice(0, 40), s: { listenKey: key } }]));
+      ws.at(3, (s) => s.closeFromServer({ code: 4003, reason: `bye ${key.slice(10, 50)}` }));
+      user.errors$.subscribe({ next: (e) => seen.push(e), error: () => undefined }); // maxRetries 0: the caller's own end
+      user.events$.subscribe({ error: (e: unknown) => (fatal = e) });
+      flush();
+    });
+    const text = (e: unknown) => {
+      const error = e as Error & { paths?: string[]; raw?: string };
+      return [error.message, error.stack, JSON.stringify(error), ...(error.paths ?? []), error.raw ?? ''].join('\n');
+    };
+    expect(seen.map((e) => e.name)).toEqual(['DecodeError', 'ConnectionClosedError']);
+    expect(fatal).toBeInstanceOf(Error);
+    for (const e of [...seen, fatal]) {
+      for (let i = 0; i + 8 <= key.length; i++) expect(text(e)).not.toContain(key.slice(i, i + 8));
+    }
+  });
+
+  it('drops an event whose E is further than maxEventTimeSkewMs from the server-corrected clock, and reports it', () => {
+    const DAY = 86_400_000;
+    const api: ListenKeyApi = {
+      createListenKey: () => of('key-1'),
+      extendListenKey: () => EMPTY,
+      closeListenKey: () => EMPTY,
+      serverTimeOffsetMs: () => 10 * 60_000, // the server's clock is 10 minutes ahead of ours
+    };
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup({ listenKey$: undefined, rest: api, maxEventTimeSkewMs: 60_000 });
+      const ahead = 10 * 60_000; // E of an event sent now by that server
+      ws.at(2, (s) => s.receive([account(ahead + DAY, [['BTC', '999', '0']])]));
+      ws.at(3, (s) => s.receive([account(ahead + 3, [['BTC', '1', '0']]), report({ i: '1', E: ahead - 2 * 60_000, U: 1 })]));
+      ws.at(7, (s) => s.receive([account(ahead + 4, [['BTC', '2', '0']]), report({ i: '2', E: ahead + 1 })]));
+      expectObservable(user.balances$.pipe(map((b) => b.get('BTC')?.free)), '^ 20ms !').toBe('--------a---b', { a: '1', b: '2' });
+      expectObservable(user.events$.pipe(map((e) => e.E - ahead)), '^ 20ms !').toBe('--------(ab)c', { a: 1, b: 3, c: 4 });
+      expectObservable(
+        user.errors$.pipe(map((e) => (e instanceof EventTimeOutOfRangeError ? `${e.eventType} ${e.eventTime - e.clockTime}` : e.name))),
+        '^ 20ms !',
+      ).toBe('--ab', { a: `outboundAccountInfo ${DAY - 2}`, b: `executionReport ${-2 * 60_000 - 3}` });
+    });
+  });
+
+  it('folds any mix of sane and absurd events into the state of the sane events alone (property)', () => {
+    const DAY = 86_400_000;
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            at: fc.integer({ min: 2, max: 30 }),
+            absurd: fc.boolean(),
+            shift: fc.integer({ min: -50, max: 50 }),
+            far: fc.constantFrom(-DAY, DAY, 3 * DAY, -40 * DAY),
+            free: fc.integer({ min: 0, max: 99 }),
+            order: fc.boolean(),
+          }),
+          { maxLength: 25 },
+        ),
+        (plan) => {
+          const numbered = plan.map((p, n) => ({ ...p, n }));
+          const run = (events: typeof numbered) => {
+            const scheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+            let balances: unknown;
+            let orders: unknown;
+            scheduler.run(() => {
+              const ws = fakeWebSocket({ scheduler, autoOpenMs: 1 });
+              const user = userStream({
+                url: URL,
+                listenKey$: of('key-1'),
+                WebSocketCtor: ws.WebSocketCtor,
+                scheduler,
+                reorder: { maxDelayMs: 5 },
+                maxEventTimeSkewMs: 1000,
+              });
+              events.forEach((p) => {
+                const E = 100 + p.at + p.shift + (p.absurd ? p.far : 0);
+                const event = p.order
+                  ? report({ i: String(p.n % 3), X: 'NEW', E, U: E, p: String(p.free) })
+                  : account(E, [['BTC', String(p.free), '0']]);
+                ws.at(p.at, (s) => s.receive([event]));
+              });
+              const subs = [
+                user.balances$.subscribe((b) => (balances = b)),
+                user.orders$.subscribe((o) => (orders = o)),
+              ];
+              scheduler.schedule(() => subs.forEach((sub) => sub.unsubscribe()), 100);
+            });
+            return { balances: balances === undefined ? undefined : [...(balances as Map<string, unknown>)], orders: orders === undefined ? undefined : [...(orders as Map<string, unknown>)] };
+          };
+          expect(run(numbered)).toEqual(run(numbered.filter((p) => !p.absurd)));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   it('requires rest or listenKey$', () => {

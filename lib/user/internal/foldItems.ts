@@ -37,6 +37,7 @@ const MAX_FINISHED_ORDERS = 1000;
  * order, de-duplication), and each ordered event is emitted (as itself, no wrapper), then folded into the
  * orders (execution reports) or balances (account updates), whose new state follows it when it changed.
  * Records the latest status, orders and balances in `latest` (cleared on teardown, when `onTeardown` runs too).
+ * A fatal error is scrubbed too before it reaches the subscriber.
  *
  * Equivalent to `connect(items$ => merge(nonEvents$, events$.pipe(reorder, connect(ev$ => merge(ev$,
  * foldOrders(), foldBalances())))))` + `tap(latest)` + `finalize`, without an RxJS hop per branch and per
@@ -50,6 +51,12 @@ export function foldItems(
   latest: LatestState,
   onTeardown: () => void,
 ): OperatorFunction<UserItem, CoreItem> {
+  // A fatal error is scrubbed as an error item would be (it reaches every stream, `events$` included).
+  const scrubFatal = (error: unknown): unknown => {
+    if (!(error instanceof Error)) return error;
+    const item = scrub({ type: 'error', error });
+    return item.type === 'error' ? item.error : error;
+  };
   return (source) =>
     new Observable<CoreItem>((subscriber) => {
       const foldOrder = ordersFolder(MAX_FINISHED_ORDERS);
@@ -74,7 +81,7 @@ export function foldItems(
             }
           }
         },
-        error: (error: unknown) => subscriber.error(error),
+        error: (error: unknown) => subscriber.error(scrubFatal(error)),
         complete: () => subscriber.complete(),
       });
       inlet.push = reorder.next;
@@ -84,7 +91,7 @@ export function foldItems(
           if (scrubbed.type === 'status') latest.status = scrubbed.status;
           subscriber.next(scrubbed);
         },
-        error: (error: unknown) => subscriber.error(error),
+        error: (error: unknown) => subscriber.error(scrubFatal(error)),
         complete: reorder.complete,
       });
       return () => {

@@ -121,10 +121,10 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
           sink(message, now);
         })
         .subscribe({
-        // A key closed as not valid ends the connection, not the session.
-        error: (e: unknown) => (isKeyClose(e) ? complete() : error(e)),
-        complete,
-      }),
+          // A key closed as not valid ends the connection, not the session.
+          error: (e: unknown) => (isKeyClose(e) ? complete() : error(e)),
+          complete,
+        }),
     );
     return subscription;
   });
