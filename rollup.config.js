@@ -2,7 +2,8 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 /**
- * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and one bundled `.d.ts`.
+ * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts` and
+ * the same as `.d.mts`, for the `import` condition).
  * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate and Node built-ins.
  */
 const entries = {
@@ -87,6 +88,10 @@ export default [
     input,
     external,
     plugins: [dts({ tsconfig: './tsconfig.json', compilerOptions: { stripInternal: true } })],
-    output: { file: `dist/types/${name}.d.ts`, format: 'es' },
+    // `.d.ts` for `require` and Node (whose `node` condition loads the CJS build), `.d.mts` for `import` (bundlers).
+    output: [
+      { file: `dist/types/${name}.d.ts`, format: 'es' },
+      { file: `dist/types/${name}.d.mts`, format: 'es' },
+    ],
   })),
 ];
