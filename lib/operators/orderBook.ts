@@ -27,7 +27,7 @@ export type OrderBookLevel = readonly [price: string, quantity: string];
  */
 export interface DepthSnapshot {
   /** Currency pair, when the record carries it. */
-  readonly s?: string;
+  readonly s?: string | undefined;
   /** Data time, milliseconds. */
   readonly t: number;
   /** Ask levels. */
