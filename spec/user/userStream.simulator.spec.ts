@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, map, type Subscription } from 'rxjs';
+import { filter, firstValueFrom, map, tap, type Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import { restClient } from '../../lib/rest/restClient';
@@ -6,6 +6,8 @@ import type { RestClient } from '../../lib/rest/types';
 import { startSimulator } from '../../lib/simulator/startSimulator';
 import type { Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
+import { ConnectionClosedError } from '../../lib/errors';
+import type { ListenKeyApi } from '../../lib/user/listenKey';
 import { privateEventKey } from '../../lib/user/privateEventKey';
 import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
 
@@ -130,6 +132,38 @@ describe('userStream (simulator)', () => {
     subs.splice(0).forEach((s) => s.unsubscribe());
     await waitFor(() => sim.observed().connections.private === 0 && sim.activeListenKey() === undefined);
   });
+
+  it('200 quick subscribe/unsubscribe cycles: no DELETE rejected, no 4001 after an open, no key left undeleted', async () => {
+    const rejectedDeletes: unknown[] = [];
+    const keyCloses: unknown[] = [];
+    let deletes = 0;
+    // The rest client, with its DELETE answers watched (the same object for every stream: one account).
+    const api: ListenKeyApi = {
+      createListenKey: () => rest.createListenKey(),
+      extendListenKey: (key) => rest.extendListenKey(key),
+      closeListenKey: (key) => {
+        deletes += 1;
+        return rest.closeListenKey(key).pipe(tap({ error: (e: unknown) => rejectedDeletes.push(e) }));
+      },
+    };
+    for (let i = 0; i < 200; i++) {
+      const user = stream({ rest: api });
+      const cycle = [
+        user.errors$.subscribe((e) => {
+          if (e instanceof ConnectionClosedError && e.code === 4001) keyCloses.push(e);
+        }),
+        user.events$.subscribe(),
+      ];
+      // every other cycle waits for the open; the others leave 0-30 ms after subscribing (often mid-POST)
+      if (i % 2 === 0) await opened(user);
+      else await new Promise((r) => setTimeout(r, i % 31));
+      cycle.forEach((sub) => sub.unsubscribe());
+    }
+    await waitFor(() => sim.activeListenKey() === undefined && sim.observed().connections.private === 0);
+    expect(rejectedDeletes).toEqual([]);
+    expect(keyCloses).toEqual([]);
+    expect(deletes).toBeGreaterThan(0);
+  }, 30_000);
 });
 
 /** Polls a condition of the simulator (which has no event for it) on the event loop, up to 5 s. */
