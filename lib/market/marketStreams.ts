@@ -3,13 +3,13 @@ import {
   BehaviorSubject,
   combineLatest,
   defer,
-  interval,
   map,
   merge,
   Observable,
   type SchedulerLike,
   share,
   Subject,
+  type Subscription,
 } from 'rxjs';
 import type * as t from 'io-ts';
 import type { DepthRecord } from '../codecs/depth';
@@ -254,12 +254,22 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   let lastSentAt: number | undefined;
   let lastDeliveredAt = 0;
   let nextRefreshAt = 0;
+  let pendingRefresh: Subscription | undefined;
   /**
    * Recomputes `dataAgeMs` at most once per `DATA_AGE_REFRESH_MS`: from the delivery path (a consumer that
    * starves the event loop starves timers too) and from a timer (so the last value shows when the feed pauses).
    */
   const refreshDataAge = (now: number): void => {
-    if (lastSentAt === undefined || now < nextRefreshAt) return;
+    if (lastSentAt === undefined) return;
+    if (now < nextRefreshAt) {
+      // One one-shot timer at a time (a periodic one chains its virtual actions: a marble run of hours then
+      // overflows the stack when it is torn down).
+      pendingRefresh ??= scheduler.schedule(() => {
+        pendingRefresh = undefined;
+        refreshDataAge(scheduler.now());
+      }, nextRefreshAt - now);
+      return;
+    }
     nextRefreshAt = now + DATA_AGE_REFRESH_MS;
     const age = Math.max(0, Math.round(lastDeliveredAt + conn.serverClock.offsetMs() - lastSentAt));
     const shown = counters.value.dataAgeMs;
@@ -287,7 +297,10 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           })
           .subscribe({ error, complete }),
       );
-      subscription.add(interval(DATA_AGE_REFRESH_MS, scheduler).subscribe(() => refreshDataAge(scheduler.now())));
+      subscription.add(() => {
+        pendingRefresh?.unsubscribe();
+        pendingRefresh = undefined;
+      });
       return subscription;
     }).pipe(share()),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
@@ -298,7 +311,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     onDelivered: (sentAt) => {
       lastSentAt = sentAt;
       lastDeliveredAt = frameAt;
-      if (frameAt >= nextRefreshAt) refreshDataAge(frameAt);
+      refreshDataAge(frameAt);
     },
     onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
     onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),

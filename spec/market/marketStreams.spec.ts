@@ -330,12 +330,21 @@ describe('marketStreams', () => {
         const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000 } });
         fake.at(10, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(10)], { id: '1', sendTime: 5 }))); // age 5, refreshed
         fake.at(500, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(500)], { id: '1', sendTime: -100 }))); // age 600, too soon
-        // the timer at 1000 is still too soon (next refresh from 1010); the one at 2000 publishes 600
+        // too soon at 500: a one-shot timer publishes 600 when the next refresh is due (1010)
         const sub = market.depth('BTCUSDT').subscribe();
         testScheduler.schedule(() => sub.unsubscribe(), 2999);
         const age$ = market.status$.pipe(map((st) => st.dataAgeMs), distinctUntilChanged());
-        expectObservable(age$, '^ 2999ms !').toBe('u 9ms a 1989ms b', { u: undefined, a: 5, b: 600 });
+        expectObservable(age$, '^ 2999ms !').toBe('u 9ms a 999ms b', { u: undefined, a: 5, b: 600 });
       });
+    });
+  });
+
+  it('keeps no periodic timer: a marble run of ten virtual hours tears down without overflowing the stack', () => {
+    // A periodic timer chains its virtual actions (each reschedule a child of the previous one): thousands of
+    // ticks made the teardown of an 80-minute run throw RangeError (the data-age refresh once ran every second).
+    testScheduler.run(({ expectObservable }) => {
+      const { market } = setup({ connection: { pingIntervalMs: 600_000, heartbeatTimeoutMs: 1_200_000 } });
+      expectObservable(market.depth('BTCUSDT'), '^ 600m !').toBe('');
     });
   });
 
