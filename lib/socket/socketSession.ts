@@ -1,11 +1,12 @@
 import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
-import { ConnectionClosedError, DecodeError } from '../errors';
+import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { decodeFrameValue, type FrameLimits } from './decodeFrame';
 import { decodeTextBytesValue, type TextBytes } from './decodeTextBytes';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
+import { closedError, displayAddress, type TransportError, transportError, unusableAddress } from './socketFailure';
 import { WS_CONNECTING, WS_OPEN, type WebSocketCtor, type WebSocketLike } from './webSocketLike';
 
 /** Everything one socket's life needs. @internal */
@@ -38,8 +39,10 @@ const noop = (): void => undefined;
 /**
  * One websocket, cold: created on subscribe, closed with code 1000 on unsubscribe. Hands each decoded
  * JSON message (heartbeats included) to `onMessage` (it emits nothing itself); sends `{ ping: now }` on open and every `pingIntervalMs`; answers
- * server pings; feeds the server clock; errors with `ConnectionClosedError` when the peer closes and with
- * `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`.
+ * server pings; feeds the server clock; errors with `ConnectionClosedError` when the socket closes (with what
+ * failed and the redacted address when it never opened or the runtime reported an error, see `closedError`),
+ * with `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`, and with a
+ * `ConfigError` on `url` when the constructor throws (an address the runtime cannot use).
  * Bad frames go to `onDecodeError` and the socket keeps going; so does anything thrown while a frame is
  * decoded or handled (decoders, heartbeat, sinks: one try/catch per frame), as a `DecodeError`
  * `frame handling failed: …`. The close reason is redacted (the address's `/ws/` segment, then the generic
@@ -55,6 +58,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
     let lastSeenAt = scheduler.now();
     let opened = false;
     let ended = false;
+    /** The first transport error reported (`ws` only: a browser's error event says nothing). */
+    let failure: TransportError | undefined;
     const reply = (text: string): void => socket.send(text);
 
     const end = (): void => {
@@ -67,11 +72,22 @@ export function socketSession(s: SessionSettings): Observable<never> {
       s.onEnd(opened, lastSeenAt);
     };
 
-    const socket = new s.Ctor(s.url);
+    let created: WebSocketLike;
+    try {
+      created = new s.Ctor(s.url);
+    } catch (thrown: unknown) {
+      // an address the runtime cannot use at all (wrong scheme, fragment): the user's mistake, not retried
+      subscriber.error(unusableAddress(thrown, displayAddress(s.url, secrets), secrets));
+      return undefined;
+    }
+    const socket = created;
     const emitter = wsEmitter(socket);
     // `ws` hands binary frames over as Buffers without a copy; other sockets give ArrayBuffers.
     socket.binaryType = emitter ? 'nodebuffer' : 'arraybuffer';
-    socket.onerror = noop; // always followed by a close event, which carries the information
+    // Always followed by a close event; `ws`'s error says why (ECONNREFUSED, an HTTP status), a browser's nothing.
+    socket.onerror = (event) => {
+      failure ??= transportError(event, secrets);
+    };
     socket.onopen = () => {
       opened = true;
       lastSeenAt = scheduler.now();
@@ -119,7 +135,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
     }
     socket.onclose = (event) => {
       end();
-      subscriber.error(new ConnectionClosedError(event.code, closeReason(event.reason, secrets), event.wasClean));
+      subscriber.error(closedError(event, closeReason(event.reason, secrets), opened, failure, displayAddress(s.url, secrets)));
     };
     timers.add(
       silenceWatchdog(s.heartbeatTimeoutMs, () => lastSeenAt, scheduler).subscribe({
