@@ -112,6 +112,41 @@ describe('userStream (hostile services, real sockets)', () => {
     expect(closed).toBeLessThanOrEqual(posts(server));
   }, 10_000);
 
+  it('never shows the listen key, whole or in part: a frame echoing it in a failing field, a 4002 close quoting it', async () => {
+    const key = 'Qw3eRt5yUi7oPa9sDf1gHj3kLz5xCv7bNm9qWe1rTy3uIo5pAs7dFg9hJk1lZx3c';
+    const port = await wsServer((socket) => {
+      socket.send(JSON.stringify([{ e: 'executionReport', E: Date.now(), i: key, X: key.slice(3, 45), c: { listenKey: key } }]));
+      socket.send(JSON.stringify({ e: key, E: Date.now() }));
+      setTimeout(() => socket.close(4002, `key ${key} ${key.slice(0, 50)}`), 20);
+    });
+    const server = await http(() => ({ status: 200, body: { listenKey: key } }));
+    const rest = restClient({ baseUrl: server.baseUrl, apiKey: 'api-key', secretKey: 'secret-key' });
+    const user = userStream({
+      url: `ws://127.0.0.1:${port}/api/v1/ws`,
+      rest,
+      WebSocketCtor: Ctor,
+      connection: { reconnect: { minDelayMs: 50, maxDelayMs: 50 } },
+    });
+    const seen: unknown[] = [];
+    subs.push(
+      user.events$.subscribe({ error: (e: unknown) => seen.push(e) }),
+      user.errors$.subscribe((e) => seen.push(e)),
+      user.status$.subscribe((s) => seen.push(s)),
+    );
+    await firstValueFrom(user.errors$.pipe(filter((e) => e.name === 'ConnectionClosedError')));
+    await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open' && s.epoch === 2)));
+    const text = seen
+      .map((v) => {
+        const e = (v as { cause?: Error }).cause ?? v;
+        const { message, stack, paths, raw } = e as Error & { paths?: string[]; raw?: string };
+        return [JSON.stringify(v), JSON.stringify(e), String(message), String(stack), ...(paths ?? []), String(raw)].join('\n');
+      })
+      .join('\n');
+    expect(text).toContain('DecodeError');
+    expect(text).toContain('4002');
+    for (let i = 0; i + 8 <= key.length; i++) expect(text).not.toContain(key.slice(i, i + 8));
+  });
+
   it('half-open link: every event the server wrote during the stall and the client never got lies inside a signalled gap', async () => {
     const sent: number[] = [];
     const port = await wsServer((socket) => {
