@@ -24,3 +24,5 @@ export type { SimulatorControl } from './simulatorControl';
 export type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
 export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './observedReport';
 export type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';
+export { runSimulatorCli } from './cli';
+export type { SimulatorCliHost, SimulatorCliInfo } from './cli';

@@ -18,11 +18,13 @@ export interface Simulator extends SimulatorControl {
   readonly baseUrl: string;
   /** ws://127.0.0.1:PORT/quote/ws/v1 */
   readonly publicStreamUrl: string;
-  /** ws://127.0.0.1:PORT/api/v1/ws (append /{listenKey}) */
+  /** ws://127.0.0.1:PORT/api/v1/ws: the `url` of `userStream` as is (it appends `/{listenKey}` itself). */
   readonly privateStreamUrl: string;
   readonly port: number;
   readonly apiKey: string;
   readonly secretKey: string;
+  /** The header that must carry the API key (the `apiKeyHeader` option, default 'X-EX-APIKEY'). */
+  readonly apiKeyHeader: string;
   /**
    * Token the `/__control/*` routes require (header `X-SIM-CONTROL-TOKEN: <token>` or
    * `Authorization: Bearer <token>`; 401 without it): the `controlToken` option, else a random one when

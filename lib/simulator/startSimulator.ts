@@ -160,9 +160,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (e: Error): void => {
+      timers.clearAll(); // a failed start leaves nothing running (the CLI exits on its own)
+      wss.close();
+      reject(e);
+    };
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -177,6 +182,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port: bound,
     apiKey,
     secretKey,
+    apiKeyHeader,
     controlToken,
     clock,
     serverTime,

@@ -1,0 +1,248 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { filter, firstValueFrom, take, toArray, type Subscription } from 'rxjs';
+import { WebSocket } from 'ws';
+import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
+import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
+import { marketStreams } from '../../lib/market/marketStreams';
+import { restClient } from '../../lib/rest/restClient';
+import type { SimulatorCliInfo } from '../../lib/simulator';
+import { userStream } from '../../lib/user/userStream';
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'ex-streams-simulator.js');
+const WS = WebSocket as unknown as WebSocketCtor;
+
+/** Every option the CLI takes, as `--help` must list them. */
+const OPTIONS = [
+  '--port',
+  '--host',
+  '--symbols',
+  '--seed',
+  '--api-key',
+  '--secret-key',
+  '--api-key-header',
+  '--control-token',
+  '--two-factor',
+  '--batch-private-events',
+  '--json',
+];
+
+const children: ChildProcessWithoutNullStreams[] = [];
+
+function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
+  const environment = { ...process.env, ...env };
+  if (!('EX_STREAMS_SIM_CONTROL_TOKEN' in env)) delete environment.EX_STREAMS_SIM_CONTROL_TOKEN;
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env: environment });
+  children.push(child);
+  return child;
+}
+
+interface Exited {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI to its end (help, bad options, start failures). */
+function runToExit(args: readonly string[]): Promise<Exited> {
+  const child = spawnCli(args);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** stdout so far. */
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** SIGTERM, resolves the exit code. */
+  readonly stop: () => Promise<number | null>;
+}
+
+/** Starts the CLI and waits until stdout holds `ready` (the end of its start output). */
+async function startCli(args: readonly string[], ready: RegExp, env: NodeJS.ProcessEnv = {}): Promise<Running> {
+  const child = spawnCli(args, env);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (ready.test(stdout)) resolve();
+    });
+    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+describe('ex-streams-simulator (CLI)', () => {
+  const subs: Subscription[] = [];
+  afterEach(() => subs.splice(0).forEach((s) => s.unsubscribe()));
+
+  it('--json prints one object whose urls and credentials work as they are with marketStreams, restClient and userStream (no 4001)', async () => {
+    const cli = await startCli(['--json', '--port', '0', '--symbols', 'BTCUSDT', '--seed', '4', '--api-key-header', 'X-SIM-KEY'], /\n/);
+    const lines = cli.stdout().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('');
+    const info = JSON.parse(lines[0]!) as SimulatorCliInfo;
+    const port = info.port;
+    expect(port).toBeGreaterThan(0);
+    expect(info).toEqual({
+      marketStreams: { url: `ws://127.0.0.1:${port}/quote/ws/v1` },
+      userStream: { url: `ws://127.0.0.1:${port}/api/v1/ws` },
+      restClient: {
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: expect.stringMatching(/^sim[A-Za-z0-9]{61}$/),
+        secretKey: expect.stringMatching(/^[A-Za-z0-9]{64}$/),
+        apiKeyHeader: 'X-SIM-KEY',
+      },
+      control: { url: `http://127.0.0.1:${port}/__control`, token: null },
+      host: '127.0.0.1',
+      port,
+      symbols: ['BTCUSDT'],
+      seed: 4,
+      twoFactor: false,
+      batchPrivateEvents: false,
+      pid: cli.child.pid,
+    });
+
+    // Public: the printed url as is.
+    const market = marketStreams({ ...info.marketStreams, WebSocketCtor: WS });
+    const trades = await firstValueFrom(market.trades('BTCUSDT').pipe(take(2), toArray()));
+    expect(trades[0]!.p).toMatch(/^\d+(\.\d+)?$/);
+
+    // The simulator requires the header name given: the default one is refused.
+    const rest = restClient(info.restClient);
+    await expect(firstValueFrom(restClient({ ...info.restClient, apiKeyHeader: 'X-EX-APIKEY' }).account())).rejects.toMatchObject({
+      name: 'RequestRejectedError',
+      status: 401,
+      code: -1002,
+    });
+    expect((await firstValueFrom(rest.account())).balances.length).toBeGreaterThan(0);
+
+    // Private: the printed url as is; one listen key, first socket opens (no 4001 loop) and carries events.
+    const user = userStream({ ...info.userStream, rest, WebSocketCtor: WS, reorder: { maxDelayMs: 20 } });
+    const statuses: ConnectionStatus[] = [];
+    subs.push(user.status$.subscribe((s) => statuses.push(s)));
+    const report = firstValueFrom(user.executionReports$);
+    await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open')));
+    await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '1000000' }));
+    expect((await report).X).toBe('NEW');
+    expect(statuses.filter((s) => s.type === 'reconnecting' || s.type === 'closed')).toEqual([]);
+    subs.splice(0).forEach((s) => s.unsubscribe());
+
+    expect(await cli.stop()).toBe(0);
+    expect(cli.stdout()).toBe(`${lines[0]}\n`); // nothing else on stdout, also at stop
+    expect(cli.stderr()).toBe('');
+  });
+
+  it('prints the three calls to paste with the exact urls, and stops on SIGTERM with code 0', async () => {
+    const cli = await startCli(['--port', '0', '--symbols', 'BTCUSDT', '--seed', '4'], /control token: .*\n/);
+    const out = cli.stdout();
+    const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
+    expect(port).toMatch(/^\d+$/);
+    expect(out).toContain(`const market = marketStreams({ url: 'ws://127.0.0.1:${port}/quote/ws/v1' });`);
+    expect(out).toContain(`const user = userStream({ url: 'ws://127.0.0.1:${port}/api/v1/ws', rest });`);
+    expect(out).toContain(`  baseUrl: 'http://127.0.0.1:${port}',`);
+    expect(out).toMatch(/ {2}apiKey: 'sim[A-Za-z0-9]{61}',/);
+    expect(out).toMatch(/ {2}secretKey: '[A-Za-z0-9]{64}',/);
+    expect(out).toContain(`  apiKeyHeader: 'X-EX-APIKEY',`);
+    expect(out).not.toContain('{listenKey}/');
+    expect(out).not.toMatch(/api\/v1\/ws\/\{listenKey\}/);
+    expect(out).toMatch(/control token: none/);
+    const r = await fetch(`http://127.0.0.1:${port}/api/v1/time`);
+    expect(((await r.json()) as { serverTime: number }).serverTime).toEqual(expect.any(Number));
+    expect(await cli.stop()).toBe(0);
+  });
+
+  it('beyond loopback prints the control token it requires (from EX_STREAMS_SIM_CONTROL_TOKEN when set)', async () => {
+    const cli = await startCli(['--json', '--port', '0', '--host', '0.0.0.0', '--symbols', 'BTCUSDT'], /\n/, {
+      EX_STREAMS_SIM_CONTROL_TOKEN: 'cli-token-1',
+    });
+    const info = JSON.parse(cli.stdout()) as SimulatorCliInfo;
+    expect(info.control).toEqual({ url: `http://0.0.0.0:${info.port}/__control`, token: 'cli-token-1' });
+    const post = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${info.port}/__control/step`, { method: 'POST', body: '{}', headers });
+    expect((await post({})).status).toBe(401);
+    expect((await post({ Authorization: 'Bearer cli-token-1' })).status).toBe(200);
+    expect(await cli.stop()).toBe(0);
+  });
+
+  it('--help lists every option with its default, the environment variable and the exit codes', async () => {
+    const { code, stdout, stderr } = await runToExit(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    const lines = stdout.split('\n');
+    for (const option of OPTIONS) {
+      const line = lines.find((l) => l.trimStart().startsWith(`${option} `));
+      expect({ option, line }).toEqual({ option, line: expect.stringMatching(/\(default: [^)]+\)$/) });
+    }
+    expect(stdout).toMatch(/^ {2}-h, --help /m);
+    expect(stdout).toMatch(/EX_STREAMS_SIM_CONTROL_TOKEN/);
+    expect(stdout).toMatch(/Exit codes: 0 .*, 1 .*, 2 bad option/);
+    expect((await runToExit(['-h'])).stdout).toBe(stdout);
+  });
+
+  it.each([
+    [['--port', 'abc'], "--port must be an integer 0-65535, got 'abc'"],
+    [['--port=70000'], "--port must be an integer 0-65535, got '70000'"],
+    [['--port', '1.5'], "--port must be an integer 0-65535, got '1.5'"],
+    [['--port'], '--port needs a value (N)'],
+    [['--port', '--json'], '--port needs a value (N)'],
+    [['--seed', '-1'], "--seed must be an integer 0-4294967295, got '-1'"],
+    [['--symbols', 'BTCUSDT,BTCEUR'], "--symbols must be pairs in capitals quoted in USDT, BTC or ETH, such as BTCUSDT, got 'BTCEUR'"],
+    [['--symbols', 'BTCUSDT,'], "--symbols must be a comma-separated list of pairs such as BTCUSDT,ETHUSDT, got 'BTCUSDT,'"],
+    [['--api-key-header', 'X Key'], "--api-key-header must be an HTTP header name, got 'X Key'"],
+    [['--frobnicate'], "unknown option '--frobnicate'"],
+    [['--port', '0', 'extra'], "unexpected argument 'extra' (options start with --)"],
+    [['--json=yes'], '--json takes no value'],
+  ])('%j → exit 2 with one clear line on stderr, nothing on stdout', async (args, message) => {
+    const { code, stdout, stderr } = await runToExit(args);
+    expect({ code, stdout, first: stderr.split('\n')[0] }).toEqual({ code: 2, stdout: '', first: `ex-streams-simulator: ${message}` });
+    expect(stderr).toMatch(/\nRun ex-streams-simulator --help for the options and their defaults\.\n$/);
+    expect(stderr).not.toMatch(/node:internal|\bat .*\.js:\d+/);
+  });
+
+  it('never repeats a rejected secret value in its message', async () => {
+    const secret = 'top secret value';
+    const { code, stderr } = await runToExit(['--control-token', secret]);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe(
+      'ex-streams-simulator: --control-token must be visible ASCII characters without spaces, got 16 characters (not shown)',
+    );
+    expect(stderr).not.toContain('secret');
+  });
+
+  it('a port in use → exit 1 with what to do, no stack', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const { code, stdout, stderr } = await runToExit(['--port', String(port)]);
+      expect({ code, stdout, stderr }).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `ex-streams-simulator: cannot listen on 127.0.0.1:${port}: the port is in use (EADDRINUSE); choose another --port, or --port 0 for a free one\n`,
+      });
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
+    }
+  });
+});
