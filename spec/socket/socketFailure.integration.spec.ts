@@ -1,4 +1,5 @@
-import { createServer } from 'node:net';
+import { createHash } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { filter, firstValueFrom, lastValueFrom, type Observable, Subscription, timeout } from 'rxjs';
 import { WebSocket } from 'ws';
@@ -129,6 +130,31 @@ describe('socket failures (real sockets on 127.0.0.1)', () => {
         expect((e as Error).message).toMatch(/^connection to ws:\/\/127\.0\.0\.1:\d+\/quote\/ws\/v1 was reset before the websocket opened/);
       } finally {
         await proxy.close();
+      }
+    });
+
+    it('tells a peer that breaks the websocket protocol after the open: protocol, with the ws error code', async () => {
+      // A raw server: a correct handshake, then a frame with a reserved opcode (3).
+      const sockets = new Set<Socket>();
+      const server: Server = createServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.once('data', (head: Buffer) => {
+          const key = /sec-websocket-key: *(\S+)/i.exec(head.toString('latin1'))?.[1] ?? '';
+          const accept = createHash('sha1').update(`${key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`).digest('base64');
+          const answer = `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`;
+          socket.write(Buffer.concat([Buffer.from(answer, 'latin1'), Buffer.from([0x83, 0x00])]));
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/quote/ws/v1`;
+        const e = await failureOf(url);
+        expect(e).toMatchObject({ failure: 'protocol', errorCode: 'WS_ERR_INVALID_OPCODE', address: url });
+        expect((e as Error).message).toBe(`connection to ${url} closed (code 1006): protocol error: Invalid WebSocket frame: invalid opcode 3`);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
       }
     });
 
