@@ -19,7 +19,7 @@ export {
   RequestTimeoutError,
   EventTimeOutOfRangeError,
 } from './errors';
-export type { DecodeErrorKind } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails } from './errors';
 
 // Codecs: wire shapes of every message
 export {
