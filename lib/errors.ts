@@ -187,7 +187,9 @@ function closedMessage(code: number, reason: string, d: ConnectionClosedDetails)
   if (d.address === undefined) return `connection closed (${closed})`;
   const to = `connection to ${d.address}`;
   const why = d.errorCode ?? d.detail;
-  switch (d.failure) {
+  const failure = d.failure;
+  if (failure === undefined) return `${to} closed (${closed})`;
+  switch (failure) {
     case 'refused':
       return `${to} refused (${d.errorCode ?? 'ECONNREFUSED'})`;
     case 'http-status':
@@ -206,8 +208,10 @@ function closedMessage(code: number, reason: string, d: ConnectionClosedDetails)
       return `${to} failed${d.detail ? `: ${d.detail}` : ''} (${closed})`;
     case 'closed':
       return `${to} closed before the websocket opened (${closed}; no reason given: refused, unreachable or not a websocket endpoint)`;
-    case undefined:
-      return `${to} closed (${closed})`;
+    default: {
+      const unknown: never = failure;
+      return `${to} failed (${String(unknown)}, ${closed})`;
+    }
   }
 }
 

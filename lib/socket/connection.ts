@@ -64,7 +64,8 @@ export interface ConnectionConfig {
   /**
    * Reconnection settings (see `reconnect`), or `false` to fail on the first loss. Default `{}`: backoff
    * 500 ms … 30 s with full jitter, forever, whatever ended the socket (a close with any code, 4000-4999
-   * included, a network error, a heartbeat timeout), except a `ConfigError` (e.g. no websocket implementation).
+   * included, a network error, a heartbeat timeout), except a `ConfigError` (no websocket implementation, or a
+   * `url` the runtime cannot open at all, such as a wrong scheme).
    * A `shouldReconnect` given here replaces that rule (e.g. to stop on a 4001 "invalid listen key").
    */
   readonly reconnect?: ReconnectConfig | false;
@@ -99,7 +100,9 @@ export interface Connection {
   readonly status$: Observable<ConnectionStatus>;
   /**
    * Non-fatal errors: `DecodeError`s of bad frames (and of anything thrown while handling one) and the cause
-   * of every lost socket. Never errors and never completes.
+   * of every lost socket. A socket that never opened (or that the runtime reported an error on) fails with a
+   * `ConnectionClosedError` telling what failed (`failure`: refused, HTTP status, DNS, …) and where (the
+   * redacted `address`). Never errors and never completes.
    */
   readonly errors$: Observable<Error>;
   /** RTT-corrected estimate of `serverTime - localTime`, from the heartbeat pongs. */
