@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { filter, firstValueFrom, take, toArray, type Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
@@ -12,6 +13,13 @@ import { userStream } from '../../lib/user/userStream';
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'ex-streams-simulator.js');
 const WS = WebSocket as unknown as WebSocketCtor;
+const GUIDE = readFileSync(path.join(__dirname, '..', '..', 'docs', 'simulator.md'), 'utf8');
+
+/** The ```text block of docs/simulator.md that follows `after`. */
+const guideBlock = (after: string): string => {
+  const start = GUIDE.indexOf('```text\n', GUIDE.indexOf(after)) + '```text\n'.length;
+  return GUIDE.slice(start, GUIDE.indexOf('```\n', start));
+};
 
 /** Every option the CLI takes, as `--help` must list them. */
 const OPTIONS = [
@@ -153,8 +161,8 @@ describe('ex-streams-simulator (CLI)', () => {
     expect(cli.stderr()).toBe('');
   });
 
-  it('prints the three calls to paste with the exact urls, and stops on SIGTERM with code 0', async () => {
-    const cli = await startCli(['--port', '0', '--symbols', 'BTCUSDT', '--seed', '4'], /control token: .*\n/);
+  it('prints the three calls to paste with the exact urls (as docs/simulator.md shows), and stops on SIGTERM with code 0', async () => {
+    const cli = await startCli(['--port', '0'], /guide: .*\n/);
     const out = cli.stdout();
     const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
     expect(port).toMatch(/^\d+$/);
@@ -167,6 +175,8 @@ describe('ex-streams-simulator (CLI)', () => {
     expect(out).not.toContain('{listenKey}/');
     expect(out).not.toMatch(/api\/v1\/ws\/\{listenKey\}/);
     expect(out).toMatch(/control token: none/);
+    const asDocumented = out.split(`:${port}`).join(':8080').replace(/^guide: .*$/m, 'guide: /path/to/node_modules/ex-streams/docs/simulator.md');
+    expect(asDocumented).toBe(guideBlock('Real output of `npx ex-streams-simulator --port 8080`'));
     const r = await fetch(`http://127.0.0.1:${port}/api/v1/time`);
     expect(((await r.json()) as { serverTime: number }).serverTime).toEqual(expect.any(Number));
     expect(await cli.stop()).toBe(0);
@@ -198,6 +208,7 @@ describe('ex-streams-simulator (CLI)', () => {
     expect(stdout).toMatch(/EX_STREAMS_SIM_CONTROL_TOKEN/);
     expect(stdout).toMatch(/Exit codes: 0 .*, 1 .*, 2 bad option/);
     expect((await runToExit(['-h'])).stdout).toBe(stdout);
+    expect(guideBlock('`npx ex-streams-simulator --help`')).toBe(stdout);
   });
 
   it.each([
