@@ -29,7 +29,8 @@ import { type FrameClock, keySession } from './internal/keySession';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
-import { sharedListenKey, type ListenKeyApi, type ListenKeyConfig } from './listenKey';
+import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
+import { sharedListenKey } from './internal/sharedListenKey';
 import { privateEventKey } from './privateEventKey';
 import type { UserStreamGap } from './userStreamGap';
 

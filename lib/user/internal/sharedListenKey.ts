@@ -1,0 +1,279 @@
+import {
+  asyncScheduler,
+  catchError,
+  concat,
+  defer,
+  distinctUntilChanged,
+  filter,
+  finalize,
+  ignoreElements,
+  interval,
+  map,
+  merge,
+  NEVER,
+  Observable,
+  of,
+  race,
+  ReplaySubject,
+  retry,
+  share,
+  Subject,
+  switchMap,
+  take,
+  tap,
+  throwError,
+  timer,
+} from 'rxjs';
+import { ConfigError, RateLimitedError, RequestFailedError, RequestRejectedError } from '../../errors';
+import { backoffDelayMs, type ReconnectInfo } from '../../operators/reconnect';
+import type { ListenKeyApi, ListenKeyConfig } from '../listenKey';
+
+/**
+ * The lifecycle behind `listenKey`: one running key per `ListenKeyApi` object (a module-level `WeakMap`),
+ * shared by every subscription made while it runs, with the HTTP calls still in flight counted so that a
+ * new lifecycle's first POST waits for the previous one's DELETE.
+ * @internal
+ * @module
+ */
+
+/** Listen-key validity on the service (SPEC, Limits): 60 minutes. */
+const LISTEN_KEY_VALIDITY_MS = 60 * 60 * 1000;
+
+/** Hooks of one subscription to a shared key. @internal */
+export interface ListenKeyHooks {
+  /** Before each wait to retry a failed creation. */
+  readonly onRetrying?: (info: ReconnectInfo) => void;
+}
+
+/** One running key lifecycle of a `ListenKeyApi`, shared by every subscription made while it runs. */
+interface SharedKey {
+  readonly key$: Observable<string>;
+  readonly recreate: Subject<void>;
+  readonly listeners: Set<{ readonly onError?: (error: unknown) => void; readonly onRetrying?: (info: ReconnectInfo) => void }>;
+}
+
+/** Per listen-key api (one REST client, one account): its running lifecycle and its HTTP calls still in flight. */
+interface ApiState {
+  shared: SharedKey | undefined;
+  /** POSTs and DELETEs whose answer has not arrived (a new lifecycle's first POST waits for them). */
+  pending: number;
+  readonly idle: Subject<void>;
+}
+
+const states = new WeakMap<ListenKeyApi, ApiState>();
+
+/** A key that lived this long before a forced recreation counts as healthy: forced recreations back off afresh. */
+const HEALTHY_KEY_MS = 60_000;
+/** Longest wait of a new lifecycle for the previous one's DELETE or orphaned POST (a hung call). */
+const MAX_SETTLE_WAIT_MS = 10_000;
+
+/** `listenKey` with hooks of the subscription (the user stream publishes creation retries as statuses). @internal */
+export function sharedListenKey(rest: ListenKeyApi, config: ListenKeyConfig, hooks: ListenKeyHooks = {}): Observable<string> {
+  const { keepAliveIntervalMs = 30 * 60 * 1000, retryDelayMs = 1000, maxRetryDelayMs = 60_000, recreate$ = NEVER } = config;
+  validate(keepAliveIntervalMs, retryDelayMs, maxRetryDelayMs);
+  return defer(() => {
+    let state = states.get(rest);
+    if (state === undefined) {
+      state = { shared: undefined, pending: 0, idle: new Subject<void>() };
+      states.set(rest, state);
+    }
+    const shared = (state.shared ??= startShared(rest, config, state));
+    const listener = { onError: config.onError, onRetrying: hooks.onRetrying };
+    shared.listeners.add(listener);
+    return merge(shared.key$, recreate$.pipe(tap(() => shared.recreate.next()), ignoreElements())).pipe(
+      finalize(() => shared.listeners.delete(listener)),
+    );
+  });
+}
+
+function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiState): SharedKey {
+  const {
+    keepAliveIntervalMs = 30 * 60 * 1000,
+    retryDelayMs = 1000,
+    maxRetryDelayMs = 60_000,
+    random = Math.random,
+    closeOnUnsubscribe = true,
+    scheduler = asyncScheduler,
+  } = config;
+  const recreate = new Subject<void>();
+  const listeners: SharedKey['listeners'] = new Set();
+  let ended = false;
+  /** The subscribers at the end: a DELETE's failure after the end is still theirs to hear. */
+  let lastListeners: readonly (typeof listeners extends Set<infer L> ? L : never)[] = [];
+
+  const report = (error: unknown): void => {
+    for (const l of ended ? lastListeners : [...listeners]) {
+      try {
+        l.onError?.(error);
+      } catch {
+        // a failing hook must not stop the keepalive
+      }
+    }
+  };
+  const retrying = (info: ReconnectInfo): void => {
+    for (const l of [...listeners]) {
+      try {
+        l.onRetrying?.(info);
+      } catch {
+        // idem
+      }
+    }
+  };
+  const delayFor = (attempt: number): number => backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random);
+
+  const settle = (): void => {
+    if (--state.pending === 0) state.idle.next();
+  };
+  const whenIdle = (): Observable<unknown> =>
+    state.pending === 0 ? of(undefined) : race(state.idle.pipe(take(1)), timer(MAX_SETTLE_WAIT_MS, scheduler));
+  const closeKey = (key: string): void => {
+    state.pending += 1;
+    defer(() => rest.closeListenKey(key))
+      .pipe(finalize(settle))
+      .subscribe({ error: report });
+  };
+
+  /** One POST, not aborted by unsubscription: an answer nobody waits for after the end is deleted. */
+  const post = (): Observable<string> =>
+    new Observable<string>((subscriber) => {
+      state.pending += 1;
+      let settled = false;
+      const done = (): void => {
+        if (settled) return;
+        settled = true;
+        settle();
+      };
+      defer(() => rest.createListenKey())
+        .pipe(take(1))
+        .subscribe({
+          next: (key) => {
+            if (!subscriber.closed) subscriber.next(key);
+            else if (ended && closeOnUnsubscribe && typeof key === 'string' && key !== '') closeKey(key);
+          },
+          error: (error: unknown) => {
+            done();
+            subscriber.error(error);
+          },
+          complete: () => {
+            done();
+            subscriber.complete();
+          },
+        });
+    });
+
+  const create = (): Observable<string> => {
+    let attempt = 0;
+    return defer(() => concat(whenIdle().pipe(ignoreElements()), post())).pipe(
+      retry({
+        delay: (error: unknown) => {
+          if (error instanceof ConfigError) return throwError(() => error);
+          attempt += 1;
+          const delayMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(attempt));
+          report(error);
+          retrying({ attempt, delayMs, cause: error });
+          return timer(delayMs, scheduler);
+        },
+      }),
+    );
+  };
+
+  const extendOrRecreate = (key: string): Observable<string> =>
+    defer(() => rest.extendListenKey(key)).pipe(
+      retry({
+        delay: (error: unknown, count: number) => {
+          if (!(error instanceof RequestFailedError)) return throwError(() => error);
+          report(error);
+          return timer(Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(count)), scheduler);
+        },
+      }),
+      ignoreElements(),
+      catchError((error: unknown) => {
+        if (error instanceof ConfigError) return throwError(() => error);
+        report(error); // a rejected (or unreadable) extension: the key may be dead, get the active one
+        return create();
+      }),
+    );
+
+  const key$ = defer(() => {
+    let current: string | undefined;
+    let lastKeyAt = scheduler.now();
+    let forcedInRow = 0;
+    let forcing = false;
+    /** A forced recreation: at once after a healthy key, else after a growing delay. */
+    const forced = (): Observable<string> =>
+      defer(() => {
+        if (scheduler.now() - lastKeyAt >= HEALTHY_KEY_MS) forcedInRow = 0;
+        forcedInRow += 1;
+        const delayMs = forcedInRow === 1 ? 0 : delayFor(forcedInRow - 1);
+        return delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(create)) : create();
+      });
+    const maintenance$ = merge(
+      interval(keepAliveIntervalMs, scheduler).pipe(map(() => false)),
+      // Requests while a forced recreation is under way are the same request (several streams saw one key die).
+      recreate.pipe(
+        filter(() => !forcing),
+        map(() => true),
+      ),
+    ).pipe(
+      switchMap((force) => {
+        forcing = force;
+        return (force ? forced() : current === undefined ? create() : extendOrRecreate(current)).pipe(
+          map((key) => ({ key, force })),
+        );
+      }),
+    );
+
+    return create().pipe(
+      switchMap((first) => concat(of({ key: first, force: true }), maintenance$)),
+      tap(({ key, force }) => {
+        current = key;
+        if (force) forcing = false;
+        lastKeyAt = scheduler.now();
+      }),
+      // A recreation asked for through `recreate$` is always answered, even with the same key (the caller
+      // believes the key is dead and waits); keepalive recreations emit only a changed key.
+      distinctUntilChanged((previous, next) => !next.force && previous.key === next.key),
+      map(({ key }) => key),
+      finalize(() => {
+        ended = true;
+        lastListeners = [...listeners];
+        if (state.shared === shared) state.shared = undefined;
+        if (closeOnUnsubscribe && current !== undefined) closeKey(current);
+      }),
+    );
+  }).pipe(
+    share({
+      connector: () => new ReplaySubject<string>(1),
+      resetOnError: true,
+      resetOnComplete: true,
+      resetOnRefCountZero: true,
+    }),
+  );
+  const shared: SharedKey = { key$, recreate, listeners };
+  return shared;
+}
+
+/**
+ * The shortest wait before the next call after `error`: a rate limit's `retryAfterMs`; for a bare 429 / 418
+ * (no `Retry-After` read), `longMs`; else 0.
+ */
+function rateLimitWaitMs(error: unknown, longMs: number): number {
+  if (error instanceof RateLimitedError) return error.retryAfterMs;
+  if (error instanceof RequestRejectedError && (error.status === 429 || error.status === 418)) return longMs;
+  return 0;
+}
+
+function validate(keepAliveIntervalMs: number, retryDelayMs: number, maxRetryDelayMs: number): void {
+  if (!(keepAliveIntervalMs > 0 && keepAliveIntervalMs < LISTEN_KEY_VALIDITY_MS)) {
+    throw new ConfigError(
+      'keepAliveIntervalMs',
+      `must be > 0 and below the ${LISTEN_KEY_VALIDITY_MS} ms listen-key validity`,
+    );
+  }
+  if (!(retryDelayMs > 0 && Number.isFinite(retryDelayMs))) {
+    throw new ConfigError('retryDelayMs', 'must be a finite number > 0');
+  }
+  if (!(maxRetryDelayMs >= retryDelayMs && Number.isFinite(maxRetryDelayMs))) {
+    throw new ConfigError('maxRetryDelayMs', 'must be a finite number >= retryDelayMs');
+  }
+}
