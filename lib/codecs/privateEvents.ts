@@ -1,8 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { DecodeError } from '../errors';
-import { excerpt } from '../internal/redact';
-import { decodeWith } from './decode';
+import { decodeWith, rawExcerpt, showValue } from './decode';
 import { ExecutionReportCodec, type ExecutionReport } from './executionReport';
 import { OutboundAccountInfoCodec, type OutboundAccountInfo } from './outboundAccountInfo';
 import { TicketInfoCodec, type TicketInfo } from './ticketInfo';
@@ -100,14 +99,6 @@ export const PrivateEventCodec = new t.Type<PrivateEvent, PrivateEvent, unknown>
 
 const PrivateFrameName = 'PrivateFrame';
 
-const show = (u: unknown): string => {
-  try {
-    return JSON.stringify(u) ?? String(u);
-  } catch {
-    return String(u);
-  }
-};
-
 /**
  * Decodes one private stream frame (already parsed JSON): an array of events, or a single event object.
  * Each element is decoded on its own, so one bad element yields one `Left` and the others still arrive, in
@@ -125,14 +116,13 @@ const show = (u: unknown): string => {
 export function decodePrivateFrame(json: unknown): Array<E.Either<DecodeError, PrivateEvent>> {
   if (Array.isArray(json)) return json.map((element) => decodeWith(PrivateEventCodec, element));
   if (isObject(json)) return [decodeWith(PrivateEventCodec, json)];
-  const shown = show(json);
   return [
     E.left(
       new DecodeError(
         'codec',
         `${PrivateFrameName} failed to decode: expected an array of events or one event object`,
-        [`Invalid value ${shown} supplied to : ${PrivateFrameName}`],
-        excerpt(shown),
+        [`Invalid value ${showValue(json)} supplied to : ${PrivateFrameName}`],
+        rawExcerpt(json),
       ),
     ),
   ];

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { decodeWith } from '../../codecs/decode';
+import { countedDecodeError, decodeWith, PATH_VALUE_LENGTH, rawExcerpt } from '../../codecs/decode';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { FastRawEnvelopeCodec } from '../../codecs/fast/envelope';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
@@ -32,7 +32,7 @@ export interface RoutedTopic {
 
 /** `PublicEnvelopeCodec(t.unknown, 'PublicEnvelope')` with a hand-written fast path (same errors). */
 const RawEnvelopeCodec = FastRawEnvelopeCodec;
-const rawEnvelopeCheck = fastCheckOf(RawEnvelopeCodec)!;
+const rawEnvelopeCheck = /*#__PURE__*/ fastCheckOf(RawEnvelopeCodec)!;
 
 /** The request topic a response belongs to: `kline` + `klineType: "1m"` answers `kline_1m`. @internal */
 export function requestTopic(topic: string, klineType: string | undefined): string {
@@ -101,26 +101,55 @@ export class TopicRouter {
     return this.byKey.size;
   }
 
-  /** Handles one decoded JSON message of the connection. */
+  /**
+   * Handles one decoded JSON message of the connection. A batch frame (an array: some deployments batch
+   * several messages into one frame) is walked one level, without recursion: each element is handled as a
+   * message, an element that is itself an array is a bad message (so no nesting depth can exhaust the
+   * stack), and the elements the router cannot use are reported as ONE `DecodeError` per frame.
+   */
   dispatch(message: unknown): void {
-    if (Array.isArray(message)) {
-      // Some deployments batch several messages into one frame: each is handled on its own.
-      for (let i = 0; i < message.length; i++) this.dispatch(message[i]);
+    if (!Array.isArray(message)) {
+      const issue = this.handle(message, true);
+      if (issue !== undefined && issue !== UNUSABLE) this.onIssue(issue);
       return undefined;
     }
-    if (!isObject(message)) return this.unknown(message);
-    if ('data' in message && 'topic' in message) return this.onEnvelope(message);
-    if ('code' in message) return this.onErrorFrame(message);
-    if ('pong' in message || 'ping' in message) return undefined;
-    return this.unknown(message);
+    // Only the first issue is described (a DecodeError); the others are counted (UNUSABLE: no error
+    // object, no rendering), so a 4 MB batch of bad messages costs about its JSON.parse.
+    const n = message.length;
+    let first: DecodeError | undefined;
+    let failed = 0;
+    for (let i = 0; i < n; i++) {
+      const element: unknown = message[i];
+      const describe = first === undefined;
+      const issue = Array.isArray(element) ? (describe ? nestedArray(element) : UNUSABLE) : this.handle(element, describe);
+      if (issue === undefined) continue;
+      if (issue !== UNUSABLE) first ??= issue;
+      failed++;
+    }
+    if (first !== undefined) this.onIssue(failed === 1 ? first : countedDecodeError(first, failed, n, 'messages of a batch frame'));
+    return undefined;
   }
 
-  private onEnvelope(message: Record<string, unknown>): void {
+  /**
+   * One message that is not an array: routed (`undefined`), or why it cannot be used: a `DecodeError` when
+   * `describe`, else just {@link UNUSABLE}.
+   */
+  private handle(message: unknown, describe: boolean): Issue {
+    if (!isObject(message)) return describe ? unknownMessage(message) : UNUSABLE;
+    if ('data' in message && 'topic' in message) return this.onEnvelope(message, describe);
+    if ('code' in message) return this.onErrorFrame(message, describe);
+    if ('pong' in message || 'ping' in message) return undefined;
+    return describe ? unknownMessage(message) : UNUSABLE;
+  }
+
+  private onEnvelope(message: Record<string, unknown>, describe: boolean): Issue {
     // The fast check first: no io-ts context, no Either for a valid envelope (decodeWith gives the errors).
+    // It refuses exactly what the codec refuses (property-tested), so an issue not described needs no codec.
     let envelope = rawEnvelopeCheck(message);
     if (envelope === FAIL) {
+      if (!describe) return UNUSABLE;
       const decoded = decodeWith(RawEnvelopeCodec, message);
-      if (E.isLeft(decoded)) return this.onIssue(decoded.left);
+      if (E.isLeft(decoded)) return decoded.left;
       envelope = decoded.right;
     }
     const topicName = this.requestTopicOf(envelope.topic, envelope.params?.klineType);
@@ -130,6 +159,7 @@ export class TopicRouter {
       this.bySymbolTopic(envelope.symbol, topicName) ??
       (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
     topic?.deliver(envelope, this.epoch);
+    return undefined;
   }
 
   /** `bySymbol.get(symbol)?.get(topicName)`, remembering the last subscription found (a stream sends one topic after another). */
@@ -154,14 +184,28 @@ export class TopicRouter {
     return this.klineTopic;
   }
 
-  private onErrorFrame(message: Record<string, unknown>): void {
-    const decoded = decodeWith(PublicErrorFrameCodec, message);
-    if (E.isLeft(decoded)) return this.onIssue(decoded.left);
-    const frame = decoded.right;
+  private onErrorFrame(message: Record<string, unknown>, describe: boolean): Issue {
+    let frame: PublicErrorFrame;
+    if (describe) {
+      const decoded = decodeWith(PublicErrorFrameCodec, message);
+      if (E.isLeft(decoded)) return decoded.left;
+      frame = decoded.right;
+    } else {
+      const decoded = PublicErrorFrameCodec.decode(message);
+      if (E.isLeft(decoded)) return UNUSABLE;
+      frame = decoded.right;
+    }
     const topic = this.route(frame.id, [frame.symbol], frame.topic);
-    if (isSuccessCode(frame.code)) return topic?.acknowledge();
-    if (topic !== undefined) return topic.reject(frame);
-    return this.onIssue(new DecodeError('codec', `public stream error frame for no live subscription: code ${frame.code}`, [], excerpt(JSON.stringify(message))));
+    if (isSuccessCode(frame.code)) {
+      topic?.acknowledge();
+      return undefined;
+    }
+    if (topic !== undefined) {
+      topic.reject(frame);
+      return undefined;
+    }
+    if (!describe) return UNUSABLE;
+    return new DecodeError('codec', `public stream error frame for no live subscription: code ${excerpt(String(frame.code), undefined, PATH_VALUE_LENGTH)}`, [], rawExcerpt(message));
   }
 
   private route(id: string | undefined, symbols: readonly (string | undefined)[], topic: string | undefined): RoutedTopic | undefined {
@@ -177,14 +221,17 @@ export class TopicRouter {
     }
     return undefined;
   }
-
-  private unknown(message: unknown): void {
-    let text: string;
-    try {
-      text = JSON.stringify(message) ?? String(message);
-    } catch {
-      text = String(message);
-    }
-    this.onIssue(new DecodeError('codec', 'unrecognised public stream message', [], excerpt(text)));
-  }
 }
+
+/** A message the router cannot use, counted but not described (see {@link TopicRouter.dispatch}). */
+const UNUSABLE: unique symbol = Symbol('unusable');
+/** What handling one message gives: nothing (routed or ignored), a described issue, or {@link UNUSABLE}. */
+type Issue = DecodeError | typeof UNUSABLE | undefined;
+
+/** The issue of a message the router does not recognise. */
+const unknownMessage = (message: unknown): DecodeError =>
+  new DecodeError('codec', 'unrecognised public stream message', [], rawExcerpt(message));
+
+/** The issue of an array inside a batch frame (never walked: its depth may be anything). */
+const nestedArray = (element: readonly unknown[]): DecodeError =>
+  new DecodeError('codec', 'nested array in a batch frame (a batch holds message objects)', [], rawExcerpt(element));

@@ -65,12 +65,53 @@ describe('TopicRouter', () => {
     expect(log).toEqual(['1m:1', '5m:2', '5m:3', '1m:4', 'eth:5', '5m:6', '5m:7']);
   });
 
-  it('handles each message of a batch and reports what is not a message object', () => {
+  it('handles each message of a batch and reports what is not a message object, once per frame', () => {
     const { log, issues, router } = setup();
     router.add(topicOf('BTCUSDT', 'trade', 'a', log));
     router.dispatch([message('BTCUSDT', 'trade', '1'), null, 'x', 7, { pong: 1 }, message('BTCUSDT', 'trade', '2')]);
+    router.dispatch([message('BTCUSDT', 'trade', '3'), { nope: 1 }]);
     router.dispatch(null);
+    expect(log).toEqual(['a:1', 'a:2', 'a:3']);
+    expect(issues.map((issue) => issue.message)).toEqual([
+      '3 of 6 messages of a batch frame failed to decode (paths: the first)',
+      'unrecognised public stream message',
+      'unrecognised public stream message',
+    ]);
+    expect(issues[0]!.raw).toBe('null');
+  });
+
+  it('walks a batch one level only: an array inside it is one bad message, whatever its depth (100 000)', () => {
+    const { log, issues, router } = setup();
+    router.add(topicOf('BTCUSDT', 'trade', 'a', log));
+    const depth = 100_000;
+    const nested = JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown;
+    expect(() => router.dispatch(nested)).not.toThrow();
+    expect(() => router.dispatch([message('BTCUSDT', 'trade', '1'), nested, nested])).not.toThrow();
+    router.dispatch(message('BTCUSDT', 'trade', '2'));
     expect(log).toEqual(['a:1', 'a:2']);
-    expect(issues.map((issue) => issue.message)).toEqual(Array(4).fill('unrecognised public stream message'));
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'nested array in a batch frame (a batch holds message objects)',
+      '2 of 3 messages of a batch frame failed to decode (paths: the first)',
+    ]);
+    for (const issue of issues) expect(issue.raw!.length).toBeLessThanOrEqual(301);
+  });
+
+  it('reports a deeply nested object message, an error frame holding one and a 4 MB batch of bad messages with bounded work', () => {
+    const { issues, router } = setup();
+    const deep = JSON.parse('{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)) as unknown;
+    expect(() => router.dispatch(deep)).not.toThrow();
+    expect(() => router.dispatch({ code: '-1', msg: deep })).not.toThrow();
+    expect(() => router.dispatch({ code: '-1', extra: deep })).not.toThrow();
+    const batch = JSON.parse(`[${Array(2_000_000).fill('1').join(',')}]`) as unknown;
+    const started = performance.now();
+    router.dispatch(batch);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'unrecognised public stream message',
+      'PublicErrorFrame failed to decode: 1 error(s)',
+      'public stream error frame for no live subscription: code -1',
+      '2000000 of 2000000 messages of a batch frame failed to decode (paths: the first)',
+    ]);
+    for (const issue of issues) expect(JSON.stringify(issue.paths).length + (issue.raw ?? '').length).toBeLessThan(2048);
   });
 });
