@@ -173,8 +173,8 @@ export type {
 } from './socket/index';
 
 // Market streams
-export { marketStreams } from './market/index';
-export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus } from './market/index';
+export { marketStreams, customKlineInterval } from './market/index';
+export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus, KlineInterval, CustomKlineInterval } from './market/index';
 
 // Operators
 export {

@@ -7,3 +7,5 @@ export { marketStreams } from './marketStreams';
 export type { MarketStreams, MarketStreamsConfig } from './marketStreams';
 export type { MarketMessage, TopicOptions } from './marketMessage';
 export type { MarketStatus } from './marketStatus';
+export { customKlineInterval } from './klineInterval';
+export type { CustomKlineInterval, KlineInterval } from './klineInterval';

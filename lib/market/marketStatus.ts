@@ -2,7 +2,8 @@ import type { ConnectionStatus } from '../socket/connectionStatus';
 
 /**
  * The state of a `marketStreams` connection: the socket core's status (with its epoch) plus counters
- * since the streams were created, and the age of the data in hand. Emitted on every change.
+ * since the streams were created, and the age of the data in hand. Emitted when the connection changes, and
+ * for counter changes once per burst (see `MarketStreams.status$`).
  *
  * @example
  * ```ts

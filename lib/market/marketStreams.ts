@@ -1,15 +1,20 @@
 import {
   asyncScheduler,
+  auditTime,
   BehaviorSubject,
   combineLatest,
+  concat,
   defer,
+  distinctUntilChanged,
   map,
   merge,
   Observable,
   type SchedulerLike,
   share,
+  skip,
   Subject,
   type Subscription,
+  take,
 } from 'rxjs';
 import type * as t from 'io-ts';
 import type { DepthRecord } from '../codecs/depth';
@@ -29,6 +34,7 @@ import type { WebSocketCtor } from '../socket/webSocketLike';
 import { pacer } from './internal/pacer';
 import { TopicRouter } from './internal/topicRouter';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
+import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { MarketMessage, TopicOptions } from './marketMessage';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
@@ -113,8 +119,11 @@ export interface MarketStreamsConfig {
  * ```
  */
 export interface MarketStreams {
-  /** Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones). */
-  kline(symbol: string, interval: string, options?: TopicOptions): Observable<KlineRecord>;
+  /**
+   * Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones).
+   * `interval` is one of the service's (`KlineInterval`), or `customKlineInterval('…')` for one this list lacks.
+   */
+  kline(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<KlineRecord>;
   /** 24-hour ticker records. */
   realtimes(symbol: string, options?: TopicOptions): Observable<RealtimesRecord>;
   /** Public trades, each id once and in id order across reconnects (see `dedupeTrades`); gaps go to `gaps$`. */
@@ -122,7 +131,7 @@ export interface MarketStreams {
   /** Order book snapshots, up to 200 levels a side (pipe `orderBook()` for a checked view). */
   depth(symbol: string, options?: TopicOptions): Observable<DepthRecord>;
   /** Kline messages with their envelope facts (`first`, `sendTime`, `epoch`). */
-  klineMessages(symbol: string, interval: string, options?: TopicOptions): Observable<MarketMessage<KlineRecord>>;
+  klineMessages(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<MarketMessage<KlineRecord>>;
   /** Realtimes messages with their envelope facts. */
   realtimesMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<RealtimesRecord>>;
   /** Trade messages as sent: the first of each (re)subscription repeats the last 60 trades (no de-duplication). */
@@ -130,9 +139,12 @@ export interface MarketStreams {
   /** Depth messages with their envelope facts. */
   depthMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<DepthRecord>>;
   /**
-   * Connection status, counters and the age of the data in hand (replays the current one). Emits only when
-   * one of them changes (`dataAgeMs` at most once a second, by a step; see `MarketStatus`). Does not open the
-   * socket; never errors, never completes.
+   * Connection status, counters and the age of the data in hand (replays the current one at once). Emits only
+   * when something shown changes: every connection transition (type, epoch) at once; counter changes
+   * coalesced, one emission per burst (a dozen topics subscribed in a row move `topics` once, at the end of the
+   * burst) and none when the counters end where they were; `dataAgeMs` at most once a second, by a step (see
+   * `MarketStatus`). A 12-topic startup emits 4 times before the first data: closed, connecting, 12 topics,
+   * open. Does not open the socket; never errors, never completes.
    */
   readonly status$: Observable<MarketStatus>;
   /**
@@ -170,6 +182,22 @@ function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['st
   if (topic === 'depth') return config.depth ?? 30_000;
   if (topic === 'realtimes') return config.realtimes ?? 60_000;
   return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
+}
+
+/** Field by field equality of two counter sets. @internal */
+function sameCounters(a: MarketCounters, b: MarketCounters): boolean {
+  for (const key of Object.keys(a) as (keyof MarketCounters)[]) if (a[key] !== b[key]) return false;
+  return Object.keys(a).length === Object.keys(b).length;
+}
+
+/**
+ * The counters as `status$` shows them: the current set at once, then at most one set per burst of changes
+ * (the changes made in one synchronous run, e.g. twelve topics subscribed in a row, are published once, at the
+ * end of it on `scheduler`), and only when a field differs from the set published last. @internal
+ */
+function coalesced(counters: BehaviorSubject<MarketCounters>, scheduler: SchedulerLike): Observable<MarketCounters> {
+  const later = counters.pipe(skip(1), auditTime(0, scheduler));
+  return defer(() => concat(counters.pipe(take(1)), later)).pipe(distinctUntilChanged(sameCounters));
 }
 
 function positive(option: string, value: number, integer: boolean): number {
@@ -382,7 +410,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
         options,
         memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }), shareFrames())),
       ),
-    status$: combineLatest([conn.status$, counters]).pipe(map(([connection, c]) => ({ connection, ...c }))),
+    status$: combineLatest([conn.status$, coalesced(counters, scheduler)]).pipe(map(([connection, c]) => ({ connection, ...c }))),
     errors$: merge(conn.errors$, errors),
     gaps$: gaps.asObservable(),
     serverClock: conn.serverClock,

@@ -1,7 +1,9 @@
 import { distinctUntilChanged, map, type Observable, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
+import { customKlineInterval } from '../../lib/market/klineInterval';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
+import type { MarketStatus } from '../../lib/market/marketStatus';
 import type { TradeGap } from '../../lib/operators/dedupeTrades';
 import { fakeWebSocket, type FakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
@@ -152,7 +154,7 @@ describe('marketStreams', () => {
         fake.at(4, (s) => s.receive({ code: '-100010', desc: 'Invalid Topic!', symbol: 'BTCUSDT', topic: 'kline_7x' }));
         fake.at(5, (s) => s.receive(envelope('BTCUSDT', 'realtimes', [{ t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' }], { id: '3' })));
         expectObservable(market.trades('NOPE'), '^ 9ms !').toBe('3ms #', undefined, new SubscriptionRejectedError('NOPE', 'trade', '-100010', 'Invalid Symbols!'));
-        expectObservable(market.kline('BTCUSDT', '7x'), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
+        expectObservable(market.kline('BTCUSDT', customKlineInterval('7x')), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
           a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0, dataAgeMs: 0 },
@@ -305,6 +307,48 @@ describe('marketStreams', () => {
 
     it('rejects a staleAfterMs that cannot work', () => {
       expect(() => marketStreams({ url: 'ws://x', staleAfterMs: { depth: 0 } })).toThrow('staleAfterMs.depth must be a positive number');
+    });
+  });
+
+  describe('status$', () => {
+    const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'ETHBTC'];
+    const summary = (s: MarketStatus): string => `${s.connection.type} ${s.connection.epoch} topics ${s.topics}`;
+
+    it('emits 4 times before the first data of a 12-topic startup: a burst of subscriptions moves the counters once', () => {
+      // Before: 15 emissions (one per topic counted, closed and connecting included)
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(5, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(5)], { id: '2', sendTime: 5 })));
+        const shown: string[] = [];
+        const sub = market.status$.subscribe((s) => shown.push(`${testScheduler.now()} ${summary(s)} age ${s.dataAgeMs}`));
+        testScheduler.schedule(() => sub.unsubscribe(), 14);
+        for (const symbol of SYMBOLS) {
+          expectObservable(market.trades(symbol), '^ 9ms !').toBe('');
+          expectObservable(market.depth(symbol).pipe(map(() => 'd')), '^ 9ms !').toBe(symbol === 'BTCUSDT' ? '5ms d' : '');
+          expectObservable(market.realtimes(symbol), '^ 9ms !').toBe('');
+          expectObservable(market.kline(symbol, '1m'), '^ 9ms !').toBe('');
+        }
+        testScheduler.flush();
+        expect(shown).toEqual([
+          '0 closed 0 topics 0 age undefined',
+          '0 connecting 0 topics 0 age undefined',
+          '0 connecting 0 topics 12 age undefined', // the burst of 12 subscriptions, once
+          '1 open 1 topics 12 age undefined',
+          '5 open 1 topics 12 age 0', // the first data
+          // the last observers leave at 10: the socket closes, the counters move once more
+          '10 closed 1 topics 12 age 0',
+          '10 closed 1 topics 0 age 0',
+        ]);
+      });
+    });
+
+    it('replays the current status at once and stays silent when counters end where they were', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { market } = setup();
+        // a topic subscribed and left in the same burst: `topics` goes 0 → 1 → 0, nothing to show
+        testScheduler.schedule(() => market.depth('BTCUSDT').subscribe().unsubscribe(), 3);
+        expectObservable(market.status$.pipe(map(summary)), '^ 9ms !').toBe('a 2ms (bc)', { a: 'closed 0 topics 0', b: 'connecting 0 topics 0', c: 'closed 0 topics 0' });
+      });
     });
   });
 
