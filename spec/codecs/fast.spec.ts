@@ -7,7 +7,14 @@ import { PublicEnvelopeCodec } from '../../lib/codecs/envelope';
 import { ExecutionReportCodec } from '../../lib/codecs/executionReport';
 import { KlineEnvelopeCodec, KlineRecordCodec } from '../../lib/codecs/kline';
 import { OutboundAccountInfoCodec } from '../../lib/codecs/outboundAccountInfo';
-import { DecimalString, IdFromNumberOrString, IntFromNumberOrString, BooleanFromStringOrBoolean } from '../../lib/codecs/primitives';
+import {
+  BooleanFromStringOrBoolean,
+  DecimalOrEmptyString,
+  DecimalString,
+  IdFromNumberOrString,
+  IntFromNumberOrString,
+  TextFromNumberOrString,
+} from '../../lib/codecs/primitives';
 import { decodePrivateFrame, PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { RealtimesRecordCodec } from '../../lib/codecs/realtimes';
 import { TicketInfoCodec } from '../../lib/codecs/ticketInfo';
@@ -28,7 +35,7 @@ import {
   FastTradeRecordCodec,
 } from '../../lib/codecs/fast';
 import { fastCheckOf } from '../../lib/codecs/fast/fastCodec';
-import { fastBoolean, fastDecimal, fastId, fastInt, FAIL, isDecimalText, isIntText } from '../../lib/codecs/fast/scalars';
+import { fastBoolean, fastDecimal, fastDecimalOrEmpty, fastId, fastInt, fastText, FAIL, isDecimalText, isIntText } from '../../lib/codecs/fast/scalars';
 
 const RUNS = { numRuns: 400 };
 
@@ -169,9 +176,11 @@ describe('fast scalar checks', () => {
     ['fastId', fastId, IdFromNumberOrString],
     ['fastBoolean', fastBoolean, BooleanFromStringOrBoolean],
     ['fastDecimal', fastDecimal, DecimalString],
+    ['fastDecimalOrEmpty', fastDecimalOrEmpty, DecimalOrEmptyString],
+    ['fastText', fastText, TextFromNumberOrString],
   ] as const)('%s accepts exactly what its codec accepts, with the same value', (_, check, codec) => {
     fc.assert(
-      fc.property(fc.oneof(anything, time, id, flag, decimal), (u) => {
+      fc.property(fc.oneof(anything, time, id, flag, decimal, fc.constant('')), (u) => {
         const r = (codec as t.Decoder<unknown, unknown>).decode(u);
         const f = check(u);
         if (E.isRight(r)) expect(f).toStrictEqual(r.right);
@@ -229,6 +238,16 @@ describe.each([
       fc.property(input as fc.Arbitrary<unknown>, (u) => {
         const a = check!(u);
         if (a !== FAIL) expect((slow as t.Decoder<unknown, unknown>).decode(u)).toStrictEqual(E.right(a));
+      }),
+      RUNS,
+    );
+  });
+
+  it('refuses exactly what its combinator refuses (a FAIL of the check is a failure: decodeRecords and the private frame sink count on it)', () => {
+    const check = fastCheckOf(fast as t.Decoder<unknown, unknown>)!;
+    fc.assert(
+      fc.property(fc.oneof(input as fc.Arbitrary<unknown>, anything), (u) => {
+        expect(check(u) === FAIL).toBe(E.isLeft((slow as t.Decoder<unknown, unknown>).decode(u)));
       }),
       RUNS,
     );

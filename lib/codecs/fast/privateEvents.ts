@@ -13,11 +13,13 @@ import {
   type Fast,
   fastBoolean,
   fastDecimal,
+  fastDecimalOrEmpty,
   fastId,
   fastInt,
   fastLiteral,
   fastNullableString,
   fastString,
+  fastText,
 } from './scalars';
 
 /** `t.keyof({ BUY, SELL })` as two comparisons (no `hasOwnProperty` call through a dictionary). */
@@ -57,7 +59,7 @@ function fastExecutionReport(u: unknown, inPlace?: boolean): Fast<ExecutionRepor
   const i1 = fastId(i0);
   if (i1 === FAIL) return FAIL;
   const c0 = u.c;
-  const c1 = fastId(c0);
+  const c1 = fastText(c0);
   if (c1 === FAIL) return FAIL;
   const S0 = u.S;
   const S1 = fastSide(S0);
@@ -84,25 +86,25 @@ function fastExecutionReport(u: unknown, inPlace?: boolean): Fast<ExecutionRepor
   const f1 = f0 === undefined ? f0 : fastString(f0);
   if (f1 === FAIL) return FAIL;
   const reqAmt0 = u.reqAmt;
-  const reqAmt1 = reqAmt0 === undefined ? reqAmt0 : fastDecimal(reqAmt0);
+  const reqAmt1 = reqAmt0 === undefined ? reqAmt0 : fastDecimalOrEmpty(reqAmt0);
   if (reqAmt1 === FAIL) return FAIL;
   const d0 = u.d;
-  const d1 = d0 === undefined ? d0 : fastId(d0);
+  const d1 = d0 === undefined ? d0 : fastText(d0);
   if (d1 === FAIL) return FAIL;
   const l0 = u.l;
-  const l1 = l0 === undefined ? l0 : fastDecimal(l0);
+  const l1 = l0 === undefined ? l0 : fastDecimalOrEmpty(l0);
   if (l1 === FAIL) return FAIL;
   const r0 = u.r;
-  const r1 = r0 === undefined ? r0 : fastDecimal(r0);
+  const r1 = r0 === undefined ? r0 : fastDecimalOrEmpty(r0);
   if (r1 === FAIL) return FAIL;
   const L0 = u.L;
-  const L1 = L0 === undefined ? L0 : fastDecimal(L0);
+  const L1 = L0 === undefined ? L0 : fastDecimalOrEmpty(L0);
   if (L1 === FAIL) return FAIL;
   const V0 = u.V;
-  const V1 = V0 === undefined ? V0 : fastDecimal(V0);
+  const V1 = V0 === undefined ? V0 : fastDecimalOrEmpty(V0);
   if (V1 === FAIL) return FAIL;
   const n0 = u.n;
-  const n1 = n0 === undefined ? n0 : fastDecimal(n0);
+  const n1 = n0 === undefined ? n0 : fastDecimalOrEmpty(n0);
   if (n1 === FAIL) return FAIL;
   const N0 = u.N;
   const N1 = N0 === undefined ? N0 : fastNullableString(N0);
@@ -177,7 +179,7 @@ const fastTicketInfo = fastStruct<TicketInfo>(
     o: fastId,
     S: fastSide,
   },
-  { c: fastId, O: fastId, a: fastId, m: fastBoolean },
+  { c: fastText, O: fastId, a: fastId, m: fastBoolean },
 );
 
 const fastOutboundAccountInfo = fastStruct<OutboundAccountInfo>(

@@ -109,6 +109,12 @@ export function fastId(u: unknown): Fast<string> {
   return typeof u === 'number' && Number.isSafeInteger(u) ? String(u) : FAIL;
 }
 
+/** `TextFromNumberOrString`. @internal */
+export function fastText(u: unknown): Fast<string> {
+  if (typeof u === 'string') return u;
+  return typeof u === 'number' && Number.isSafeInteger(u) ? String(u) : FAIL;
+}
+
 /** `BooleanFromStringOrBoolean`. @internal */
 export function fastBoolean(u: unknown): Fast<boolean> {
   if (typeof u === 'boolean') return u;
@@ -120,6 +126,11 @@ export function fastBoolean(u: unknown): Fast<boolean> {
 export function fastDecimal(u: unknown): Fast<string> {
   if (typeof u === 'string') return isDecimalText(u) ? u : FAIL;
   return typeof u === 'number' && Number.isFinite(u) ? plainNumberText(u) : FAIL;
+}
+
+/** `DecimalOrEmptyString`. @internal */
+export function fastDecimalOrEmpty(u: unknown): Fast<string> {
+  return u === '' ? u : fastDecimal(u);
 }
 
 /** `t.string`. @internal */
