@@ -6,7 +6,9 @@ import {
   concat,
   defer,
   distinctUntilChanged,
+  identity,
   map,
+  type MonoTypeOperatorFunction,
   merge,
   Observable,
   type SchedulerLike,
@@ -27,11 +29,14 @@ import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
 import { ConfigError } from '../errors';
 import { shareFrames } from '../internal/shareFrames';
+import { backfillTrades } from '../operators/backfillTrades';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
+import type { RestCalls } from '../rest/callTypes';
 import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { pacer } from './internal/pacer';
+import { restTrades } from './internal/restTrades';
 import { TopicRouter } from './internal/topicRouter';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
@@ -100,6 +105,15 @@ export interface MarketStreamsConfig {
     readonly realtimes?: number;
     readonly kline?: number;
   };
+  /**
+   * Fill trade gaps over HTTP (see `backfillTrades`): with `rest` (a `restClient`, or anything with its `trades`
+   * call) `trades()` fetches `GET /quote/v1/trades` (limit 100) after a resubscription's replay shows a gap,
+   * holding the live trades for at most `timeoutMs` (default 5000), and emits the missing trades first, each
+   * id once, in order; `gaps$` then only signals what the fetch could not cover (more than 100 trades missed,
+   * or a fetch that failed, timed out or was rate limited: no fetch during a `RateLimitedError`'s
+   * `retryAfterMs`). A failed fetch is reported on `errors$`. Default: none (gaps are signalled only).
+   */
+  readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number };
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -126,7 +140,10 @@ export interface MarketStreams {
   kline(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<KlineRecord>;
   /** 24-hour ticker records. */
   realtimes(symbol: string, options?: TopicOptions): Observable<RealtimesRecord>;
-  /** Public trades, each id once and in id order across reconnects (see `dedupeTrades`); gaps go to `gaps$`. */
+  /**
+   * Public trades, each id once and in id order across reconnects (see `dedupeTrades`); gaps go to `gaps$`, or,
+   * with `tradeBackfill`, are filled over HTTP when they can be.
+   */
   trades(symbol: string, options?: TopicOptions): Observable<TradeRecord>;
   /** Order book snapshots, up to 200 levels a side (pipe `orderBook()` for a checked view). */
   depth(symbol: string, options?: TopicOptions): Observable<DepthRecord>;
@@ -167,6 +184,9 @@ const DATA_AGE_REFRESH_MS = 1000;
 const DATA_AGE_STEP_MS = 250;
 /** … and at least this share of the published value. @internal */
 const DATA_AGE_STEP_RATIO = 0.1;
+
+/** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
+const BACKFILL_LIMIT = 100;
 
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000 };
 
@@ -256,10 +276,12 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     staleAfterMs = {},
     scheduler = asyncScheduler,
     WebSocketCtor,
+    tradeBackfill,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
   if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
+  if (tradeBackfill?.timeoutMs !== undefined) positive('tradeBackfill.timeoutMs', tradeBackfill.timeoutMs, false);
   for (const [kind, ms] of Object.entries(staleAfterMs)) {
     if (ms !== undefined && !(ms > 0)) throw new ConfigError(`staleAfterMs.${kind}`, 'must be a positive number (Infinity turns it off)');
   }
@@ -396,6 +418,17 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     gaps.next(gap);
   };
 
+  const backfill: MonoTypeOperatorFunction<MarketMessage<TradeRecord>> = tradeBackfill
+    ? backfillTrades<TradeRecord, MarketMessage<TradeRecord>>(restTrades(tradeBackfill.rest, BACKFILL_LIMIT), {
+        onGap,
+        onError: (error) => errors.next(error instanceof Error ? error : new Error(String(error))),
+        replaySize: tradeReplaySize,
+        limit: BACKFILL_LIMIT,
+        scheduler,
+        ...(tradeBackfill.timeoutMs !== undefined && { timeoutMs: tradeBackfill.timeoutMs }),
+      })
+    : identity;
+
   const api: MarketStreams = {
     klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
@@ -408,7 +441,13 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       withBinary(
         `${symbol}|trade`,
         options,
-        memo(`${symbol}|trades`, () => sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }), shareFrames())),
+        memo(`${symbol}|trades`, () =>
+          sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
+            backfill,
+            dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
+            shareFrames(),
+          ),
+        ),
       ),
     status$: combineLatest([conn.status$, coalesced(counters, scheduler)]).pipe(map(([connection, c]) => ({ connection, ...c }))),
     errors$: merge(conn.errors$, errors),

@@ -96,24 +96,24 @@ function idRange(trades: readonly TradeLike[]): { oldest: string; newest: string
  *   .subscribe((trade) => console.log(trade.v, trade.p));
  * ```
  */
-export function backfillTrades<T extends TradeLike>(
+export function backfillTrades<T extends TradeLike, B extends TradeBatch<T> = TradeBatch<T>>(
   fetch: (symbol: string) => Observable<readonly T[]>,
   config: BackfillTradesConfig = {},
-): MonoTypeOperatorFunction<TradeBatch<T>> {
+): MonoTypeOperatorFunction<B> {
   const { onGap, onError, replaySize = 60, limit = 100, timeoutMs = 5000, scheduler = asyncScheduler } = config;
   return (source) =>
     defer(() => {
       /** The newest integer id passed on, per symbol. */
       const newest = new Map<string, string>();
       let pausedUntil = -Infinity;
-      const pass = (batch: TradeBatch<T>): TradeBatch<T> => {
+      const pass = (batch: B): B => {
         const range = idRange(batch.data);
         const seen = newest.get(batch.symbol);
         if (range !== undefined && (seen === undefined || compareDecimal(range.newest, seen) > 0)) newest.set(batch.symbol, range.newest);
         return batch;
       };
       /** The fetched trades newer than `seen`, oldest first; reports what they cannot cover. */
-      const missing = (trades: readonly T[], seen: string, batch: TradeBatch<T>): T[] => {
+      const missing = (trades: readonly T[], seen: string, batch: B): T[] => {
         const known = trades.filter((trade) => INTEGER.test(trade.v));
         const newer = known.filter((trade) => compareDecimal(trade.v, seen) > 0).sort(byId);
         const first = newer[0];
@@ -122,7 +122,7 @@ export function backfillTrades<T extends TradeLike>(
         }
         return newer;
       };
-      const fill = (batch: TradeBatch<T>, seen: string): Observable<TradeBatch<T>> =>
+      const fill = (batch: B, seen: string): Observable<B> =>
         fetch(batch.symbol).pipe(
           timeout({ first: timeoutMs, scheduler, with: () => throwError(() => new RequestTimeoutError('GET', TRADES_PATH, timeoutMs)) }),
           take(1),
@@ -132,7 +132,8 @@ export function backfillTrades<T extends TradeLike>(
             onError?.(error);
             return of([] as T[]);
           }),
-          concatMap((found) => (found.length === 0 ? [batch] : [{ ...batch, first: false, data: found }, batch])),
+          // the found trades travel as a message of the gap's own kind (a `MarketMessage` stays one), not a first one
+          concatMap((found) => (found.length === 0 ? [batch] : [{ ...batch, first: false, data: found } as B, batch])),
           map(pass),
         );
       return source.pipe(
