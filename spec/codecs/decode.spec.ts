@@ -7,7 +7,7 @@ import { FastPrivateEventCodec } from '../../lib/codecs/fast';
 import { decodePrivateFrame, PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { TradeRecordCodec } from '../../lib/codecs/trade';
 import { DecodeError } from '../../lib/errors';
-import { leakedParts } from '../internal/redact.spec';
+import { leakedParts } from '../corpus/leakedParts';
 
 const LISTEN_KEY = 'Xc7Lq0Tz1pR9vMfW3kYb8nHd2sJg5aQe6uVt4oPi0lKr7yBm1wNx3zCf9hGj';
 

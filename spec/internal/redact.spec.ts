@@ -1,14 +1,5 @@
 import { excerpt, RAW_EXCERPT_LENGTH, redact } from '../../lib/internal/redact';
-
-/** The parts of `secret` of `length` characters that appear in `text`. */
-export function leakedParts(text: string, secret: string, length = 16): string[] {
-  const parts: string[] = [];
-  for (let i = 0; i + length <= secret.length; i++) {
-    const part = secret.slice(i, i + length);
-    if (text.includes(part)) parts.push(part);
-  }
-  return parts;
-}
+import { leakedParts } from '../corpus/leakedParts';
 
 const LISTEN_KEY = 'Xc7Lq0Tz1pR9vMfW3kYb8nHd2sJg5aQe6uVt4oPi0lKr7yBm1wNx3zCf9hGj';
 const SIGNATURE = '5f2c9a0e7b8d41c3a6f0e9d2b7c4a1f8e3d6b9c0a5f2e7d4c1b8a3f6e9d0c7b2';

@@ -3,7 +3,7 @@ import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
 import { DecodeError } from '../../../lib/errors';
 import type { SessionItem } from '../../../lib/user/internal/items';
 import { frameSink } from '../../../lib/user/internal/privateFrameSink';
-import { leakedParts } from '../../internal/redact.spec';
+import { leakedParts } from '../../corpus/leakedParts';
 
 const LISTEN_KEY = 'Xc7Lq0Tz1pR9vMfW3kYb8nHd2sJg5aQe6uVt4oPi0lKr7yBm1wNx3zCf9hGj';
 const account = (E: number) => ({ e: 'outboundAccountInfo', E, B: [{ a: 'BTC', f: '1', l: '0' }] });
