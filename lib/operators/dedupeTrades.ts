@@ -48,8 +48,8 @@ export interface TradeBatch<T extends TradeLike> {
  * window (60 trades), so older trades the service no longer replays may have happened in between; or a
  * replay carries trades older than the newest one emitted that were never emitted (lost on a socket that
  * stayed open): they can no longer be delivered in order, and the gap spans the emitted ids around them.
- * Trade ids are not consecutive on real venues, so "missing" is "may be missing": reconcile through
- * REST if it matters.
+ * Trade ids are not consecutive on real venues, so "missing" is "may be missing". `marketStreams`'s
+ * `tradeBackfill` (or `backfillTrades`) fills such gaps over HTTP when it can and then signals only the rest.
  *
  * @example
  * ```ts
