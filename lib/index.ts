@@ -184,6 +184,7 @@ export {
   orderBook,
   closedCandles,
   dedupeTrades,
+  backfillTrades,
 } from './operators/index';
 export type {
   ReconnectConfig,
@@ -198,6 +199,7 @@ export type {
   TradeGap,
   TradeBatch,
   TradeLike,
+  BackfillTradesConfig,
   DedupeTradesConfig,
 } from './operators/index';
 

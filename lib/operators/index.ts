@@ -14,3 +14,5 @@ export { closedCandles } from './closedCandles';
 export type { CandleLike } from './closedCandles';
 export { dedupeTrades } from './dedupeTrades';
 export type { TradeGap, TradeBatch, TradeLike, DedupeTradesConfig } from './dedupeTrades';
+export { backfillTrades } from './backfillTrades';
+export type { BackfillTradesConfig } from './backfillTrades';
