@@ -277,6 +277,15 @@ describe('listenKey', () => {
     });
   });
 
+  it('extends again after a rate-limited extension (Retry-After), without recreating the key', () => {
+    const limited = new RateLimitedError(429, 45_000);
+    testScheduler.run((h) => {
+      const { api, log } = fakeApi(h, testScheduler, { put: ['-#', '-|'], errors: { put: limited } });
+      h.expectObservable(listenKey(api, { random: () => 0.5, closeOnUnsubscribe: false }), '^ 40m !').toBe('-a', keys);
+      testScheduler.schedule(() => expect(log).toEqual([[0, 'POST'], [1 + 30 * MIN, 'PUT KEY-AAAA'], [2 + 30 * MIN + 45_000, 'PUT KEY-AAAA']]), 45 * MIN);
+    });
+  });
+
   it('backs off forced recreations in a row (every key dies at once), and forgets after a healthy key', () => {
     testScheduler.run((h) => {
       const { api, log } = fakeApi(h, testScheduler, {});

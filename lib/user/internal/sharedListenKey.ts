@@ -181,9 +181,12 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
     defer(() => rest.extendListenKey(key)).pipe(
       retry({
         delay: (error: unknown, count: number) => {
-          if (!(error instanceof RequestFailedError)) return throwError(() => error);
+          // A network failure or a rate limit says nothing about the key: extend it again (after the limit's
+          // wait); any other answer may mean the key is dead.
+          const limitMs = rateLimitWaitMs(error, maxRetryDelayMs);
+          if (!(error instanceof RequestFailedError) && limitMs === 0) return throwError(() => error);
           report(error);
-          return timer(Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(count)), scheduler);
+          return timer(Math.max(limitMs, delayFor(count)), scheduler);
         },
       }),
       ignoreElements(),
