@@ -156,7 +156,8 @@ const REMEMBERED_KEYS = 4;
  * - events pass through `reorderByEventTime` (ordered by `E`, duplicates dropped by {@link privateEventKey});
  * - after a reconnection the service does not replay what it pushed meanwhile: `gaps$` says which interval
  *   to reconcile over REST, from the last frame received on the lost socket (whatever ended it: a close, an
- *   error, a heartbeat timeout) to the new open;
+ *   error, a heartbeat timeout; for a frame of events, their time `E` when earlier, on the local clock, so
+ *   a frame read late by a busy process does not shift the gap) to the new open;
  * - one socket however many subscribers to however many of the streams; cold: the socket opens on the first
  *   subscription and closes (and the key is closed) after the last unsubscription;
  * - the listen key never appears in `status$`, `errors$` or any error (it is redacted).
@@ -204,16 +205,22 @@ export function userStream(config: UserStreamConfig): UserStream {
     const inlet = eventInlet();
     // Items that do not come from a session: listen-key errors and retries, events dropped for their time.
     const sideItems$ = new Subject<UserItem>();
+    const frameClock: FrameClock = { lastFrameAt: undefined };
     const onEvent = (event: PrivateEvent, now: number): void => {
-      const clock = serverOffset === undefined ? now : now + serverOffset.serverTimeOffsetMs!();
-      const skew = event.E - clock;
+      const offset = serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!();
+      const skew = event.E - (now + offset);
       if (skew > maxEventTimeSkewMs || -skew > maxEventTimeSkewMs) {
-        sideItems$.next({ type: 'error', error: new EventTimeOutOfRangeError(event.e, event.E, clock, maxEventTimeSkewMs) });
+        sideItems$.next({
+          type: 'error',
+          error: new EventTimeOutOfRangeError(event.e, event.E, now + offset, maxEventTimeSkewMs),
+        });
         return;
       }
+      // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap.
+      const writtenAt = event.E - offset;
+      if (frameClock.lastFrameAt !== undefined && writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
       inlet.push(event, now);
     };
-    const frameClock: FrameClock = { lastFrameAt: undefined };
     const recreate$ = new Subject<void>();
     const keys: string[] = [];
     let currentKey: string | undefined;

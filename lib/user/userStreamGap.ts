@@ -17,7 +17,11 @@
 export interface UserStreamGap {
   /** Epoch of the connection that just opened (counts every open of this subscription, first = 1). */
   readonly epoch: number;
-  /** Local time (scheduler clock, ms) at which the previous connection stopped delivering: its last frame received (or its open, when it gave none), not the time the loss was noticed. */
+  /**
+   * Local time (scheduler clock, ms) at which the previous connection stopped delivering: its last frame received
+   * (the events' time `E` on the local clock when that frame held events stamped earlier), or its open when it
+   * gave none; not the time the loss was noticed.
+   */
   readonly downSince: number;
   /** Local time (scheduler clock, ms) at which the new connection opened. */
   readonly reconnectedAt: number;

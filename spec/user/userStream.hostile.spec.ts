@@ -168,7 +168,8 @@ describe('userStream (hostile services, real sockets)', () => {
       listenKey$: of('half-open-key'),
       WebSocketCtor: Ctor,
       reorder: { maxDelayMs: 5 },
-      connection: { pingIntervalMs: 100, heartbeatTimeoutMs: 400, reconnect: { minDelayMs: 10, maxDelayMs: 20 } },
+      // Pings only at each open (the events keep the watchdog fed): the last frame before the stall is an event.
+      connection: { pingIntervalMs: 60_000, heartbeatTimeoutMs: 400, reconnect: { minDelayMs: 10, maxDelayMs: 20 } },
     });
     const received = new Set<number>();
     const gaps: UserStreamGap[] = [];
@@ -179,7 +180,7 @@ describe('userStream (hostile services, real sockets)', () => {
       user.status$.pipe(filter((s) => s.type === 'open')).subscribe((s) => opens.push(s)),
     );
     await firstValueFrom(user.events$.pipe(skip(4)));
-    proxy.stall(); // ~5 ms after the last event arrived, ~15 ms before the next one is written
+    proxy.stall(); // ~5 ms after an event arrived, ~15 ms before the next one is written
     const stalledAt = Date.now();
     await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'reconnecting')));
     proxy.resume();

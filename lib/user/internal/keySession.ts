@@ -20,7 +20,12 @@ const isKeyClose = (error: unknown): boolean =>
  */
 export const retryUnlessKeyDead = (error: unknown): boolean => !isKeyClose(error) && !(error instanceof ConfigError);
 
-/** Where a session writes the time (scheduler clock) of the last frame it received, heartbeats included. @internal */
+/**
+ * Where a session writes the time (scheduler clock) of the last frame it received, heartbeats included; the
+ * user stream lowers it to the write time of that frame's events (their `E` on the local clock) when earlier:
+ * a frame read late by a busy process still dates the end of delivery from when the service wrote it.
+ * @internal
+ */
 export interface FrameClock {
   lastFrameAt: number | undefined;
 }

@@ -9,8 +9,8 @@ import type { FrameClock } from './keySession';
  * increasing across keys (each key gets a fresh connection whose epochs start at 1), and emits a gap item
  * before the status of every open that follows an earlier open (reconnect or key change).
  *
- * A gap starts at the last frame received on the lost socket (`frameClock`, written by the sessions), or at
- * that socket's open when it delivered nothing: not when the loss was noticed (a half-open socket is noticed
+ * A gap starts at the last frame received on the lost socket (`frameClock`, written by the sessions and
+ * cleared here at each open), or at that socket's open when it delivered nothing: not when the loss was noticed (a half-open socket is noticed
  * a heartbeat timeout later, and everything the service wrote meanwhile is lost). The open status that ends
  * a gap carries the same `downSince`.
  * @internal
@@ -24,12 +24,9 @@ export function trackSessions(scheduler: SchedulerLike, frameClock: FrameClock):
       let up = false;
       let downSince: number | undefined;
       let keyChanged = false;
-      let openedAt = -Infinity; // when the socket now up opened
+      let openedAt: number | undefined; // when the socket now up opened
       /** The end of delivery on the socket that was up: its last frame, or its open when it gave none. */
-      const lastDelivery = (): number => {
-        const last = frameClock.lastFrameAt;
-        return last !== undefined && last >= openedAt ? last : Number.isFinite(openedAt) ? openedAt : nowMs(scheduler);
-      };
+      const lastDelivery = (): number => frameClock.lastFrameAt ?? openedAt ?? nowMs(scheduler);
 
       const onStatus = (status: ConnectionStatus): UserItem[] => {
         const epoch = base + status.epoch;
@@ -50,6 +47,7 @@ export function trackSessions(scheduler: SchedulerLike, frameClock: FrameClock):
         everOpen = true;
         up = true;
         openedAt = status.since;
+        frameClock.lastFrameAt = undefined; // frames of the new socket only (the open comes before its frames)
         downSince = undefined;
         keyChanged = false;
         out.push(opened);
