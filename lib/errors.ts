@@ -43,9 +43,17 @@ export class DecodeError extends Error {
     /** Which layer rejected the input. */
     readonly kind: DecodeErrorKind,
     message: string,
-    /** PathReporter-style lines, one per failed path (empty for frame-level errors). */
+    /**
+     * PathReporter-style lines (`Invalid value <v> supplied to : A/b: C`), one per failed path, empty for
+     * frame-level errors. Bounded whatever the input: each value is redacted, then cut at 40 characters
+     * (`…`); at most 10 lines, then `… and N more`. When several records (or events, or batch messages) of
+     * one frame fail, the frame gives ONE error whose message counts them and whose paths are the first's.
+     */
     readonly paths: readonly string[] = [],
-    /** The offending input, truncated to a few hundred characters and with secrets redacted. */
+    /**
+     * The offending input, redacted (listen keys, signatures, tokens, opaque 32+ character keys), then cut
+     * at 300 characters (`…`).
+     */
     readonly raw?: string,
   ) {
     super(message);

@@ -230,3 +230,25 @@ describe('mayHaveLongIntegerBytes', () => {
     expect(parseJsonValue(text, [], mayHaveLongIntegerBytes(utf8(text)))).toEqual({ i: '1291488620385157122', s: 'é', t: 1625562619577 });
   });
 });
+
+describe('parseJson on hostile input', () => {
+  it('parses nesting 100 000 deep (arrays and objects) without recursion in ex-streams code: V8\'s JSON.parse is iterative', () => {
+    const depth = 100_000;
+    for (const text of ['['.repeat(depth) + ']'.repeat(depth), '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)]) {
+      expect(E.isRight(parseJson(text))).toBe(true);
+    }
+    // The long-integer pre-check and the quoting pass are loops too: a 64-bit id at the bottom stays exact.
+    let inner: unknown = right('['.repeat(depth) + '1291488620385157122' + ']'.repeat(depth));
+    for (let i = 0; i < depth; i++) inner = (inner as unknown[])[0];
+    expect(inner).toBe('1291488620385157122');
+    expect(E.isLeft(parseJson('['.repeat(depth)))).toBe(true);
+  });
+
+  it('keeps 40-digit ids exact and never leaks part of a signature through the excerpt of invalid JSON', () => {
+    expect(right('{"T":1234567890123456789012345678901234567890}')).toEqual({ T: '1234567890123456789012345678901234567890' });
+    const signature = '5f2c9a0e7b8d41c3a6f0e9d2b7c4a1f8e3d6b9c0a5f2e7d4c1b8a3f6e9d0c7b2';
+    const r = parseJson(`{"msg":"${'x '.repeat(136)}${signature} rejected, and then the frame is cut`);
+    if (E.isRight(r)) throw new Error('expected a failure');
+    for (let i = 0; i + 8 <= signature.length; i++) expect(r.left.raw).not.toContain(signature.slice(i, i + 8));
+  });
+});

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../../lib/errors';
+import { strToU8, type Zippable, zipSync } from 'fflate';
 import { decodeFrame } from '../../lib/socket/decodeFrame';
 import { withDeclaredSize, zipBomb, zipBytes, zipText, zipTextStreamed } from '../helpers/zipFrames';
 
@@ -97,5 +98,20 @@ describe('decodeFrame', () => {
 
   it('keeps the 64-bit ids of a frame exact when they arrive quoted', () => {
     expect(decodeFrame('{"i":"1234567890123456789"}')).toEqual(E.right({ i: '1234567890123456789' }));
+  });
+
+  it('decodes nesting 100 000 deep, and reports an invalid UTF-8 entry and an empty frame as DecodeErrors', () => {
+    const nested = '['.repeat(100_000) + ']'.repeat(100_000);
+    expect(E.isRight(decodeFrame(nested))).toBe(true);
+    expect(E.isRight(decodeFrame(zipText(nested)))).toBe(true);
+    expect(kindOf(decodeFrame(zipBytes(new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d]))))).toBe('utf8');
+    expect(kindOf(decodeFrame(''))).toBe('json');
+    expect(kindOf(decodeFrame(new Uint8Array(0)))).toBe('zip');
+  });
+
+  it('reads only the first entry of a zip of 10 000 entries', () => {
+    const entries: Zippable = {};
+    for (let i = 0; i < 10_000; i++) entries[`e${i}.json`] = [strToU8(`{"i":${i}}`), { level: 0 }];
+    expect(decodeFrame(zipSync(entries))).toEqual(E.right({ i: 0 }));
   });
 });
