@@ -47,7 +47,7 @@ describe('restClient request side (bad-input corpus, real HTTP to the simulator)
       const outcome = await answer.then(() => 'ok', (e: unknown) => e);
       if (outcome !== 'ok') expect(outcome).toEqual(expect.objectContaining({ name: 'RequestRejectedError', code: -1021 }));
     } else {
-      await expect(answer).resolves.toMatchObject({ accountId: expect.any(String) });
+      await expect(answer).resolves.toMatchObject({ userId: expect.any(String) });
     }
     const signedCalls = sim.traffic().requests.slice(sent).filter((r) => new URL(r.url, sim.baseUrl).pathname !== '/api/v1/time'); // the client learns the clock first
     expect(signedCalls.map((r) => new URL(r.url, sim.baseUrl).searchParams.get('recvWindow'))).toEqual([String(recvWindow)]);

@@ -51,11 +51,11 @@ describe('testListenKeys', () => {
     });
   });
 
-  it('listenKey retries a failed creation after retryDelayMs', () => {
+  it('listenKey retries a failed creation after its jittered retryDelayMs (random 1: the whole delay)', () => {
     testScheduler.run(({ expectObservable }) => {
       const rest = testListenKeys({ scheduler: testScheduler });
       rest.failNext('create');
-      expectObservable(listenKey(rest, { scheduler: testScheduler }), '^ 2s !').toBe('1s k', { k: 'test-listen-key-1' });
+      expectObservable(listenKey(rest, { scheduler: testScheduler, random: () => 1 }), '^ 2s !').toBe('1s k', { k: 'test-listen-key-1' });
     });
   });
 });
