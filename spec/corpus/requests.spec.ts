@@ -50,7 +50,9 @@ describe('restClient request side (bad-input corpus, real HTTP to the simulator)
       await expect(answer).resolves.toMatchObject({ userId: expect.any(String) });
     }
     const signedCalls = sim.traffic().requests.slice(sent).filter((r) => new URL(r.url, sim.baseUrl).pathname !== '/api/v1/time'); // the client learns the clock first
-    expect(signedCalls.map((r) => new URL(r.url, sim.baseUrl).searchParams.get('recvWindow'))).toEqual([String(recvWindow)]);
+    const windows = signedCalls.map((r) => new URL(r.url, sim.baseUrl).searchParams.get('recvWindow'));
+    // A -1021 answer (possible with 1 ms) makes the client learn the clock again and send the call once more.
+    expect(windows).toEqual(recvWindow === 1 && windows.length === 2 ? ['1', '1'] : [String(recvWindow)]);
   });
 
   it.each(['TRADE', 'USER_DATA', 'USER_STREAM'] as const)('missing secret, %s call: a clear ConfigError and nothing reaches the simulator', async (security) => {
