@@ -27,7 +27,7 @@ import { FastTradeRecordCodec as TradeRecordCodec } from '../codecs/fast/trade';
 import type { KlineRecord } from '../codecs/kline';
 import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
-import { ConfigError } from '../errors';
+import { ConfigError, DecodeError } from '../errors';
 import { shareFrames } from '../internal/shareFrames';
 import { backfillTrades } from '../operators/backfillTrades';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
@@ -294,10 +294,37 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
 
-  const router = new TopicRouter((issue) => {
+  const report = (error: DecodeError): void => {
     count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
-    errors.next(issue);
-  });
+    errors.next(error);
+  };
+  // The decode errors of one frame (a batch frame may hold thousands of bad envelopes) are reported as one:
+  // the first, counting the others, once the frame has been dispatched.
+  let inFrame = false;
+  let frameFailures = 0;
+  let frameFirst: DecodeError | undefined;
+  const collect = (error: DecodeError): void => {
+    if (!inFrame) return report(error);
+    if (frameFailures++ === 0) frameFirst = error;
+  };
+  const dispatch = (message: unknown): void => {
+    inFrame = true;
+    frameFailures = 0;
+    try {
+      router.dispatch(message);
+    } finally {
+      inFrame = false;
+    }
+    if (frameFailures === 0) return;
+    const first = frameFirst!;
+    frameFirst = undefined;
+    report(
+      frameFailures === 1
+        ? first
+        : new DecodeError('codec', `${first.message} (and ${frameFailures - 1} more decode errors in the same frame)`, first.paths, first.raw),
+    );
+  };
+  const router = new TopicRouter(collect);
   let lastId = 0;
   // Plain numbers written per frame / per delivered message (no allocation); `status$.dataAgeMs` is computed from them.
   let frameAt = 0;
@@ -343,7 +370,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
         core
           .frames((message, now) => {
             frameAt = now;
-            router.dispatch(message);
+            dispatch(message);
           })
           .subscribe({ error, complete }),
       );
@@ -365,10 +392,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     },
     onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
     onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),
-    onDecodeError: (error) => {
-      count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
-      errors.next(error);
-    },
+    onDecodeError: collect,
     onRejected: () => count((c) => ({ rejections: c.rejections + 1 })),
     onTopicsChanged: () => {
       if (router.size !== counters.value.topics) count(() => ({ topics: router.size }));

@@ -383,6 +383,28 @@ describe('marketStreams', () => {
     });
   });
 
+  it('reports the decode errors of one batch frame as one error counting them, and still delivers its good records', () => {
+    // A batch frame of 5 000 envelopes, each with a bad record, once gave 5 000 DecodeErrors (one per envelope).
+    const bad = { t: 'x', a: [['2', '1']], b: [] };
+    const batch = [...Array.from({ length: 5000 }, () => envelope('BTCUSDT', 'depth', [bad], { id: '1' })), envelope('BTCUSDT', 'depth', [book(7)], { id: '1' })];
+    testScheduler.run(({ expectObservable }) => {
+      const { fake, market } = setup();
+      fake.at(3, (s) => s.receive(batch));
+      expectObservable(market.depth('BTCUSDT'), '^ 9ms !').toBe('3ms a', { a: book(7) });
+      const errors: Error[] = [];
+      market.errors$.subscribe((e) => errors.push(e));
+      testScheduler.schedule(() => {
+        expect(errors).toHaveLength(1);
+        expect(errors[0]).toBeInstanceOf(DecodeError);
+        expect(errors[0]!.message).toContain('(and 4999 more decode errors in the same frame)');
+        expect((errors[0] as DecodeError).paths.join('').length).toBeLessThan(2000);
+      }, 8);
+      let decodeErrors = -1;
+      market.status$.subscribe((st) => (decodeErrors = st.decodeErrors));
+      testScheduler.schedule(() => expect(decodeErrors).toBe(1), 8);
+    });
+  });
+
   it('keeps no periodic timer: a marble run of ten virtual hours tears down without overflowing the stack', () => {
     // A periodic timer chains its virtual actions (each reschedule a child of the previous one): thousands of
     // ticks made the teardown of an 80-minute run throw RangeError (the data-age refresh once ran every second).
