@@ -73,6 +73,24 @@ export interface SimulatorCliHost {
 }
 
 /**
+ * A simulator started by {@link runSimulatorCli}.
+ *
+ * @example
+ * ```ts
+ * import { runSimulatorCli, type SimulatorCliRun } from 'ex-streams/simulator';
+ * const run = await runSimulatorCli({ argv: ['--port', '0'], env: {}, stdout: () => undefined, stderr: console.error });
+ * if (typeof run !== 'number') {
+ *   const started: SimulatorCliRun = run;
+ *   await started.stop(); // closes every socket and timer
+ * }
+ * ```
+ */
+export interface SimulatorCliRun {
+  /** Stops the simulator: closes its sockets and timers. */
+  readonly stop: () => Promise<void>;
+}
+
+/**
  * The `ex-streams-simulator` command in this process (the bin calls it): parses the options, starts the
  * simulator and prints its addresses (the `marketStreams` and `userStream` urls, the `restClient` config, the
  * control token) as text or, with `--json`, as one {@link SimulatorCliInfo} line; then resolves `{ stop }`.
@@ -92,7 +110,7 @@ export interface SimulatorCliHost {
  * if (typeof run !== 'number') await run.stop();
  * ```
  */
-export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | { readonly stop: () => Promise<void> }> {
+export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | SimulatorCliRun> {
   const command = parseCliArgs(host.argv, host.env);
   if (command.kind === 'help') {
     host.stdout(helpText());

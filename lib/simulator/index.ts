@@ -25,4 +25,4 @@ export type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './c
 export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './observedReport';
 export type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';
 export { runSimulatorCli } from './cli';
-export type { SimulatorCliHost, SimulatorCliInfo } from './cli';
+export type { SimulatorCliHost, SimulatorCliInfo, SimulatorCliRun } from './cli';
