@@ -116,14 +116,20 @@ export interface UserStream {
   readonly orders$: Observable<OrdersState>;
   /** Current balance of every asset (see `foldBalances`); replays the current state to late subscribers. */
   readonly balances$: Observable<BalancesState>;
-  /** Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key. */
+  /**
+   * Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key.
+   * Observes only: subscribing to it starts nothing (subscribe to an event or state stream for that); when
+   * the stream stops (last subscriber gone, or ended by your own settings) it shows `closed` and stays
+   * subscribed for the next start. Never errors or completes.
+   */
   readonly status$: Observable<ConnectionStatus>;
   /**
    * Every error, none of which ends anything: `DecodeError`s (the other events of the frame still arrive), lost
    * sockets, failed or rejected listen-key calls (retried), `EventTimeOutOfRangeError`s (event dropped).
+   * Observes only, like `status$` (an error that ends the stream, always of your own settings, shows here too).
    */
   readonly errors$: Observable<Error>;
-  /** One item per reconnection (or key change) after the first open: the interval whose events are lost. */
+  /** One item per reconnection (or key change) after the first open: the interval whose events are lost. Observes only, like `status$`. */
   readonly gaps$: Observable<UserStreamGap>;
 }
 
@@ -303,9 +309,10 @@ export function userStream(config: UserStreamConfig): UserStream {
     tickets$: events$.pipe(filter(isTicket)),
     orders$: withLatest(hub.pick('orders', (i) => i.orders), () => latest.orders),
     balances$: withLatest(hub.pick('balances', (i) => i.balances), () => latest.balances),
-    status$: withLatest(hub.pick('status', (i) => i.status), () => latest.status),
-    errors$: hub.pick('error', (i) => i.error),
-    gaps$: hub.pick('gap', (i) => i.gap),
+    // Observers: they see what runs, they start nothing (see ItemHub).
+    status$: withLatest(hub.pick('status', (i) => i.status, true), () => latest.status),
+    errors$: hub.pick('error', (i) => i.error, true),
+    gaps$: hub.pick('gap', (i) => i.gap, true),
   };
 }
 

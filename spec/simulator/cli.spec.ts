@@ -148,7 +148,8 @@ describe('ex-streams-simulator (CLI)', () => {
     // Private: the printed url as is; one listen key, first socket opens (no 4001 loop) and carries events.
     const user = userStream({ ...info.userStream, rest, WebSocketCtor: WS, reorder: { maxDelayMs: 20 } });
     const statuses: ConnectionStatus[] = [];
-    subs.push(user.status$.subscribe((s) => statuses.push(s)));
+    // status$ only observes: events$ runs the stream (and keeps it open after the first report)
+    subs.push(user.status$.subscribe((s) => statuses.push(s)), user.events$.subscribe());
     const report = firstValueFrom(user.executionReports$);
     await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open')));
     await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '0.001', price: '1000000' }));

@@ -248,6 +248,7 @@ describe('testExchange', () => {
         const exchange = testExchange({ scheduler: testScheduler });
         const user = userStream(exchange.userConfig());
         exchange.listenKeys.expire({ at: 10 });
+        expectObservable(user.events$, '^ 1s !').toBe(''); // gaps$ only observes: events$ runs the stream
         expectObservable(user.gaps$, '^ 1s !').toBe('10ms g', { g: { epoch: 2, downSince: 0, reconnectedAt: 10, keyChanged: true } }); // no frame since the open at 0
         flush();
         expect(exchange.sockets('private').map((s) => s.url.slice(-17))).toEqual(['test-listen-key-1', 'test-listen-key-2']);

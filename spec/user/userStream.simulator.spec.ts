@@ -93,7 +93,7 @@ describe('userStream (simulator)', () => {
   it('recovers on a new key when the service expires the key', async () => {
     const user = stream();
     const errors: string[] = [];
-    subs.push(user.errors$.subscribe((e) => errors.push(`${e.message} ${JSON.stringify(e)}`)));
+    subs.push(user.events$.subscribe(), user.errors$.subscribe((e) => errors.push(`${e.message} ${JSON.stringify(e)}`)));
     await opened(user);
     const firstKey = sim.activeListenKey()!;
     const gap = firstValueFrom(user.gaps$);

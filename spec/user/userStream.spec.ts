@@ -110,14 +110,21 @@ describe('userStream', () => {
     });
   });
 
-  it('keeps one socket for every subscriber and closes it after the last unsubscribe', () => {
+  it('keeps one socket for every subscriber and closes it after the last unsubscribe; status$ and errors$ only observe', () => {
     testScheduler.run(({ expectObservable, expectSubscriptions, flush }) => {
       const { ws, user } = setup();
-      expectObservable(user.events$, '^-----!').toBe('');
-      expectObservable(user.status$.pipe(map((s) => s.type)), '--^-------!').toBe('--a', { a: 'open' });
-      expectObservable(user.errors$, '----^---!').toBe('');
+      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('--ab-----c', {
+        a: 'connecting0',
+        b: 'open1',
+        c: 'closed1',
+      });
+      expectObservable(user.events$, '--^---!').toBe('');
+      expectObservable(user.orders$, '---^-----!').toBe('');
+      expectObservable(user.status$.pipe(map((s) => s.type)), '----^--------!').toBe('----a----b', { a: 'open', b: 'closed' });
+      expectObservable(user.errors$, '^ 20ms !').toBe('');
       flush();
-      expectSubscriptions(ws.logs).toBe(['^---------!']);
+      // status$ and errors$ subscribed alone at 0 start nothing; events$ opens at 2, orders$ keeps it until 9
+      expectSubscriptions(ws.logs).toBe(['--^------!']);
     });
   });
 
@@ -125,6 +132,7 @@ describe('userStream', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions, flush }) => {
       const keys = cold('k-----l', { k: 'key-1', l: 'key-2' });
       const { ws, user } = setup({ listenKey$: keys });
+      expectObservable(user.events$, '^ 30ms !').toBe('');
       ws.at(4, (s) => s.receive({ pong: 4 })); // the last frame of key-1's socket: the gap starts there
       expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab----cd', {
         a: 'connecting0',
@@ -136,7 +144,7 @@ describe('userStream', () => {
         g: { epoch: 2, downSince: 4, reconnectedAt: 7, keyChanged: true },
       });
       flush();
-      expectSubscriptions(ws.logs).toBe(['^-----!', '------^--------------!']);
+      expectSubscriptions(ws.logs).toBe(['^-----!', '------^------------------------!']);
       expect(ws.sockets.map((s) => s.url)).toEqual([`${URL}/key-1`, `${URL}/key-2`]);
     });
   });
@@ -152,6 +160,7 @@ describe('userStream', () => {
         g: { epoch: 2, downSince: 1, reconnectedAt: 4, keyChanged: true },
       });
       const subs = [
+        user.events$.subscribe(),
         user.errors$.subscribe((e) => seen.push(`${e.name}: ${e.message} ${JSON.stringify(e)}`)),
         user.status$.subscribe((s) => seen.push(JSON.stringify(s) + ('cause' in s && s.cause ? s.cause.message : ''))),
       ];
@@ -221,6 +230,7 @@ describe('userStream', () => {
   it('signals a gap after a reconnect on the same key', () => {
     testScheduler.run(({ expectObservable }) => {
       const { ws, user } = setup();
+      expectObservable(user.events$.pipe(map((e) => e.E)), '^ 30ms !').toBe('--------a', { a: 3 });
       ws.at(3, (s) => s.receive([report({ i: '7', E: 3 })])); // the last frame before the loss
       ws.at(5, (s) => s.closeFromServer({ code: 1006 }));
       expectObservable(user.gaps$, '^ 20ms !').toBe('--------g', {
@@ -281,6 +291,7 @@ describe('userStream', () => {
     testScheduler.run(({ expectObservable }) => {
       const { ws, user } = setup();
       ws.at(3, (s) => s.closeFromServer({ code: 4002, reason: `listenKey=key-1 too slow, path ${URL}/key-1, key key-1` }));
+      expectObservable(user.events$, '^ 30ms !').toBe('');
       expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab-c-de', {
         a: 'connecting0',
         b: 'open1',
@@ -318,7 +329,8 @@ describe('userStream', () => {
       const error = e as Error & { paths?: string[]; raw?: string };
       return [error.message, error.stack, JSON.stringify(error), ...(error.paths ?? []), error.raw ?? ''].join('\n');
     };
-    expect(seen.map((e) => e.name)).toEqual(['DecodeError', 'ConnectionClosedError']);
+    // the decode error, the lost socket, then the fatal error again (the caller's maxRetries: 0 ended the stream)
+    expect(seen.map((e) => e.name)).toEqual(['DecodeError', 'ConnectionClosedError', 'ConnectionClosedError']);
     expect(fatal).toBeInstanceOf(Error);
     for (const e of [...seen, fatal]) {
       for (let i = 0; i + 8 <= key.length; i++) expect(text(e)).not.toContain(key.slice(i, i + 8));

@@ -52,6 +52,23 @@ describe('ItemHub', () => {
     });
   });
 
+  it('passive subscribers observe without connecting, stay across connections, and are told of the end with items', () => {
+    testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
+      const failure = new ConnectionClosedError(4003, 'bye', true);
+      const status = (epoch: number): CoreItem => ({ type: 'status', status: { type: 'open', epoch, since: epoch } });
+      const source = cold<CoreItem>('-s-x-#', { s: status(1), x: err(1) }, failure);
+      const hub = new ItemHub(source);
+      const statuses = hub.pick('status', (i) => `${i.status.type}${i.status.epoch}${i.status.type === 'closed' && i.status.cause ? '!' : ''}`, true);
+      const errors = hub.pick('error', (i) => i.error.message, true);
+      expectObservable(statuses, '^ 30ms !').toBe('---a---b--c-d', { a: 'open1', b: 'closed1!', c: 'open1', d: 'closed1' });
+      expectObservable(errors, '^ 30ms !').toBe('-----a-b', { a: 'e1', b: failure.message });
+      // nothing connects before 2; the active subscriber errors (once), the passive ones do not
+      expectObservable(hub.events$(), '--^').toBe('-------#', undefined, failure);
+      expectObservable(hub.events$(), '---------^--!').toBe('');
+      expectSubscriptions(source.subscriptions).toBe(['--^----!', '---------^--!']);
+    });
+  });
+
   it('gives a subscriber added during an emission the next item, not the current one', () => {
     const source = new Subject<CoreItem>();
     const hub = new ItemHub(source);
