@@ -26,6 +26,7 @@ import type { CoreItem, UserItem } from './internal/items';
 import { ItemHub } from './internal/itemHub';
 import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
 import { type FrameClock, keySession } from './internal/keySession';
+import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
@@ -51,7 +52,11 @@ import type { UserStreamGap } from './userStreamGap';
  * ```
  */
 export interface UserStreamConfig {
-  /** Private stream address without the key, e.g. `wss://host/api/v1/ws`; the key is appended as `/{listenKey}`. */
+  /**
+   * Private stream address without the key, e.g. `wss://host/api/v1/ws`; the key is appended as `/{listenKey}`.
+   * A url holding a key placeholder (`{listenKey}`, `<listenKey>`, `:listenKey`) or ending in what looks like a
+   * key (a long opaque segment after `/ws/`) is refused with a `ConfigError` on `url`.
+   */
   readonly url: string;
   /** Listen-key calls (e.g. a `restClient`): the stream creates, keeps alive, recreates and closes its key. */
   readonly rest?: ListenKeyApi;
@@ -193,6 +198,8 @@ export function userStream(config: UserStreamConfig): UserStream {
     WebSocketCtor,
   } = config;
   if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
+  const keyed = keyedUrlProblem(url);
+  if (keyed !== undefined) throw new ConfigError('url', keyed);
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
   const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;

@@ -1,7 +1,7 @@
 import * as fc from 'fast-check';
 import { defer, EMPTY, map, of, throwError, type SchedulerAction } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { EventTimeOutOfRangeError, RateLimitedError, RequestRejectedError } from '../../lib/errors';
+import { ConfigError, EventTimeOutOfRangeError, RateLimitedError, RequestRejectedError } from '../../lib/errors';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
@@ -415,6 +415,36 @@ describe('userStream', () => {
 
   it('requires rest or listenKey$', () => {
     expect(() => userStream({ url: URL })).toThrow('rest or listenKey$ is required');
+  });
+
+  it('refuses a url that holds a key placeholder or ends in a key, saying what to pass, without repeating the key', () => {
+    const listenKey$ = of('key-1');
+    const key = 'xY7kP2mQ9vL4nR8sT1wZ3bC6dF5gH0jK2mN4pQ6rS8tV0wX2yZ4aB6cD8eF0gHi';
+    const refused = (url: string): ConfigError => {
+      try {
+        userStream({ url, listenKey$ });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error(`${url} accepted`);
+    };
+    for (const url of [
+      'ws://127.0.0.1:9000/api/v1/ws/{listenKey}',
+      'ws://127.0.0.1:9000/api/v1/ws/<listenKey>',
+      'ws://127.0.0.1:9000/api/v1/ws/:listenKey',
+      'wss://stream.example.com/api/v1/ws/%7BlistenKey%7D',
+    ]) {
+      expect(refused(url)).toMatchObject({ name: 'ConfigError', option: 'url' });
+      expect(refused(url).message).toMatch(/^url holds a listen-key placeholder: pass the base address without the key \(e\.g\. wss:\/\/host\/api\/v1\/ws\)/);
+    }
+    const keyed = refused(`wss://stream.example.com/api/v1/ws/${key}`);
+    expect(keyed).toMatchObject({ name: 'ConfigError', option: 'url' });
+    expect(keyed.message).toMatch(/^url seems to end in a listen key: pass the base address/);
+    expect(keyed.message).not.toContain(key.slice(0, 8));
+    // base addresses (a port, a trailing slash, a short last segment) are accepted
+    for (const url of ['ws://127.0.0.1:9000/api/v1/ws', 'wss://stream.example.com/api/v1/ws/', 'wss://h/ws', 'wss://h:443/private/ws']) {
+      expect(() => userStream({ url, listenKey$ })).not.toThrow();
+    }
   });
 });
 
