@@ -32,6 +32,7 @@ import { shareFrames } from '../internal/shareFrames';
 import { backfillTrades } from '../operators/backfillTrades';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
 import type { RestCalls } from '../rest/callTypes';
+import type { RestClient } from '../rest/types';
 import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import type { WebSocketCtor } from '../socket/webSocketLike';
@@ -114,6 +115,14 @@ export interface MarketStreamsConfig {
    * `retryAfterMs`). A failed fetch is reported on `errors$`. Default: none (gaps are signalled only).
    */
   readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number };
+  /**
+   * A REST client (or anything with its `clockSample`) whose signing clock follows this stream's heartbeats:
+   * while the public socket is open, each pong answering our ping (`serverTime - localTime` measured over its
+   * round trip, see `serverClock`) is handed to `rest.clockSample(offsetMs, rttMs)`, so signed calls use the
+   * service's clock (and skip their own `GET /api/v1/time` while a sample is fresh) with no other wiring. A
+   * `clockSample` that throws is reported on `errors$`. Default: none.
+   */
+  readonly rest?: Pick<RestClient, 'clockSample'>;
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
@@ -251,6 +260,7 @@ function positive(option: string, value: number, integer: boolean): number {
  *   user's own mistakes end an observable: a `ConfigError`, or a `SubscriptionRejectedError` (unknown symbol or
  *   topic) on that topic alone.
  * - `status$.dataAgeMs` shows how old the data in hand was when it was delivered (a slow consumer sees it grow).
+ * - With `rest`, the REST client's signing clock follows this stream's pongs while a topic is subscribed.
  *
  * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond`, `subscribeBurst`,
  * `subscribeTimeoutMs` or `staleAfterMs` value.
@@ -277,6 +287,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     scheduler = asyncScheduler,
     WebSocketCtor,
     tradeBackfill,
+    rest,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
@@ -354,6 +365,14 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       count(() => ({ dataAgeMs: age }));
     }
   };
+  /** Hands a pong's clock sample to `rest` (a throwing `clockSample` is reported, the stream goes on). */
+  const feedClock = (offsetMs: number, rttMs: number): void => {
+    try {
+      rest?.clockSample(offsetMs, rttMs);
+    } catch (e) {
+      errors.next(e instanceof Error ? e : new Error(String(e)));
+    }
+  };
   const ctx: TopicContext = {
     conn,
     router,
@@ -374,6 +393,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           })
           .subscribe({ error, complete }),
       );
+      if (rest !== undefined) subscription.add(conn.serverClock.samples$.subscribe(({ offsetMs, rttMs }) => feedClock(offsetMs, rttMs)));
       subscription.add(() => {
         pendingRefresh?.unsubscribe();
         pendingRefresh = undefined;

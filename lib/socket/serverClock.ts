@@ -1,4 +1,4 @@
-import { distinctUntilChanged, type Observable, ReplaySubject } from 'rxjs';
+import { distinctUntilChanged, type Observable, ReplaySubject, Subject } from 'rxjs';
 
 /**
  * An estimate of the service's clock relative to the local one, from the heartbeat exchange: each public
@@ -7,16 +7,17 @@ import { distinctUntilChanged, type Observable, ReplaySubject } from 'rxjs';
  * among the last 8 (the least delayed sample has the least error). Private pongs echo our own timestamp and
  * only update {@link ServerClock.rttMs}.
  *
- * Feed it to the REST client (`serverTimeOffsetMs: () => conn.serverClock.offsetMs()`) so signed timestamps
- * stay inside the service's window even when the local clock drifts.
+ * `marketStreams({ rest })` hands every sample to the REST client's clock (`rest.clockSample`), so signed
+ * timestamps follow the service's clock while a public stream is open; with a bare connection, feed
+ * {@link ServerClock.samples$} to `rest.clockSample` yourself.
  *
  * @example
  * ```ts
  * import { connection, restClient } from 'ex-streams';
  * declare const apiKey: string, secretKey: string;
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
- * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey,
- *   serverTimeOffsetMs: () => conn.serverClock.offsetMs() });
+ * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey });
+ * conn.serverClock.samples$.subscribe(({ offsetMs, rttMs }) => rest.clockSample(offsetMs, rttMs));
  * conn.serverClock.offset$.subscribe((ms) => console.log(`server clock is ${ms} ms ahead`));
  * ```
  */
@@ -27,6 +28,11 @@ export interface ServerClock {
   readonly offset$: Observable<number>;
   /** The latest measured round trip of a ping, in ms; `undefined` until one was measured. */
   rttMs(): number | undefined;
+  /**
+   * Every sample as measured, one per public pong answering our ping: `offsetMs` (`serverTime - localTime`)
+   * and the round trip `rttMs` it was measured over. Hot (no replay); never errors, never completes.
+   */
+  readonly samples$: Observable<{ readonly offsetMs: number; readonly rttMs: number }>;
 }
 
 /** A {@link ServerClock} fed by the connection. @internal */
@@ -44,10 +50,12 @@ export function serverClockSampler(window = 8): ServerClockSampler {
   let offset = 0;
   let lastRtt: number | undefined;
   const offset$ = offsets.pipe(distinctUntilChanged());
+  const measured = new Subject<{ readonly offsetMs: number; readonly rttMs: number }>();
   return {
     offsetMs: () => offset,
     offset$,
     rttMs: () => lastRtt,
+    samples$: measured.asObservable(),
     rtt(rttMs) {
       lastRtt = rttMs;
     },
@@ -59,6 +67,7 @@ export function serverClockSampler(window = 8): ServerClockSampler {
       for (const s of samples) if (s.rttMs < best.rttMs) best = s;
       offset = best.offsetMs;
       offsets.next(offset);
+      measured.next({ offsetMs, rttMs });
     },
   };
 }

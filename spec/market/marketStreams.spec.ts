@@ -3,6 +3,7 @@ import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { customKlineInterval } from '../../lib/market/klineInterval';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
+import { restClient } from '../../lib/rest/restClient';
 import type { MarketStatus } from '../../lib/market/marketStatus';
 import type { TradeGap } from '../../lib/operators/dedupeTrades';
 import { fakeWebSocket, type FakeWebSocket } from '../../lib/testing/fakeWebSocket';
@@ -379,6 +380,63 @@ describe('marketStreams', () => {
         testScheduler.schedule(() => sub.unsubscribe(), 2999);
         const age$ = market.status$.pipe(map((st) => st.dataAgeMs), distinctUntilChanged());
         expectObservable(age$, '^ 2999ms !').toBe('u 9ms a 999ms b', { u: undefined, a: 5, b: 600 });
+      });
+    });
+  });
+
+  describe('rest: the REST clock from public pongs', () => {
+    it('hands each pong sample to rest.clockSample while a topic is subscribed: the signing offset follows the service', () => {
+      testScheduler.run(() => {
+        const fed: string[] = [];
+        const rest = restClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', secretKey: 's', scheduler: testScheduler, fetch: () => Promise.reject(new Error('no call expected')) });
+        const recorder = { clockSample: (offsetMs: number, rttMs: number) => {
+          fed.push(`${testScheduler.now()}: ${offsetMs}/${rttMs}`);
+          rest.clockSample(offsetMs, rttMs);
+        } };
+        const { fake, market } = setup({ rest: recorder });
+        const offsets: number[] = [];
+        const sub = market.depth('BTCUSDT').subscribe();
+        // ping at 1, pong at 3 carrying 10 002: the service is 10 000 ms ahead (round trip 2)
+        fake.at(3, (s) => s.receive({ pong: 10_002 }));
+        testScheduler.schedule(() => offsets.push(rest.serverTimeOffsetMs()), 4);
+        // ping at 1001, pong at 1005: a slower sample (round trip 4) is handed on; the REST clock keeps the better one
+        fake.at(1005, (s) => s.receive({ pong: 11_013 }));
+        testScheduler.schedule(() => offsets.push(rest.serverTimeOffsetMs()), 1006);
+        testScheduler.schedule(() => sub.unsubscribe(), 1500);
+        // a new subscription opens a new socket (at 2001, ping at once): its pongs are fed again
+        testScheduler.schedule(() => {
+          const again = market.depth('BTCUSDT').subscribe();
+          testScheduler.schedule(() => again.unsubscribe(), 1000);
+        }, 2000);
+        fake.at(2003, (s) => s.receive({ pong: 12_500 }));
+        testScheduler.schedule(() => offsets.push(rest.serverTimeOffsetMs()), 2004);
+        testScheduler.schedule(() => {
+          expect(fed).toEqual(['3: 10000/2', '1005: 10010/4', '2003: 10498/2']);
+          expect(offsets).toEqual([10_000, 10_000, 10_498]);
+        }, 5000);
+      });
+    });
+
+    it('feeds nothing without a subscribed topic, and reports a clockSample that throws on errors$ while data flows', () => {
+      testScheduler.run(({ expectObservable }) => {
+        let calls = 0;
+        const { fake, market } = setup({
+          rest: {
+            clockSample: () => {
+              calls++;
+              throw new Error('clock broke');
+            },
+          },
+        });
+        market.serverClock.offset$.subscribe(); // watching the clock opens nothing
+        testScheduler.schedule(() => expect(calls).toBe(0), 500);
+        const later = (t: number) => fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '1' })));
+        testScheduler.schedule(() => {
+          fake.at(3, (s) => s.receive({ pong: 10_002 })); // ping at 1001 (open at 1001), pong at 1003
+          later(4);
+        }, 1000);
+        expectObservable(market.depth('BTCUSDT').pipe(map((d) => d.t)), '1000ms ^ 99ms !').toBe('1004ms a', { a: 4 });
+        expectObservable(market.errors$.pipe(map((e) => e.message)), '^ 1099ms !').toBe('1003ms a', { a: 'clock broke' });
       });
     });
   });
