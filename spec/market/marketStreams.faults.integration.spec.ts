@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { config as rxConfig, filter, firstValueFrom, map, type Observable, type Subscription, take, timeout, toArray } from 'rxjs';
+import { BehaviorSubject, config as rxConfig, filter, firstValueFrom, map, type Observable, type Subscription, take, timeout, toArray } from 'rxjs';
 import { WebSocket, WebSocketServer } from 'ws';
 import { ConnectionClosedError } from '../../lib/errors';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
@@ -137,11 +137,11 @@ describe('marketStreams against hostile and broken servers (real sockets)', () =
     });
     const received = new Set<number>();
     let stalled = false;
-    let lastOnEpoch2 = 0;
+    const lastOnEpoch2 = new BehaviorSubject(0);
     subscriptions.push(
       m.tradeMessages('BTCUSDT').subscribe((msg) => {
         for (const r of msg.data) received.add(Number(r.v));
-        if (msg.epoch === 2) lastOnEpoch2 = Number(msg.data[msg.data.length - 1]!.v);
+        if (msg.epoch === 2) lastOnEpoch2.next(Number(msg.data[msg.data.length - 1]!.v));
         // the link dies right after the 10th trade reached the client
         if (!stalled && received.size >= 10) {
           stalled = true;
@@ -158,7 +158,7 @@ describe('marketStreams against hostile and broken servers (real sockets)', () =
     await within(m.tradeMessages('BTCUSDT').pipe(filter((msg) => msg.epoch === 2), take(10), toArray()));
     clearInterval(producer);
     const lastWritten = written[written.length - 1]!.n;
-    for (let i = 0; i < 200 && lastOnEpoch2 < lastWritten; i++) await new Promise((r) => setTimeout(r, 5));
+    await within(lastOnEpoch2.pipe(filter((v) => v >= lastWritten)));
 
     const { downSince, since } = reopened;
     expect(downSince).toBeDefined();

@@ -268,11 +268,11 @@ describe('reorderByEventTime', () => {
     expect(() => reorderByEventTime({ dedupeWindowMs: 0 })).toThrow(ConfigError);
   });
 
-  it('needs eventTime when the value has no E (type level)', () => {
+  it('needs eventTime when the value has no E (type level), and orders by it', async () => {
     // @ts-expect-error: { t } has no `E`, so an `eventTime` is required
     of({ t: 1 }).pipe(reorderByEventTime());
-    of({ t: 1 }).pipe(reorderByEventTime({ eventTime: (e) => e.t }));
-    expect(true).toBe(true);
+    const sorted = of({ t: 3 }, { t: 1 }, { t: 2 }).pipe(reorderByEventTime({ eventTime: (e) => e.t, maxDelayMs: Infinity }), toArray());
+    await expect(firstValueFrom(sorted)).resolves.toEqual([{ t: 1 }, { t: 2 }, { t: 3 }]);
   });
 
   it('property: any permutation within displacement d comes out stably sorted by E', () => {

@@ -116,8 +116,8 @@ describe('userStream (hostile services, real sockets)', () => {
     const key = 'Qw3eRt5yUi7oPa9sDf1gHj3kLz5xCv7bNm9qWe1rTy3uIo5pAs7dFg9hJk1lZx3c';
     const port = await wsServer((socket) => {
       socket.send(JSON.stringify([{ e: 'executionReport', E: Date.now(), i: key, X: key.slice(3, 45), c: { listenKey: key } }]));
-      socket.send(JSON.stringify({ e: key, E: Date.now() }));
-      setTimeout(() => socket.close(4002, `key ${key} ${key.slice(0, 50)}`), 20);
+      // closed once the last frame is written: TCP delivers the frames before the close
+      socket.send(JSON.stringify({ e: key, E: Date.now() }), () => socket.close(4002, `key ${key} ${key.slice(0, 50)}`));
     });
     const server = await http(() => ({ status: 200, body: { listenKey: key } }));
     const rest = restClient({ baseUrl: server.baseUrl, apiKey: 'api-key', secretKey: 'secret-key' });
