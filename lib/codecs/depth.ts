@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
-import { struct } from './struct';
+import { declaredAs, struct } from './struct';
 
 /**
- * One order book level `[price, quantity]`, decimal text (numbers are turned into text). Extra elements
- * after the second are dropped; a missing one fails.
+ * The codec of {@link DepthLevel}, one order book level `[price, quantity]`, decimal text (numbers are
+ * turned into text). Extra elements after the second are dropped; a missing one fails.
  *
  * @example
  * ```ts
@@ -13,9 +13,10 @@ import { struct } from './struct';
  * DepthLevelCodec.decode(['34924.15', 0.5]); // right(['34924.15', '0.5'])
  * ```
  */
-export const DepthLevelCodec = t.tuple([DecimalString, DecimalString], 'DepthLevel');
+export const DepthLevelCodec: t.Type<DepthLevel, DepthLevel, unknown> = t.tuple([DecimalString, DecimalString], 'DepthLevel');
 /**
- * `[price, quantity]`.
+ * One order book level `[price, quantity]`: both decimal text; price in quote asset per unit of base
+ * asset, quantity in base asset units.
  *
  * @example
  * ```ts
@@ -24,10 +25,39 @@ export const DepthLevelCodec = t.tuple([DecimalString, DecimalString], 'DepthLev
  * const [price, quantity]: DepthLevel = ['30000.5', '0.25'];
  * ```
  */
-export type DepthLevel = t.TypeOf<typeof DepthLevelCodec>;
+export type DepthLevel = [price: string, quantity: string];
 
 /**
- * The order book record of the `depth` topic (SPEC, depth record), up to 200 levels a side.
+ * A decoded order book record of the `depth` topic (SPEC, depth record): a snapshot of up to 200 levels a
+ * side, as the service sends them (use `orderBook()` for a checked, sorted view).
+ *
+ * @example
+ * ```ts
+ * import type { DepthRecord } from 'ex-streams';
+ *
+ * const book: DepthRecord = { t: 1700000000000, s: 'BTCUSDT', a: [['30001', '0.5']], b: [['30000', '1.2']] };
+ * ```
+ */
+export interface DepthRecord {
+  /** Data time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly t: number;
+  /** Ask (sell) levels `[price, quantity]`, decimal text; may be empty. */
+  readonly a: DepthLevel[];
+  /** Bid (buy) levels `[price, quantity]`, decimal text; may be empty. */
+  readonly b: DepthLevel[];
+  /** Currency pair (text), when sent. */
+  readonly s?: string;
+  /** Exchange id: text (a number on the wire is turned into text), when sent. */
+  readonly e?: string;
+  /** "Ignore" in the SPEC: kept as text when sent, so a 64-bit value cannot fail the book. */
+  readonly v?: string;
+  /** "Ignore" in the SPEC: kept as text when sent (a number is turned into text). */
+  readonly o?: string;
+}
+
+/**
+ * The codec of {@link DepthRecord}, the order book record of the `depth` topic (SPEC, depth record), up
+ * to 200 levels a side.
  *
  * Required: `t` (ms), `a` (asks) and `b` (bids), arrays of {@link DepthLevelCodec} (either may be empty).
  * Optional: `s` (pair), `e` (exchange id), `v` and `o` ("ignore" in the SPEC; kept as id text when present
@@ -41,22 +71,13 @@ export type DepthLevel = t.TypeOf<typeof DepthLevelCodec>;
  * // right({ e: '301', s: 'BTCUSDT', t: 1626249138535, v: '6583_18', o: '0', a: [['34924.15', '0.5']], b: [] })
  * ```
  */
-export const DepthRecordCodec = struct(
-  'DepthRecord',
-  { t: IntFromNumberOrString, a: t.array(DepthLevelCodec), b: t.array(DepthLevelCodec) },
-  { s: t.string, e: IdFromNumberOrString, v: IdFromNumberOrString, o: IdFromNumberOrString },
+export const DepthRecordCodec = declaredAs<DepthRecord>()(
+  struct(
+    'DepthRecord',
+    { t: IntFromNumberOrString, a: t.array(DepthLevelCodec), b: t.array(DepthLevelCodec) },
+    { s: t.string, e: IdFromNumberOrString, v: IdFromNumberOrString, o: IdFromNumberOrString },
+  ),
 );
-/**
- * A decoded order book record.
- *
- * @example
- * ```ts
- * import type { DepthRecord } from 'ex-streams';
- *
- * const book: DepthRecord = { t: 1700000000000, s: 'BTCUSDT', a: [['30001', '0.5']], b: [['30000', '1.2']] };
- * ```
- */
-export type DepthRecord = t.TypeOf<typeof DepthRecordCodec>;
 
 /**
  * A depth data message: {@link PublicEnvelopeCodec} over {@link DepthRecordCodec}.

@@ -1,10 +1,41 @@
 import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IntFromNumberOrString } from './primitives';
-import { struct } from './struct';
+import { declaredAs, struct } from './struct';
 
 /**
- * One kline (candle) record of a `kline_<interval>` topic (SPEC, kline record).
+ * A decoded kline (candle) record of a `kline_<interval>` topic (SPEC, kline record). Prices and volume
+ * are decimal text: convert at the edge with `decimalToNumber`.
+ *
+ * @example
+ * ```ts
+ * import type { KlineRecord } from 'ex-streams';
+ *
+ * const candle: KlineRecord = { t: 1700000040000, s: 'BTCUSDT', o: '30000', h: '30010.5', l: '29990', c: '30005', v: '1.25' };
+ * ```
+ */
+export interface KlineRecord {
+  /** Candle time (the SPEC's timestamp): milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly t: number;
+  /** Open price: decimal text, quote asset per unit of base asset. */
+  readonly o: string;
+  /** High price: decimal text. */
+  readonly h: string;
+  /** Low price: decimal text. */
+  readonly l: string;
+  /** Close (latest) price: decimal text. */
+  readonly c: string;
+  /** Volume traded in the candle: decimal text, in base asset units. */
+  readonly v: string;
+  /** Currency pair id (text), when sent. */
+  readonly s?: string;
+  /** Currency pair name (text), when sent. */
+  readonly sn?: string;
+}
+
+/**
+ * The codec of {@link KlineRecord}, one kline (candle) record of a `kline_<interval>` topic (SPEC, kline
+ * record).
  *
  * Required: `t` (open time, ms), `o`, `h`, `l`, `c` (prices), `v` (base volume), all decimal text.
  * Optional: `s` (pair id), `sn` (pair name). Extra fields are ignored.
@@ -16,22 +47,13 @@ import { struct } from './struct';
  * // right({ t: 1626249120000, ..., c: '32902.6' })
  * ```
  */
-export const KlineRecordCodec = struct(
-  'KlineRecord',
-  { t: IntFromNumberOrString, o: DecimalString, h: DecimalString, l: DecimalString, c: DecimalString, v: DecimalString },
-  { s: t.string, sn: t.string },
+export const KlineRecordCodec = declaredAs<KlineRecord>()(
+  struct(
+    'KlineRecord',
+    { t: IntFromNumberOrString, o: DecimalString, h: DecimalString, l: DecimalString, c: DecimalString, v: DecimalString },
+    { s: t.string, sn: t.string },
+  ),
 );
-/**
- * A decoded kline record.
- *
- * @example
- * ```ts
- * import type { KlineRecord } from 'ex-streams';
- *
- * const candle: KlineRecord = { t: 1700000040000, s: 'BTCUSDT', o: '30000', h: '30010.5', l: '29990', c: '30005', v: '1.25' };
- * ```
- */
-export type KlineRecord = t.TypeOf<typeof KlineRecordCodec>;
 
 /**
  * A kline data message: {@link PublicEnvelopeCodec} over {@link KlineRecordCodec} (`topic` is `kline`,

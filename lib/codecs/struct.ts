@@ -11,6 +11,9 @@ import * as t from 'io-ts';
 const isObject = (u: unknown): u is Record<string, unknown> =>
   typeof u === 'object' && u !== null && !Array.isArray(u);
 
+/** The codec of key `k` of `props`; `k` comes from `Object.keys(props)`, so it is there. */
+const codecAt = (props: t.Props, k: string): t.Mixed => props[k] as t.Mixed;
+
 /**
  * An object codec with required and optional fields in one named type, so that every failure reads as
  * `: Name/field: Codec` (io-ts `t.intersection([t.type, t.partial])` would add `0:`/`1:` levels).
@@ -35,8 +38,8 @@ export function struct<R extends t.Props, P extends t.Props>(
     name,
     (u): u is A =>
       isObject(u) &&
-      requiredKeys.every((k) => required[k].is(u[k])) &&
-      optionalKeys.every((k) => u[k] === undefined || optional[k].is(u[k])),
+      requiredKeys.every((k) => codecAt(required, k).is(u[k])) &&
+      optionalKeys.every((k) => u[k] === undefined || codecAt(optional, k).is(u[k])),
     (u, c) => {
       if (!isObject(u)) return t.failure(u, c);
       let out = u;
@@ -51,16 +54,16 @@ export function struct<R extends t.Props, P extends t.Props>(
           out[k] = r.right;
         }
       };
-      for (const k of requiredKeys) check(k, required[k]);
-      for (const k of optionalKeys) if (u[k] !== undefined) check(k, optional[k]);
+      for (const k of requiredKeys) check(k, codecAt(required, k));
+      for (const k of optionalKeys) if (u[k] !== undefined) check(k, codecAt(optional, k));
       return errors === undefined ? t.success(out as A) : t.failures(errors);
     },
     (a) => {
       const o: Record<string, unknown> = { ...a };
-      for (const k of requiredKeys) o[k] = required[k].encode((a as Record<string, unknown>)[k]);
+      for (const k of requiredKeys) o[k] = codecAt(required, k).encode((a as Record<string, unknown>)[k]);
       for (const k of optionalKeys) {
         const v = (a as Record<string, unknown>)[k];
-        if (v !== undefined) o[k] = optional[k].encode(v);
+        if (v !== undefined) o[k] = codecAt(optional, k).encode(v);
       }
       return o as O;
     },
@@ -80,4 +83,50 @@ export function nullable<C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null
     (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
     (a) => (a === null ? null : codec.encode(a)),
   );
+}
+
+type Mutual<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type OptionalKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? K : never }[keyof T];
+type Differences<D, C> = {
+  onlyInDeclared: Exclude<keyof D, keyof C>;
+  onlyInCodec: Exclude<keyof C, keyof D>;
+  optionalInOneOnly: Exclude<OptionalKeys<D>, OptionalKeys<C>> | Exclude<OptionalKeys<C>, OptionalKeys<D> | Exclude<keyof C, keyof D>>;
+  typeDiffers: { [K in keyof D & keyof C]-?: Mutual<D[K], C[K]> extends true ? never : K }[keyof D & keyof C];
+};
+type Present<T> = { [K in keyof T as [T[K]] extends [never] ? never : K]: T[K] };
+type Expand<T> = T extends infer O ? { [K in keyof O]: O[K] } : never;
+
+/**
+ * `true` when the declared record type `D` and the decoded (or encoded) type `C` of its codec have the same
+ * keys, the same optional keys and mutually assignable field types; otherwise the keys that differ, by kind
+ * (`readonly` is not compared).
+ *
+ * @internal
+ */
+export type SameShape<D, C> = keyof Present<Differences<D, C>> extends never ? true : Expand<Present<Differences<D, C>>>;
+
+/**
+ * Types `codec` as decoding to (and encoding) the hand-written interface `A`, after the compiler proves that
+ * `A` has exactly the shape the codec decodes: a field added to one and not the other, a field optional in
+ * one only, or a field of another type fails `tsc` with
+ * `… & { readonly declaredTypeDiffers: { onlyInDeclared: "x"; … } }`. One shape, two views: the codec
+ * stays the source of truth, the interface carries the names and the per-field docs users read. Returns
+ * `codec` itself.
+ *
+ * @example
+ * ```ts
+ * interface Pair { readonly a: string; readonly b?: number }
+ * const PairCodec = declaredAs<Pair>()(struct('Pair', { a: t.string }, { b: t.number })); // t.Type<Pair, Pair, unknown>
+ * ```
+ *
+ * @internal
+ */
+export function declaredAs<A>() {
+  return <C extends t.Mixed>(
+    codec: C & (SameShape<A, t.TypeOf<C>> extends true
+      ? SameShape<A, t.OutputOf<C>> extends true
+        ? unknown
+        : { readonly declaredTypeDiffersFromEncoded: SameShape<A, t.OutputOf<C>> }
+      : { readonly declaredTypeDiffers: SameShape<A, t.TypeOf<C>> }),
+  ): t.Type<A, A, unknown> => codec as t.Type<A, A, unknown>;
 }
