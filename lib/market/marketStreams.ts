@@ -85,10 +85,14 @@ export interface MarketStreamsConfig {
   /**
    * The service does not acknowledge a `sub`; its first message (the snapshot, or the last 60 trades) is the
    * answer and comes at once. A topic that got no message this long after its `sub` (lost on the way, e.g. by
-   * a stalled server) is subscribed again, with a new id, then after twice the wait, up to a minute, until a
-   * message arrives; each re-send is counted in `status$.resubscribes`. Default 10 000; `Infinity` turns it off.
+   * a stalled server) is subscribed again, with a new id, until a message arrives: the n-th `sub` in a row
+   * waits `max(subscribeTimeoutMs, random() * min(60 000, subscribeTimeoutMs * 2 ^ (n - 1)))` (the backoff of
+   * `reconnect`, never shorter than the timeout); each re-send is counted in `status$.resubscribes`. Default
+   * 10 000; `Infinity` turns it off.
    */
   readonly subscribeTimeoutMs?: number;
+  /** Source of jitter in [0, 1) for re-sent subscriptions (see `subscribeTimeoutMs`). Default `Math.random`. */
+  readonly random?: () => number;
   /**
    * Per topic kind, the silence (no data message, while the socket itself is healthy) after which a topic that
    * had answered is cancelled and subscribed again (a feed the service stopped without a word); each is counted
@@ -251,8 +255,9 @@ function positive(option: string, value: number, integer: boolean): number {
  * - An error frame for one subscription (unknown symbol or topic) errors that observable with a
  *   `SubscriptionRejectedError`; the other topics keep flowing.
  *
- * - A `sub` that brings no message within `subscribeTimeoutMs` (10 s) is sent again (the service does not
- *   acknowledge it, and one lost on the way would leave the topic silent on a healthy socket).
+ * - A `sub` that brings no message within `subscribeTimeoutMs` (10 s) is sent again, then after `reconnect`'s
+ *   jittered backoff (the service does not acknowledge it, and one lost on the way would leave the topic silent
+ *   on a healthy socket).
  * - A topic that goes silent for its `staleAfterMs` (depth 30 s, realtimes 60 s, kline 2 intervals, trades
  *   never) is cancelled and subscribed again, counted in `status$.staleResubscribes`.
  * - The service's word never ends a stream: every lost socket (any close code, a network error, a dead peer)
@@ -288,6 +293,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     WebSocketCtor,
     tradeBackfill,
     rest,
+    random = Math.random,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
@@ -403,6 +409,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
     scheduler,
     subscribeTimeoutMs,
+    random,
     nextId: () => ++lastId,
     frameAt: () => frameAt,
     onDelivered: (sentAt) => {

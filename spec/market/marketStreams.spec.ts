@@ -221,20 +221,39 @@ describe('marketStreams', () => {
   });
 
   describe('unanswered subscriptions', () => {
-    it('sends a sub again when it brought no message within subscribeTimeoutMs, doubling the wait, until one arrives', () => {
+    it('sends a sub again when it brought no message within subscribeTimeoutMs, then after reconnect\'s jittered backoff (never less than the timeout), until one arrives', () => {
       testScheduler.run(({ expectObservable }) => {
-        const { fake, market } = setup({ subscribeTimeoutMs: 100, connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 } });
-        expectObservable(market.depth('BTCUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('350ms a', { a: 5 });
+        // random 0.75: the n-th sub waits max(100, 0.75 * 100 * 2^(n-1)): 100, 150, 300 (plain doubling: 100, 200, 400)
+        const { fake, market } = setup({ subscribeTimeoutMs: 100, random: () => 0.75, connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 } });
+        expectObservable(market.depth('BTCUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('600ms a', { a: 5 });
         expectObservable(market.depth('ETHUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('50ms a', { a: 6 });
-        // ETHUSDT answers at once; BTCUSDT's subs are lost until the third one (sent at 301) is answered at 350
+        // ETHUSDT answers at once; BTCUSDT's subs (sent at 1, 101, 251, 551) are lost until the fourth is answered at 600
         fake.at(50, (s) => s.receive(envelope('ETHUSDT', 'depth', [{ t: 6, a: [['2', '1']], b: [] }], { id: '2' })));
-        fake.at(350, (s) => s.receive(envelope('BTCUSDT', 'depth', [{ t: 5, a: [['2', '1']], b: [] }], { id: '4' })));
+        fake.at(600, (s) => s.receive(envelope('BTCUSDT', 'depth', [{ t: 5, a: [['2', '1']], b: [] }], { id: '5' })));
+        const btcSubs: string[] = [];
+        for (const t of [100, 102, 250, 252, 550, 552, 900]) {
+          testScheduler.schedule(() => btcSubs.push(`${t}: ${requests(fake.latest()).filter((r) => r.startsWith('sub BTCUSDT')).length}`), t);
+        }
         const times: number[] = [];
         testScheduler.schedule(() => {
           market.status$.subscribe((st) => times.push(st.resubscribes)).unsubscribe();
-          expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'sub ETHUSDT depth 2', 'sub BTCUSDT depth 3', 'sub BTCUSDT depth 4']);
-          expect(times).toEqual([2]);
-        }, 900);
+          expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'sub ETHUSDT depth 2', 'sub BTCUSDT depth 3', 'sub BTCUSDT depth 4', 'sub BTCUSDT depth 5']);
+          expect(btcSubs).toEqual(['100: 1', '102: 2', '250: 2', '252: 3', '550: 3', '552: 4', '900: 4']);
+          expect(times).toEqual([3]);
+        }, 950);
+      });
+    });
+
+    it('caps the backoff between unanswered subs at a minute before the injected jitter applies', () => {
+      testScheduler.run(() => {
+        const { fake, market } = setup({ subscribeTimeoutMs: 10_000, random: () => 0.5, connection: { pingIntervalMs: 600_000, heartbeatTimeoutMs: 1_200_000 } });
+        const sub = market.trades('BTCUSDT').subscribe();
+        // waits max(10 000, 0.5 * min(60 000, 10 000 * 2^(n-1))): 10 000, 10 000, 20 000, then 30 000 each:
+        // subs at 1, 10 001, 20 001, 40 001, 70 001, 100 001, 130 001, 160 001, 190 001 (plain doubling: 6 subs)
+        testScheduler.schedule(() => {
+          expect(requests(fake.latest()).length).toBe(9);
+          sub.unsubscribe();
+        }, 200_000);
       });
     });
 

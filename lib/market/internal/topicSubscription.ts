@@ -5,6 +5,7 @@ import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { type DecodeError, SubscriptionRejectedError } from '../../errors';
+import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
@@ -20,8 +21,13 @@ export interface TopicContext {
   readonly router$: Observable<never>;
   readonly pacer: Pacer;
   readonly scheduler: SchedulerLike;
-  /** A `sub` that brought no message within this many ms is sent again (doubling, up to a minute). */
+  /**
+   * A `sub` that brought no message within this many ms is sent again; the n-th `sub` in a row waits
+   * `max(subscribeTimeoutMs, backoffDelayMs(n, subscribeTimeoutMs, 60 000, 2, random))`.
+   */
   readonly subscribeTimeoutMs: number;
+  /** Jitter of the re-sent `sub`s, in [0, 1). */
+  readonly random: () => number;
   nextId(): number;
   /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
   frameAt(): number;
@@ -62,7 +68,7 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
  * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
  * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
  * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
- * twice that, up to a minute); once answered, a topic that delivers no data message for `staleAfterMs` is
+ * after `reconnect`'s jittered backoff, at least the timeout, capped at a minute); once answered, a topic that delivers no data message for `staleAfterMs` is
  * cancelled and subscribed again (`onStale`). On the last unsubscribe it sends `cancel` (when its `sub` went
  * out on the current socket). A service error frame errors it with a `SubscriptionRejectedError`.
  * @internal
@@ -122,9 +128,11 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     // The service does not acknowledge a `sub` (some deployments answer code 0): its first message is the
     // answer (it always comes at once, with the current snapshot or the last 60 trades). A `sub` lost on the way (a stalled server dropping frames
     // while the socket itself stays healthy) would otherwise leave the topic silent for good.
-    const { subscribeTimeoutMs: timeout, scheduler } = ctx;
+    const { subscribeTimeoutMs: timeout, scheduler, random } = ctx;
+    const maxWait = Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS);
     const watched = (epoch: number): Observable<number> => {
-      let wait = timeout;
+      /** `sub`s sent in a row without an answer. */
+      let sends = 0;
       /** Data silence once answered: `cancel`, then `sub` again (the wait for its answer starts over). */
       const watchSilence = (): Observable<number> =>
         Number.isFinite(stale)
@@ -132,16 +140,20 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
               catchError(() => {
                 ctx.onStale();
                 ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
-                wait = timeout;
+                sends = 0;
                 return subscribe(epoch);
               }),
             )
           : EMPTY;
-      /** After each `sub`: wait for its answer (re-sending, doubling the wait), then watch for silence. */
+      /**
+       * After each `sub`: wait for its answer, then watch for silence; unanswered, send it again. The wait is the
+       * library's one backoff (`reconnect`'s jittered formula), never shorter than the timeout: every `sub` gets
+       * `subscribeTimeoutMs` to be answered.
+       */
       const afterSubscribe = (): Observable<number> => {
         if (!Number.isFinite(timeout)) return watchSilence();
-        const delay = wait;
-        wait = Math.min(wait * 2, Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS));
+        sends += 1;
+        const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
         return timer(delay, scheduler).pipe(
           switchMap(() => {
             if (heard) return watchSilence();
