@@ -1,24 +1,9 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
-import { struct } from './struct';
+import { declaredAs, struct } from './struct';
 
 /**
- * `params` of a public data message: `realtimeInterval`, `binary` (boolean or `"true"`/`"false"`) and, for
- * kline, `klineType` (the interval). All optional.
- *
- * @example
- * ```ts
- * import { EnvelopeParamsCodec } from 'ex-streams';
- * EnvelopeParamsCodec.decode({ realtimeInterval: '24h', binary: 'false' }); // right({ realtimeInterval: '24h', binary: false })
- * ```
- */
-export const EnvelopeParamsCodec = struct(
-  'EnvelopeParams',
-  {},
-  { realtimeInterval: t.string, binary: BooleanFromStringOrBoolean, klineType: t.string },
-);
-/**
- * Decoded envelope params.
+ * Decoded `params` of a public data message (SPEC, Common envelope): the expanded parameters echoed back.
  *
  * @example
  * ```ts
@@ -27,7 +12,28 @@ export const EnvelopeParamsCodec = struct(
  * const params: EnvelopeParams = { realtimeInterval: '24h', binary: false, klineType: '1m' };
  * ```
  */
-export type EnvelopeParams = t.TypeOf<typeof EnvelopeParamsCodec>;
+export interface EnvelopeParams {
+  /** Time period, text (e.g. `'24h'`; for kline only `'24h'` is supported), when sent. */
+  readonly realtimeInterval?: string;
+  /** Whether the server sends zip binary frames (`true`) or JSON text (`false`); text `"true"`/`"false"` is accepted. */
+  readonly binary?: boolean;
+  /** Kline only: the interval of the subscribed topic, text (e.g. `'1m'`). */
+  readonly klineType?: string;
+}
+
+/**
+ * The codec of {@link EnvelopeParams}, `params` of a public data message: `realtimeInterval`, `binary`
+ * (boolean or `"true"`/`"false"`) and, for kline, `klineType` (the interval). All optional.
+ *
+ * @example
+ * ```ts
+ * import { EnvelopeParamsCodec } from 'ex-streams';
+ * EnvelopeParamsCodec.decode({ realtimeInterval: '24h', binary: 'false' }); // right({ realtimeInterval: '24h', binary: false })
+ * ```
+ */
+export const EnvelopeParamsCodec = declaredAs<EnvelopeParams>()(
+  struct('EnvelopeParams', {}, { realtimeInterval: t.string, binary: BooleanFromStringOrBoolean, klineType: t.string }),
+);
 
 /**
  * A public stream data message carrying records of type `R` (SPEC, Common envelope).

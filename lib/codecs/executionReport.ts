@@ -7,7 +7,7 @@ import {
   IntFromNumberOrString,
   TextFromNumberOrString,
 } from './primitives';
-import { nullable, struct } from './struct';
+import { declaredAs, nullable, struct } from './struct';
 
 /**
  * An order status (`X`): `NEW`, `PARTIALLY_FILLED`, `FILLED`, `PARTIALLY_CANCELED`, `CANCELED`,
@@ -58,7 +58,77 @@ export const OrderSideCodec = t.keyof({ BUY: null, SELL: null }, 'OrderSide');
 export type OrderSide = t.TypeOf<typeof OrderSideCodec>;
 
 /**
- * The private `executionReport` event: one order update (SPEC, Private stream payloads).
+ * A decoded order update: the private `executionReport` event (SPEC, Private stream payloads). Amounts
+ * are decimal text (convert at the edge with `decimalToNumber`); ids are text.
+ *
+ * @example
+ * ```ts
+ * import type { ExecutionReport } from 'ex-streams';
+ *
+ * const progress = (r: ExecutionReport): string => `${r.s} ${r.S} ${r.i}: ${r.X}, ${r.z} of ${r.q} filled`;
+ * // 'BTCUSDT BUY 1900000000000000001: PARTIALLY_FILLED, 0.4 of 1 filled'
+ * ```
+ */
+export interface ExecutionReport {
+  /** Event type, always `'executionReport'`. */
+  readonly e: 'executionReport';
+  /** Event time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly E: number;
+  /** Symbol (currency pair), text. */
+  readonly s: string;
+  /** Order id: text, 64-bit, compare as text (a number on the wire is turned into text). */
+  readonly i: string;
+  /** Client order id: text, may be `''` (a number on the wire is turned into text). */
+  readonly c: string;
+  /** Side: `'BUY'` or `'SELL'`. */
+  readonly S: OrderSide;
+  /** Order type, text as sent (e.g. `'LIMIT'`). */
+  readonly o: string;
+  /** Current order status (see {@link OrderStatus}). */
+  readonly X: OrderStatus;
+  /** Order quantity: decimal text, in base asset units. */
+  readonly q: string;
+  /** Order price: decimal text, quote asset per unit of base asset. */
+  readonly p: string;
+  /** Cumulative filled quantity: decimal text, in base asset units. */
+  readonly z: string;
+  /** Cumulative quote asset transacted: decimal text; the average price is `Z / z` (see `averagePrice`). */
+  readonly Z: string;
+  /** Time in force, text as sent (e.g. `'GTC'`), when sent. */
+  readonly f?: string;
+  /** Requested cash amount: decimal text, or `''` when it does not apply. */
+  readonly reqAmt?: string;
+  /** Execution id: text, `''` on a NEW report (a number on the wire is turned into text). */
+  readonly d?: string;
+  /** Last executed quantity: decimal text (base asset), or `''` before any fill. */
+  readonly l?: string;
+  /** Unfilled quantity: decimal text (base asset), or `''`. */
+  readonly r?: string;
+  /** Last executed price: decimal text, or `''` before any fill. */
+  readonly L?: string;
+  /** Average executed price: decimal text, or `''` before any fill. */
+  readonly V?: string;
+  /** Commission amount: decimal text (in the asset `N`), or `''` before any fill. */
+  readonly n?: string;
+  /** Commission asset: text, or `null` when none applies yet. */
+  readonly N?: string | null;
+  /** "Whether the trade is normal" (the SPEC says: ignore). */
+  readonly u?: boolean;
+  /** Whether the order is working (on the book). */
+  readonly w?: boolean;
+  /** Whether the order is a limit-maker order (not the maker flag of a fill: see `TicketInfo.m`). */
+  readonly m?: boolean;
+  /** Order creation time: milliseconds since the Unix epoch. */
+  readonly O?: number;
+  /** Order update time: milliseconds since the Unix epoch. */
+  readonly U?: number;
+  /** Order cancel reject reason, text (e.g. `'USER_CANCEL'`). */
+  readonly x?: string;
+}
+
+/**
+ * The codec of {@link ExecutionReport}, the private `executionReport` event: one order update (SPEC,
+ * Private stream payloads).
  *
  * Required (what folding order state needs): `e` (`'executionReport'`), `E` (event time, ms), `s`
  * (symbol), `i` (order id, text), `c` (client order id, text, may be empty; a number is turned into text), `S` (side),
@@ -77,49 +147,39 @@ export type OrderSide = t.TypeOf<typeof OrderSideCodec>;
  * // right({ ..., c: '1000087761', i: '4293153', N: null })
  * ```
  */
-export const ExecutionReportCodec = struct(
-  'ExecutionReport',
-  {
-    e: t.literal('executionReport'),
-    E: IntFromNumberOrString,
-    s: t.string,
-    i: IdFromNumberOrString,
-    c: TextFromNumberOrString,
-    S: OrderSideCodec,
-    o: t.string,
-    X: OrderStatusCodec,
-    q: DecimalString,
-    p: DecimalString,
-    z: DecimalString,
-    Z: DecimalString,
-  },
-  {
-    f: t.string,
-    reqAmt: DecimalOrEmptyString,
-    d: TextFromNumberOrString,
-    l: DecimalOrEmptyString,
-    r: DecimalOrEmptyString,
-    L: DecimalOrEmptyString,
-    V: DecimalOrEmptyString,
-    n: DecimalOrEmptyString,
-    N: nullable(t.string),
-    u: BooleanFromStringOrBoolean,
-    w: BooleanFromStringOrBoolean,
-    m: BooleanFromStringOrBoolean,
-    O: IntFromNumberOrString,
-    U: IntFromNumberOrString,
-    x: t.string,
-  },
+export const ExecutionReportCodec = declaredAs<ExecutionReport>()(
+  struct(
+    'ExecutionReport',
+    {
+      e: t.literal('executionReport'),
+      E: IntFromNumberOrString,
+      s: t.string,
+      i: IdFromNumberOrString,
+      c: TextFromNumberOrString,
+      S: OrderSideCodec,
+      o: t.string,
+      X: OrderStatusCodec,
+      q: DecimalString,
+      p: DecimalString,
+      z: DecimalString,
+      Z: DecimalString,
+    },
+    {
+      f: t.string,
+      reqAmt: DecimalOrEmptyString,
+      d: TextFromNumberOrString,
+      l: DecimalOrEmptyString,
+      r: DecimalOrEmptyString,
+      L: DecimalOrEmptyString,
+      V: DecimalOrEmptyString,
+      n: DecimalOrEmptyString,
+      N: nullable(t.string),
+      u: BooleanFromStringOrBoolean,
+      w: BooleanFromStringOrBoolean,
+      m: BooleanFromStringOrBoolean,
+      O: IntFromNumberOrString,
+      U: IntFromNumberOrString,
+      x: t.string,
+    },
+  ),
 );
-/**
- * A decoded order update.
- *
- * @example
- * ```ts
- * import type { ExecutionReport } from 'ex-streams';
- *
- * const progress = (r: ExecutionReport): string => `${r.s} ${r.S} ${r.i}: ${r.X}, ${r.z} of ${r.q} filled`;
- * // 'BTCUSDT BUY 1900000000000000001: PARTIALLY_FILLED, 0.4 of 1 filled'
- * ```
- */
-export type ExecutionReport = t.TypeOf<typeof ExecutionReportCodec>;

@@ -1,20 +1,9 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IntFromNumberOrString } from './primitives';
-import { struct } from './struct';
+import { declaredAs, struct } from './struct';
 
 /**
- * One changed balance of an account update: `a` (asset), `f` (free) and `l` (locked) amounts as decimal
- * text. All required.
- *
- * @example
- * ```ts
- * import { BalanceCodec } from 'ex-streams';
- * BalanceCodec.decode({ a: 'USDT', f: '1000.5', l: '0' }); // right({ a: 'USDT', f: '1000.5', l: '0' })
- * ```
- */
-export const BalanceCodec = struct('Balance', { a: t.string, f: DecimalString, l: DecimalString }, {});
-/**
- * A changed balance.
+ * A changed balance of an account update.
  *
  * @example
  * ```ts
@@ -23,10 +12,55 @@ export const BalanceCodec = struct('Balance', { a: t.string, f: DecimalString, l
  * const usdt: Balance = { a: 'USDT', f: '99000.5', l: '1000' }; // asset, free, locked
  * ```
  */
-export type Balance = t.TypeOf<typeof BalanceCodec>;
+export interface Balance {
+  /** Asset name, text (e.g. `'USDT'`). */
+  readonly a: string;
+  /** Free (available) amount: decimal text, in units of the asset. */
+  readonly f: string;
+  /** Locked amount (held by open orders): decimal text, in units of the asset. */
+  readonly l: string;
+}
 
 /**
- * The private `outboundAccountInfo` event: balances that may have moved (SPEC, Private stream payloads).
+ * The codec of {@link Balance}, one changed balance of an account update: `a` (asset), `f` (free) and
+ * `l` (locked) amounts as decimal text. All required.
+ *
+ * @example
+ * ```ts
+ * import { BalanceCodec } from 'ex-streams';
+ * BalanceCodec.decode({ a: 'USDT', f: '1000.5', l: '0' }); // right({ a: 'USDT', f: '1000.5', l: '0' })
+ * ```
+ */
+export const BalanceCodec = declaredAs<Balance>()(struct('Balance', { a: t.string, f: DecimalString, l: DecimalString }, {}));
+
+/**
+ * A decoded account update: the private `outboundAccountInfo` event (SPEC, Private stream payloads).
+ *
+ * @example
+ * ```ts
+ * import type { OutboundAccountInfo } from 'ex-streams';
+ *
+ * const update: OutboundAccountInfo = { e: 'outboundAccountInfo', E: 1700000000000, B: [{ a: 'USDT', f: '99000', l: '1000' }] };
+ * ```
+ */
+export interface OutboundAccountInfo {
+  /** Event type, always `'outboundAccountInfo'`. */
+  readonly e: 'outboundAccountInfo';
+  /** Event time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly E: number;
+  /** The balances that changed (only those; may be empty). */
+  readonly B: Balance[];
+  /** Whether the account can trade, when sent. */
+  readonly T?: boolean;
+  /** Whether the account can withdraw, when sent. */
+  readonly W?: boolean;
+  /** Whether the account can deposit, when sent. */
+  readonly D?: boolean;
+}
+
+/**
+ * The codec of {@link OutboundAccountInfo}, the private `outboundAccountInfo` event: balances that may
+ * have moved (SPEC, Private stream payloads).
  *
  * Required: `e` (`'outboundAccountInfo'`), `E` (event time, ms), `B` (changed balances). Optional: `T`,
  * `W`, `D` (can trade / withdraw / deposit flags). Extra fields are ignored.
@@ -39,19 +73,10 @@ export type Balance = t.TypeOf<typeof BalanceCodec>;
  * // right({ e: 'outboundAccountInfo', E: 1499405658849, ..., B: [{ a: 'BTC', f: '0.5', l: '0.1' }] })
  * ```
  */
-export const OutboundAccountInfoCodec = struct(
-  'OutboundAccountInfo',
-  { e: t.literal('outboundAccountInfo'), E: IntFromNumberOrString, B: t.array(BalanceCodec) },
-  { T: BooleanFromStringOrBoolean, W: BooleanFromStringOrBoolean, D: BooleanFromStringOrBoolean },
+export const OutboundAccountInfoCodec = declaredAs<OutboundAccountInfo>()(
+  struct(
+    'OutboundAccountInfo',
+    { e: t.literal('outboundAccountInfo'), E: IntFromNumberOrString, B: t.array(BalanceCodec) },
+    { T: BooleanFromStringOrBoolean, W: BooleanFromStringOrBoolean, D: BooleanFromStringOrBoolean },
+  ),
 );
-/**
- * A decoded account update.
- *
- * @example
- * ```ts
- * import type { OutboundAccountInfo } from 'ex-streams';
- *
- * const update: OutboundAccountInfo = { e: 'outboundAccountInfo', E: 1700000000000, B: [{ a: 'USDT', f: '99000', l: '1000' }] };
- * ```
- */
-export type OutboundAccountInfo = t.TypeOf<typeof OutboundAccountInfoCodec>;
