@@ -10,38 +10,8 @@
  */
 import type { Observable } from 'rxjs';
 import { marketStreams } from '../../lib/market/marketStreams';
-import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { BT, template } from './frames';
-
-type Listener = (data: Buffer, isBinary: boolean) => void;
-let listener: Listener | undefined;
-
-/** A `ws`-like socket that opens at once and lets the benchmark call its `'message'` listener. */
-class StandInSocket {
-  readyState = 0;
-  binaryType = 'nodebuffer';
-  onopen: (() => void) | null = null;
-  onmessage: unknown = null;
-  onclose: unknown = null;
-  onerror: unknown = null;
-  constructor(_url: string) {
-    queueMicrotask(() => {
-      this.readyState = 1;
-      this.onopen?.();
-    });
-  }
-  send(_text: string): void {}
-  close(): void {
-    this.readyState = 3;
-  }
-  terminate(): void {}
-  on(_event: string, l: Listener): void {
-    listener = l;
-  }
-  removeListener(): void {
-    listener = undefined;
-  }
-}
+import { standInSockets } from './standInSocket';
 
 const shape = (process.argv[2] ?? 'trade') as 'trade' | 'kline' | 'depth';
 const frames = Number(process.argv[3] ?? 1_000_000);
@@ -49,14 +19,14 @@ const text = template(shape).split(BT).join('1626249138535.123');
 const pool = Array.from({ length: 1024 }, () => Buffer.from(text));
 
 async function main(): Promise<void> {
-  const market = marketStreams({ url: 'ws://127.0.0.1:1/quote/ws/v1', WebSocketCtor: StandInSocket as unknown as WebSocketCtor });
+  const sockets = standInSockets();
+  const market = marketStreams({ url: 'ws://127.0.0.1:1/quote/ws/v1', WebSocketCtor: sockets.Ctor });
   const stream: Observable<unknown> =
     shape === 'trade' ? market.tradeMessages('BTCUSDT') : shape === 'kline' ? market.klineMessages('BTCUSDT', '1m') : market.depthMessages('BTCUSDT');
   let delivered = 0;
   const subscription = stream.subscribe(() => delivered++);
   await new Promise<void>((resolve) => queueMicrotask(() => queueMicrotask(resolve)));
-  const deliver = listener;
-  if (deliver === undefined) throw new Error('the session did not listen');
+  const deliver = sockets.listener();
   let parsed = 0;
   for (let round = 0; round < 5; round++) {
     let t0 = process.hrtime.bigint();
