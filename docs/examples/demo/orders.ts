@@ -1,24 +1,12 @@
 /**
- * The private side's HTTP calls: the three demo orders (placed and cancelled over signed REST) and account
- * snapshots (balances and open orders) used at start and to reconcile after a user-stream gap.
+ * The three demo orders, placed and cancelled with the REST client's typed calls (`rest.newOrder`,
+ * `rest.cancelOrder`): request types with unions and decimal text, answers decoded by the library's codecs.
  */
-import * as t from 'io-ts';
-import { catchError, concat, forkJoin, ignoreElements, map, type MonoTypeOperatorFunction, type Observable, of, timer } from 'rxjs';
-import { DecimalString, IdFromNumberOrString, type RestClient } from '../../../lib/index';
+import { catchError, concat, ignoreElements, map, type MonoTypeOperatorFunction, type Observable, of, timer } from 'rxjs';
+import type { RestClient } from '../../../lib/index';
 import { describeError } from './describe';
 import type { DemoEvent } from './model';
 import type { PlannedOrder } from './plan';
-
-/** Order endpoint of the service (TRADE security: signed). */
-export const ORDER_PATH = '/api/v1/spot/order';
-
-/** The fields of an order response the demo reads. Order ids are text, whatever the JSON carries. */
-const OrderResponseCodec = t.type({ orderId: IdFromNumberOrString, status: t.string }, 'OrderResponse');
-
-const AccountCodec = t.type(
-  { balances: t.array(t.type({ asset: t.string, free: DecimalString, locked: DecimalString }, 'AccountBalance')) },
-  'Account',
-);
 
 const note = (text: string, level: 'info' | 'warn' = 'info'): DemoEvent => ({ type: 'note', text, level });
 const failed = (what: string): MonoTypeOperatorFunction<DemoEvent> =>
@@ -33,13 +21,7 @@ export function placeOrder(rest: RestClient, order: PlannedOrder): Observable<De
       note(`REST: placing ${side} ${quantity} ${symbol} @ ${price} (${why})`),
     ),
     rest
-      .request({
-        method: 'POST',
-        path: ORDER_PATH,
-        security: 'TRADE',
-        body: { symbol, side, type: 'LIMIT', timeInForce: 'GTC', quantity, price, newClientOrderId: clientOrderId },
-        codec: OrderResponseCodec,
-      })
+      .newOrder({ symbol, side, type: 'LIMIT', timeInForce: 'GTC', quantity, price, newClientOrderId: clientOrderId })
       .pipe(
         map((r): DemoEvent => note(`REST: order ${r.orderId} (${role}) accepted, status ${r.status}`)),
         failed(`placing the ${role} order`),
@@ -52,13 +34,7 @@ export function cancelOrder(rest: RestClient, order: PlannedOrder, { quiet = fal
   return concat(
     of(note(`REST: cancelling ${order.symbol} order ${order.clientOrderId} (${order.role})`)),
     rest
-      .request({
-        method: 'DELETE',
-        path: ORDER_PATH,
-        security: 'TRADE',
-        query: { symbol: order.symbol, origClientOrderId: order.clientOrderId },
-        codec: OrderResponseCodec,
-      })
+      .cancelOrder({ clientOrderId: order.clientOrderId })
       .pipe(
         map((r): DemoEvent => note(`REST: order ${r.orderId} cancel answered, status ${r.status}`)),
         quiet ? catchError(() => of(note(`REST: order ${order.clientOrderId} was already closed`))) : failed('the cancel'),
@@ -79,16 +55,5 @@ export function orderScript(
     placeOrder(rest, filling),
     cancelAt$.pipe(ignoreElements()),
     cancelOrder(rest, toCancel),
-  );
-}
-
-/** Balances and open orders over REST (signed USER_DATA calls), as one event. */
-export function accountSnapshot(rest: RestClient, reason: string): Observable<DemoEvent> {
-  return forkJoin([
-    rest.request({ method: 'GET', path: '/api/v1/account', security: 'USER_DATA', codec: AccountCodec }),
-    rest.request({ method: 'GET', path: '/api/v1/spot/openOrders', security: 'USER_DATA', codec: t.array(t.unknown) }),
-  ]).pipe(
-    map(([account, open]): DemoEvent => ({ type: 'accountSnapshot', balances: account.balances, openOrders: open.length, reason })),
-    failed(`account query (${reason})`),
   );
 }

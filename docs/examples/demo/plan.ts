@@ -2,7 +2,7 @@
  * The three demo orders, derived from the current order books. Pure: prices are chosen with `Number` at the
  * edge (a display-grade choice of a limit price), then written back as decimal text with the book's precision.
  */
-import type { OrderBook, OrderSide } from '../../../lib/index';
+import type { DecimalText, OrderBook, OrderSide } from '../../../lib/index';
 import type { OrderRole } from './model';
 
 /** One order the demo will place. */
@@ -10,8 +10,8 @@ export interface PlannedOrder {
   readonly role: OrderRole;
   readonly symbol: string;
   readonly side: OrderSide;
-  readonly quantity: string;
-  readonly price: string;
+  readonly quantity: DecimalText;
+  readonly price: DecimalText;
   readonly clientOrderId: string;
   /** Why this order behaves as it does, for the log. */
   readonly why: string;
@@ -35,8 +35,9 @@ const REST_NOTIONAL = { simulator: 1000, deployment: 20 } as const;
 const SIMULATOR_FILL_QUANTITY = 2.5;
 
 const decimalsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
-const atPrecision = (value: number, decimals: number): string => value.toFixed(decimals);
-const quantityFor = (notional: number, price: number, decimals: number): string => {
+/** `toFixed` writes decimal text (the values here are finite and far below 1e21). */
+const atPrecision = (value: number, decimals: number): DecimalText => value.toFixed(decimals) as DecimalText;
+const quantityFor = (notional: number, price: number, decimals: number): DecimalText => {
   const lot = 10 ** -decimals;
   return atPrecision(Math.max(lot, notional / price), decimals);
 };
@@ -52,7 +53,7 @@ export function planOrders({ restBook, fillBook, simulator, runId }: PlanInput):
   const [bidPrice, bidQty] = bid;
   const [askPrice, askQty] = ask;
   const notional = simulator ? REST_NOTIONAL.simulator : REST_NOTIONAL.deployment;
-  const restPrice = (factor: number): string => atPrecision(Number(bidPrice) * factor, decimalsOf(bidPrice));
+  const restPrice = (factor: number): DecimalText => atPrecision(Number(bidPrice) * factor, decimalsOf(bidPrice));
   const fillQuantity = simulator
     ? atPrecision(SIMULATOR_FILL_QUANTITY, decimalsOf(askQty))
     : quantityFor(notional, Number(askPrice), decimalsOf(askQty));

@@ -8,7 +8,6 @@ import {
   concat,
   defer,
   EMPTY,
-  exhaustMap,
   first,
   map,
   merge,
@@ -24,7 +23,8 @@ import {
 } from 'rxjs';
 import { marketStreams, orderBook, restClient, userStream, type ListenKeyApi, type RestClient } from '../../../lib/index';
 import type { DemoOptions } from './args';
-import { accountSnapshot, cancelOrder, orderScript } from './orders';
+import { cancelOrder, orderScript } from './orders';
+import { reconcileAfterGaps } from './reconcile';
 import { marketFeed, userFeed } from './feeds';
 import { redactKey } from './format';
 import type { DemoEvent } from './model';
@@ -77,9 +77,10 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
   const when = timeline(durationMs);
   const startedAt = asyncScheduler.now();
 
-  const market = marketStreams({ url: endpoints.publicUrl });
   const side = endpoints.privateSide;
   const rest = side && restClient(side.rest);
+  // With `rest`, the public stream's pongs keep the signing clock on the service's time.
+  const market = marketStreams({ url: endpoints.publicUrl, ...(rest && { rest }) });
   const user =
     side &&
     rest &&
@@ -108,10 +109,8 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
         )
       : of(note(rest ? 'order placement off (add --place-orders to place the demo orders)' : 'private side off: no orders'));
 
-  // The service does not replay private events pushed while the socket was down: reconcile over REST.
-  const reconcile$ = user && rest
-    ? concat(accountSnapshot(rest, 'start'), user.gaps$.pipe(exhaustMap(() => accountSnapshot(rest, 'reconciling after the gap'))))
-    : EMPTY;
+  // The service does not replay private events pushed while the socket was down: reconcile over REST (reconcile.ts).
+  const reconcile$ = user && rest ? reconcileAfterGaps(user, rest) : EMPTY;
 
   const disconnect$ = sim
     ? timer(when.dropAtMs).pipe(
