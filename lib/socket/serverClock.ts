@@ -32,7 +32,12 @@ export interface ServerClock {
    * Every sample as measured, one per public pong answering our ping: `offsetMs` (`serverTime - localTime`)
    * and the round trip `rttMs` it was measured over. Hot (no replay); never errors, never completes.
    */
-  readonly samples$: Observable<{ readonly offsetMs: number; readonly rttMs: number }>;
+  readonly samples$: Observable<{
+    /** `serverTime - localTime` in ms, as this pong measured it. */
+    readonly offsetMs: number;
+    /** The round trip of the ping it answered, in ms. */
+    readonly rttMs: number;
+  }>;
 }
 
 /** A {@link ServerClock} fed by the connection. @internal */
