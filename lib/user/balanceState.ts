@@ -1,4 +1,5 @@
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
+import type { RestBalance } from '../codecs/rest/account';
 import { compareDecimal } from './internal/decimal';
 
 const sameAmounts = (a: BalanceState, b: BalanceState): boolean =>
@@ -21,7 +22,11 @@ export interface BalanceState {
   readonly free: string;
   /** Locked amount (`B[].l`). */
   readonly locked: string;
-  /** Event time `E` of the account update this balance comes from, in ms. */
+  /**
+   * Event time `E` of the account update this balance comes from, in ms; for a balance from an account
+   * snapshot (the user stream's, after it starts and after each gap), the snapshot's time (see
+   * {@link applyBalanceSnapshot}).
+   */
   readonly eventTime: number;
 }
 
@@ -45,4 +50,31 @@ export function applyAccountUpdate(
     next.set(b.a, candidate);
   }
   return next ?? balances;
+}
+
+/**
+ * Applies an account snapshot (`GET /api/v1/account`) taken at `snapshotTimeMs` (service clock) to a balance
+ * map: each asset whose balance is not newer than the snapshot (`eventTime <= snapshotTimeMs`) takes the
+ * snapshot's amounts, stamped `snapshotTimeMs`; an asset the snapshot does not list is set to zero the same
+ * way; a balance pushed after the snapshot's time stays. So a push older than the snapshot arriving later is
+ * ignored (by {@link applyAccountUpdate}), and a newer one wins. Always returns a new map.
+ * @internal
+ */
+export function applyBalanceSnapshot(
+  balances: ReadonlyMap<string, BalanceState>,
+  snapshot: readonly RestBalance[],
+  snapshotTimeMs: number,
+): Map<string, BalanceState> {
+  const next = new Map(balances);
+  const put = (asset: string, free: string, locked: string): void => {
+    const current = next.get(asset);
+    if (current === undefined || current.eventTime <= snapshotTimeMs) next.set(asset, { asset, free, locked, eventTime: snapshotTimeMs });
+  };
+  const listed = new Set<string>();
+  for (const b of snapshot) {
+    listed.add(b.asset);
+    put(b.asset, b.free, b.locked);
+  }
+  for (const asset of balances.keys()) if (!listed.has(asset)) put(asset, '0', '0');
+  return next;
 }

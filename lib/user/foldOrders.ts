@@ -79,7 +79,7 @@ export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}):
       const fold = ordersFolder(maxFinishedOrders);
       return source.pipe(
         map(fold),
-        filter((state): state is OrdersState => state !== undefined),
+        filter((state): state is PersistentMap<OrderState> => state !== undefined),
       );
     });
 }
@@ -89,7 +89,7 @@ export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}):
  * `undefined` when it changes nothing. One folder per subscription (it holds the state).
  * @internal
  */
-export function ordersFolder(maxFinishedOrders: number): (report: ExecutionReport) => OrdersState | undefined {
+export function ordersFolder(maxFinishedOrders: number): (report: ExecutionReport) => PersistentMap<OrderState> | undefined {
   const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
   // Structurally shared: a report copies one path of the trie, not the whole map (O(1) in the number of orders).
   let orders: PersistentMap<OrderState> = PersistentMap.empty<OrderState>();

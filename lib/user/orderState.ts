@@ -1,5 +1,6 @@
-import type { ExecutionReport, OrderSide, OrderStatus } from '../codecs/executionReport';
+import { type ExecutionReport, type OrderSide, type OrderStatus, OrderStatusCodec } from '../codecs/executionReport';
 import { averagePrice } from '../codecs/decimal';
+import type { RestOrder } from '../codecs/rest/order';
 import { compareDecimal } from './internal/decimal';
 
 /**
@@ -39,7 +40,11 @@ export interface OrderState {
   readonly averagePrice: string | undefined;
   /** Order update time (`U`, or `E` when absent) of {@link report}, in ms. */
   readonly updateTime: number;
-  /** The report the status and the order fields come from (the newest one applied). */
+  /**
+   * The report the status and the order fields come from (the newest one applied). For a state that comes
+   * from a REST answer (the user stream's snapshots after it starts and after each gap), the report that
+   * answer stands for: `E` and `U` its `updateTime`, `d` empty, the other fields the order's.
+   */
   readonly report: ExecutionReport;
 }
 
@@ -118,4 +123,37 @@ function fromReport(report: ExecutionReport, z: string, Z: string, average: stri
     updateTime: updateTimeOf(report),
     report,
   };
+}
+
+const amount = (text: string | undefined): string => (text === undefined || text === '' ? '0' : text);
+
+/**
+ * An order of the REST API (`openOrders`, `getOrder`, …) as the execution report it stands for, so that a
+ * snapshot merges into the order states by the same rule as the pushes ({@link applyExecutionReport}): status
+ * progress, then filled quantity, then update time. `E` and `U` are its `updateTime` (else `transactTime`,
+ * else `time`, else `fallbackTimeMs`); `z` `executedQty`, `Z` `cumulativeQuoteQty` (either spelling); a
+ * missing or empty amount is `'0'`. `undefined` for a status the fold does not know (e.g. `PENDING_CANCEL`):
+ * the state keeps what it had. The one place REST orders become order states.
+ * @internal
+ */
+export function restOrderReport(order: RestOrder, fallbackTimeMs: number): ExecutionReport | undefined {
+  if (!OrderStatusCodec.is(order.status)) return undefined;
+  const time = order.updateTime ?? order.transactTime ?? order.time ?? fallbackTimeMs;
+  const report: ExecutionReport = {
+    e: 'executionReport',
+    E: time,
+    s: order.symbol,
+    i: order.orderId,
+    c: order.clientOrderId ?? '',
+    S: order.side,
+    o: order.type ?? '',
+    X: order.status,
+    q: amount(order.origQty),
+    p: amount(order.price),
+    z: amount(order.executedQty),
+    Z: amount(order.cumulativeQuoteQty ?? order.cummulativeQuoteQty),
+    d: '',
+    U: time,
+  };
+  return order.timeInForce === undefined ? report : { ...report, f: order.timeInForce };
 }

@@ -18,6 +18,7 @@ import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError, EventTimeOutOfRangeError } from '../errors';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
+import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { BalancesState } from './foldBalances';
@@ -28,11 +29,13 @@ import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
 import { type FrameClock, keySession } from './internal/keySession';
 import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
+import { resync as resyncItems, snapshotApi } from './internal/resync';
 import { scrubItem } from './internal/scrubItem';
 import { trackSessions } from './internal/trackSessions';
 import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
 import { sharedListenKey } from './internal/sharedListenKey';
 import { privateEventKey } from './privateEventKey';
+import type { StateSync } from './stateSync';
 import type { UserStreamGap } from './userStreamGap';
 
 /**
@@ -58,8 +61,22 @@ export interface UserStreamConfig {
    * key (a long opaque segment after `/ws/`) is refused with a `ConfigError` on `url`.
    */
   readonly url: string;
-  /** Listen-key calls (e.g. a `restClient`): the stream creates, keeps alive, recreates and closes its key. */
-  readonly rest?: ListenKeyApi;
+  /**
+   * Listen-key calls (e.g. a `restClient`): the stream creates, keeps alive, recreates and closes its key. When
+   * it also has `openOrders`, `getOrder` and `account` (a `restClient` does), `orders$` and `balances$` heal
+   * themselves from them (see `resync`).
+   */
+  readonly rest?: ListenKeyApi & Partial<Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'>>;
+  /**
+   * Whether `orders$` and `balances$` are seeded and healed from REST snapshots: after every open (the first and
+   * each after a gap) the open orders, the orders that were open and left them (one `getOrder` each) and the
+   * account are fetched and merged (see docs/user-stream.md, "State that heals itself"), and the state is
+   * marked `authoritative` (see {@link StateSync}). Failed calls go to `errors$` and are retried with the
+   * listen-key backoff (`listenKeyOptions.retryDelayMs`, `maxRetryDelayMs`, `random`), never before a rate
+   * limit's `retryAfterMs`. Default `true` when `rest` has the three calls; without them (a `listenKey$` config
+   * without `rest`, a listen-key-only api) nothing is fetched and the state is never authoritative.
+   */
+  readonly resync?: boolean;
   /**
    * Options of the listen-key lifecycle (see `listenKey`), when `rest` is given. Default `{}`. Its non-fatal
    * errors (a failed extension, a retried creation) also go to `errors$`.
@@ -117,10 +134,16 @@ export interface UserStream {
   readonly accountUpdates$: Observable<OutboundAccountInfo>;
   /** Trade tickets (`ticketInfo`) of `events$`, each ticket id once. */
   readonly tickets$: Observable<TicketInfo>;
-  /** Current state of every order (see `foldOrders`); replays the current state to late subscribers. */
-  readonly orders$: Observable<OrdersState>;
-  /** Current balance of every asset (see `foldBalances`); replays the current state to late subscribers. */
-  readonly balances$: Observable<BalancesState>;
+  /**
+   * Current state of every order (see `foldOrders`), healed from REST snapshots when `resync` is on; replays the
+   * current state to late subscribers. Each state says whether it is `authoritative` ({@link StateSync}).
+   */
+  readonly orders$: Observable<OrdersState & StateSync>;
+  /**
+   * Current balance of every asset (see `foldBalances`), healed from REST snapshots when `resync` is on; replays
+   * the current state to late subscribers. Each state says whether it is `authoritative` ({@link StateSync}).
+   */
+  readonly balances$: Observable<BalancesState & StateSync>;
   /**
    * Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key.
    * Observes only: subscribing to it starts nothing (subscribe to an event or state stream for that); when
@@ -190,6 +213,7 @@ export function userStream(config: UserStreamConfig): UserStream {
     rest,
     listenKeyOptions = {},
     listenKey$,
+    resync = true,
     connection: connectionOptions = {},
     reorder = {},
     suspectKeyAfterFailures = 3,
@@ -203,6 +227,8 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
   const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
+  const serverNow = (): number => scheduler.now() + (serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!());
+  const snapshots = resync ? snapshotApi(rest) : undefined;
   const base = url.replace(/\/+$/, '');
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
   const { dedupeKey } = reorder;
@@ -291,6 +317,21 @@ export function userStream(config: UserStreamConfig): UserStream {
       }),
       trackSessions(scheduler, frameClock),
       (items$) => merge(sideItems$, items$), // side items first: a creation failing at once is not lost
+      // After each open: REST snapshots of the orders and the account, merged by the fold (see resync).
+      (items$) =>
+        snapshots === undefined
+          ? items$
+          : items$.pipe(
+              resyncItems({
+                api: snapshots,
+                latest,
+                serverNow,
+                scheduler,
+                retryDelayMs: listenKeyOptions.retryDelayMs ?? 1000,
+                maxRetryDelayMs: listenKeyOptions.maxRetryDelayMs ?? 60_000,
+                random: listenKeyOptions.random ?? Math.random,
+              }),
+            ),
       // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
       // are scrubbed and passed on.
       foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {

@@ -1,7 +1,10 @@
 import type { PrivateEvent } from '../../codecs/privateEvents';
+import type { RestBalance } from '../../codecs/rest/account';
+import type { RestOrder } from '../../codecs/rest/order';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { BalancesState } from '../foldBalances';
 import type { OrdersState } from '../foldOrders';
+import type { StateSync } from '../stateSync';
 import type { UserStreamGap } from '../userStreamGap';
 
 /**
@@ -18,8 +21,26 @@ export type UserItem =
   | { readonly type: 'error'; readonly error: Error }
   | { readonly type: 'status'; readonly status: ConnectionStatus }
   | { readonly type: 'gap'; readonly gap: UserStreamGap }
-  | { readonly type: 'orders'; readonly orders: OrdersState }
-  | { readonly type: 'balances'; readonly balances: BalancesState };
+  | { readonly type: 'orders'; readonly orders: OrdersState & StateSync }
+  | { readonly type: 'balances'; readonly balances: BalancesState & StateSync };
+
+/**
+ * What the resync stage hands the fold (never passed on): `unsync` when the socket is lost (the state stops
+ * being authoritative), `sync` with the snapshots fetched after the open of `epoch`. @internal
+ */
+export type SyncItem =
+  | { readonly type: 'unsync' }
+  | {
+      readonly type: 'sync';
+      readonly epoch: number;
+      /** The open orders, then the orders fetched one by one. */
+      readonly orders: readonly RestOrder[];
+      readonly balances: readonly RestBalance[];
+      /** The account snapshot's time on the service's clock (see `applyBalanceSnapshot`). */
+      readonly balancesTimeMs: number;
+      /** The clock (service time) when the snapshots arrived: the time of an order without one. */
+      readonly receivedAtMs: number;
+    };
 
 /**
  * What the shared core of a user stream emits: each event as itself (no wrapper object per event) and the

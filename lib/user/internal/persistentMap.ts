@@ -116,6 +116,15 @@ export class PersistentMap<V> extends Map<string, V> {
     return this.next(root ?? EMPTY_ROOT, this.count - 1, this.nextSeq, old, undefined);
   }
 
+  /** A distinct map object with the same entries and order (structure shared; nothing copied). */
+  copy(): PersistentMap<V> {
+    const map = new PersistentMap(this.root, this.count, this.nextSeq);
+    map.ordered = this.ordered;
+    map.base = this.base;
+    map.changes = this.changes;
+    return map;
+  }
+
   /** Immutable: use {@link PersistentMap.with}. */
   override set(_key: string, _value: V): this {
     throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');

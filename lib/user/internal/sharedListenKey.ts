@@ -258,9 +258,10 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
 
 /**
  * The shortest wait before the next call after `error`: a rate limit's `retryAfterMs`; for a bare 429 / 418
- * (no `Retry-After` read), `longMs`; else 0.
+ * (no `Retry-After` read), `longMs`; else 0. (Also the user stream's snapshot retries.)
+ * @internal
  */
-function rateLimitWaitMs(error: unknown, longMs: number): number {
+export function rateLimitWaitMs(error: unknown, longMs: number): number {
   if (error instanceof RateLimitedError) return error.retryAfterMs;
   if (error instanceof RequestRejectedError && (error.status === 429 || error.status === 418)) return longMs;
   return 0;

@@ -1,0 +1,37 @@
+/**
+ * Whether a state of `userStream` (`orders$`, `balances$`) is authoritative: carried by every state it emits
+ * (non-enumerable properties of the map, so `toEqual(new Map([...]))` still holds).
+ *
+ * - `authoritative`: `true` once the state was merged with the service's own answer (open orders, the orders
+ *   that left them, the account) fetched after the current connection opened, and as long as that connection
+ *   lasts; `false` before, while the socket is down or reconnecting, and always without REST snapshots
+ *   (a `listenKey$` config, `resync: false`). When it turns `false` or `true` both states are emitted again.
+ * - `syncedEpoch`: the connection epoch (as on `status$`) the last completed snapshot was taken after;
+ *   `undefined` before the first.
+ *
+ * @example
+ * ```ts
+ * import { filter, firstValueFrom } from 'rxjs';
+ * import { restClient, userStream } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+ * const user = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest });
+ * const orders = await firstValueFrom(user.orders$.pipe(filter((s) => s.authoritative)));
+ * console.log(orders.size, 'orders known, synced after epoch', orders.syncedEpoch); // 2 orders known, synced after epoch 1
+ * ```
+ */
+export interface StateSync {
+  /** The state agrees with the service's snapshot taken after the current connection opened. */
+  readonly authoritative: boolean;
+  /** Epoch of the connection the last completed snapshot was taken after; `undefined` before the first. */
+  readonly syncedEpoch?: number;
+}
+
+/** Marks a fresh (never emitted) map with its sync state, as non-enumerable read-only properties. @internal */
+export function withSync<M extends object>(map: M, sync: StateSync): M & StateSync {
+  return Object.defineProperties(map, {
+    authoritative: { value: sync.authoritative },
+    syncedEpoch: { value: sync.syncedEpoch },
+  }) as M & StateSync;
+}
