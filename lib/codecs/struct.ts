@@ -91,7 +91,7 @@ type Differences<D, C> = {
   onlyInDeclared: Exclude<keyof D, keyof C>;
   onlyInCodec: Exclude<keyof C, keyof D>;
   optionalInOneOnly: Exclude<OptionalKeys<D>, OptionalKeys<C>> | Exclude<OptionalKeys<C>, OptionalKeys<D> | Exclude<keyof C, keyof D>>;
-  typeDiffers: { [K in keyof D & keyof C]-?: Mutual<D[K], C[K]> extends true ? never : K }[keyof D & keyof C];
+  typeDiffers: { [K in keyof D & keyof C]-?: Mutual<Required<D>[K], Required<C>[K]> extends true ? never : K }[keyof D & keyof C];
 };
 type Present<T> = { [K in keyof T as [T[K]] extends [never] ? never : K]: T[K] };
 type Expand<T> = T extends infer O ? { [K in keyof O]: O[K] } : never;

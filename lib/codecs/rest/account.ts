@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
-import { struct } from '../struct';
+import { declaredAs, struct } from '../struct';
 
 /**
  * One balance of `GET /api/v1/account`: `asset`, `free`, `locked` (decimal text) and, when sent, `total`,
@@ -12,11 +12,11 @@ import { struct } from '../struct';
  * RestBalanceCodec.is({ asset: 'BTC', assetId: 'BTC', assetName: 'BTC', total: '1.5', free: '1', locked: '0.5' }); // true
  * ```
  */
-export const RestBalanceCodec = struct(
+export const RestBalanceCodec = declaredAs<RestBalance>()(struct(
   'RestBalance',
   { asset: t.string, free: DecimalString, locked: DecimalString },
   { total: DecimalString, assetId: IdFromNumberOrString, assetName: t.string },
-);
+));
 /**
  * A decoded account balance.
  *
@@ -27,7 +27,20 @@ export const RestBalanceCodec = struct(
  * const usdt: RestBalance = { asset: 'USDT', free: '1000', locked: '0' };
  * ```
  */
-export type RestBalance = t.TypeOf<typeof RestBalanceCodec>;
+export interface RestBalance {
+  /** Asset name, text (e.g. `'USDT'`). */
+  readonly asset: string;
+  /** Free (available) amount: decimal text, in units of the asset. */
+  readonly free: string;
+  /** Locked amount (held by open orders): decimal text, in units of the asset. */
+  readonly locked: string;
+  /** Total amount (`free + locked`): decimal text, when sent. */
+  readonly total?: string;
+  /** Asset id: text (a number is turned into text), when sent. */
+  readonly assetId?: string;
+  /** Asset display name, text, when sent. */
+  readonly assetName?: string;
+}
 
 /**
  * Answer of `GET /api/v1/account`: `balances`, and `userId`, `accountId`, `updateTime` when sent.
@@ -38,11 +51,11 @@ export type RestBalance = t.TypeOf<typeof RestBalanceCodec>;
  * RestAccountCodec.is({ balances: [{ asset: 'BTC', free: '1', locked: '0' }], userId: '1470000000' }); // true
  * ```
  */
-export const RestAccountCodec = struct(
+export const RestAccountCodec = declaredAs<RestAccount>()(struct(
   'RestAccount',
   { balances: t.array(RestBalanceCodec) },
   { userId: IdFromNumberOrString, accountId: IdFromNumberOrString, updateTime: IntFromNumberOrString },
-);
+));
 /**
  * A decoded account.
  *
@@ -53,7 +66,16 @@ export const RestAccountCodec = struct(
  * const account: RestAccount = { balances: [{ asset: 'BTC', free: '1', locked: '0' }] };
  * ```
  */
-export type RestAccount = t.TypeOf<typeof RestAccountCodec>;
+export interface RestAccount {
+  /** The account's balances. */
+  readonly balances: RestBalance[];
+  /** User id: text, 64-bit, when sent. */
+  readonly userId?: string;
+  /** Account id: text, 64-bit, when sent. */
+  readonly accountId?: string;
+  /** Last update time: milliseconds since the Unix epoch, when sent. */
+  readonly updateTime?: number;
+}
 
 /**
  * One own trade of `GET /api/v1/account/trades`: ids as exact text, price and quantities decimal text, `time`
@@ -67,7 +89,7 @@ export type RestAccount = t.TypeOf<typeof RestAccountCodec>;
  * // right({ ..., time: 1700000000000 })
  * ```
  */
-export const AccountTradeCodec = struct(
+export const AccountTradeCodec = declaredAs<AccountTrade>()(struct(
   'AccountTrade',
   {
     symbol: t.string,
@@ -87,7 +109,7 @@ export const AccountTradeCodec = struct(
     isBuyer: BooleanFromStringOrBoolean,
     isMaker: BooleanFromStringOrBoolean,
   },
-);
+));
 /**
  * A decoded own trade.
  *
@@ -98,4 +120,33 @@ export const AccountTradeCodec = struct(
  * const fill: AccountTrade = { symbol: 'BTCUSDT', id: '1470000009', orderId: '1470000001', price: '30000', qty: '0.1', time: 1700000000000 };
  * ```
  */
-export type AccountTrade = t.TypeOf<typeof AccountTradeCodec>;
+export interface AccountTrade {
+  /** Symbol (currency pair), text. */
+  readonly symbol: string;
+  /** Trade id: text, 64-bit, compare as text. */
+  readonly id: string;
+  /** Id of the account's order: text, 64-bit. */
+  readonly orderId: string;
+  /** Fill price: decimal text, quote asset per unit of base asset. */
+  readonly price: string;
+  /** Filled quantity: decimal text, in base asset units. */
+  readonly qty: string;
+  /** Fill time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly time: number;
+  /** Account id: text, 64-bit, when sent. */
+  readonly accountId?: string;
+  /** Currency pair name, text, when sent. */
+  readonly symbolName?: string;
+  /** Ticket id (as `TicketInfo.T` on the private stream): text, 64-bit, when sent. */
+  readonly ticketId?: string;
+  /** Match order id (the other side's order): text, 64-bit, when sent. */
+  readonly matchOrderId?: string;
+  /** Commission amount: decimal text (in `commissionAsset`), when sent. */
+  readonly commission?: string;
+  /** Commission asset, text, when sent. */
+  readonly commissionAsset?: string;
+  /** Whether the account's order was the buyer, when sent. */
+  readonly isBuyer?: boolean;
+  /** Whether the account's order was the maker (resting) side, when sent. */
+  readonly isMaker?: boolean;
+}

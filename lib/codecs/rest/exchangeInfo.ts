@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { DecimalString, IntFromNumberOrString } from '../primitives';
-import { struct } from '../struct';
+import { declaredAs, struct } from '../struct';
 
 /**
  * One filter of a symbol (`PRICE_FILTER`, `LOT_SIZE`, `MIN_NOTIONAL`, ...): its `filterType` and the usual
@@ -12,7 +12,7 @@ import { struct } from '../struct';
  * SymbolFilterCodec.is({ filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '100', stepSize: '0.001' }); // true
  * ```
  */
-export const SymbolFilterCodec = struct(
+export const SymbolFilterCodec = declaredAs<SymbolFilter>()(struct(
   'SymbolFilter',
   { filterType: t.string },
   {
@@ -20,7 +20,7 @@ export const SymbolFilterCodec = struct(
     minQty: DecimalString, maxQty: DecimalString, stepSize: DecimalString,
     minNotional: DecimalString, minAmount: DecimalString, maxAmount: DecimalString,
   },
-);
+));
 /**
  * A decoded symbol filter.
  *
@@ -31,7 +31,28 @@ export const SymbolFilterCodec = struct(
  * const tick: SymbolFilter = { filterType: 'PRICE_FILTER', tickSize: '0.01' };
  * ```
  */
-export type SymbolFilter = t.TypeOf<typeof SymbolFilterCodec>;
+export interface SymbolFilter {
+  /** Filter type, text (`'PRICE_FILTER'`, `'LOT_SIZE'`, `'MIN_NOTIONAL'`, ...). */
+  readonly filterType: string;
+  /** Lowest price: decimal text, when sent. */
+  readonly minPrice?: string;
+  /** Highest price: decimal text, when sent. */
+  readonly maxPrice?: string;
+  /** Price step: decimal text, when sent. */
+  readonly tickSize?: string;
+  /** Lowest quantity (base asset): decimal text, when sent. */
+  readonly minQty?: string;
+  /** Highest quantity (base asset): decimal text, when sent. */
+  readonly maxQty?: string;
+  /** Quantity step (base asset): decimal text, when sent. */
+  readonly stepSize?: string;
+  /** Lowest order value (quote asset): decimal text, when sent. */
+  readonly minNotional?: string;
+  /** Lowest order amount (quote asset): decimal text, when sent. */
+  readonly minAmount?: string;
+  /** Highest order amount (quote asset): decimal text, when sent. */
+  readonly maxAmount?: string;
+}
 
 /**
  * One symbol of `GET /api/v1/exchangeInfo`: `symbol`, and when sent its `status`, assets, precisions and
@@ -43,14 +64,14 @@ export type SymbolFilter = t.TypeOf<typeof SymbolFilterCodec>;
  * SymbolInfoCodec.is({ symbol: 'BTCUSDT', status: 'TRADING', baseAsset: 'BTC', quoteAsset: 'USDT', filters: [] }); // true
  * ```
  */
-export const SymbolInfoCodec = struct(
+export const SymbolInfoCodec = declaredAs<SymbolInfo>()(struct(
   'SymbolInfo',
   { symbol: t.string },
   {
     symbolName: t.string, status: t.string, baseAsset: t.string, quoteAsset: t.string,
     baseAssetPrecision: DecimalString, quotePrecision: DecimalString, filters: t.array(SymbolFilterCodec),
   },
-);
+));
 /**
  * A decoded symbol description.
  *
@@ -61,7 +82,24 @@ export const SymbolInfoCodec = struct(
  * const info: SymbolInfo = { symbol: 'BTCUSDT', status: 'TRADING', filters: [{ filterType: 'LOT_SIZE', stepSize: '0.001' }] };
  * ```
  */
-export type SymbolInfo = t.TypeOf<typeof SymbolInfoCodec>;
+export interface SymbolInfo {
+  /** Symbol (currency pair id), text. */
+  readonly symbol: string;
+  /** Currency pair name, text, when sent. */
+  readonly symbolName?: string;
+  /** Trading status, text as sent (e.g. `'TRADING'`). */
+  readonly status?: string;
+  /** Base asset, text (e.g. `'BTC'`), when sent. */
+  readonly baseAsset?: string;
+  /** Quote asset, text (e.g. `'USDT'`), when sent. */
+  readonly quoteAsset?: string;
+  /** Base asset precision: decimal text, as sent, when sent. */
+  readonly baseAssetPrecision?: string;
+  /** Quote precision: decimal text, as sent, when sent. */
+  readonly quotePrecision?: string;
+  /** The symbol's filters, when sent. */
+  readonly filters?: SymbolFilter[];
+}
 
 /**
  * Answer of `GET /api/v1/exchangeInfo`: the `symbols` and their filters (and `serverTime`, `timezone` when sent).
@@ -72,11 +110,11 @@ export type SymbolInfo = t.TypeOf<typeof SymbolInfoCodec>;
  * ExchangeInfoCodec.is({ timezone: 'UTC', symbols: [{ symbol: 'BTCUSDT' }] }); // true
  * ```
  */
-export const ExchangeInfoCodec = struct(
+export const ExchangeInfoCodec = declaredAs<ExchangeInfo>()(struct(
   'ExchangeInfo',
   { symbols: t.array(SymbolInfoCodec) },
   { timezone: t.string, serverTime: IntFromNumberOrString },
-);
+));
 /**
  * A decoded `GET /api/v1/exchangeInfo` answer.
  *
@@ -87,4 +125,11 @@ export const ExchangeInfoCodec = struct(
  * const info: ExchangeInfo = { symbols: [{ symbol: 'BTCUSDT', status: 'TRADING' }] };
  * ```
  */
-export type ExchangeInfo = t.TypeOf<typeof ExchangeInfoCodec>;
+export interface ExchangeInfo {
+  /** The symbols. */
+  readonly symbols: SymbolInfo[];
+  /** Time zone, text (e.g. `'UTC'`), when sent. */
+  readonly timezone?: string;
+  /** Server time: milliseconds since the Unix epoch, when sent. */
+  readonly serverTime?: number;
+}

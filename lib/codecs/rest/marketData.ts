@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
-import { struct } from '../struct';
+import { declaredAs, struct } from '../struct';
 
 /**
  * One trade of `GET /quote/v1/trades`: time `t` (ms), price `p`, quantity `q` (decimal text), `ibm` (the
@@ -13,11 +13,11 @@ import { struct } from '../struct';
  * // right({ t: 1700000000000, p: '30000.5', q: '0.25', ibm: true })
  * ```
  */
-export const RestTradeCodec = struct(
+export const RestTradeCodec = declaredAs<RestTrade>()(struct(
   'RestTrade',
   { t: IntFromNumberOrString, p: DecimalString, q: DecimalString },
   { ibm: BooleanFromStringOrBoolean, v: IdFromNumberOrString },
-);
+));
 /**
  * A decoded public trade of `GET /quote/v1/trades`.
  *
@@ -28,7 +28,18 @@ export const RestTradeCodec = struct(
  * const trade: RestTrade = { t: 1700000000000, p: '30000.5', q: '0.25', ibm: true };
  * ```
  */
-export type RestTrade = t.TypeOf<typeof RestTradeCodec>;
+export interface RestTrade {
+  /** Trade time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly t: number;
+  /** Price: decimal text, quote asset per unit of base asset. */
+  readonly p: string;
+  /** Quantity: decimal text, in base asset units. */
+  readonly q: string;
+  /** "Is buyer maker": `true` when the buyer was the maker, so the taker sold (as the stream's `TradeRecord.m`), when sent. */
+  readonly ibm?: boolean;
+  /** Trade id: text, 64-bit (as `TradeRecord.v` on the stream), when sent. */
+  readonly v?: string;
+}
 
 /**
  * A decoded candle of `GET /quote/v1/klines`: open time `t` (ms), `o`, `h`, `l`, `c`, volume `v` (decimal
@@ -42,14 +53,23 @@ export type RestTrade = t.TypeOf<typeof RestTradeCodec>;
  * ```
  */
 export interface RestKline {
+  /** Open time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
+  /** Open price: decimal text. */
   readonly o: string;
+  /** High price: decimal text. */
   readonly h: string;
+  /** Low price: decimal text. */
   readonly l: string;
+  /** Close price: decimal text. */
   readonly c: string;
+  /** Volume: decimal text, in base asset units. */
   readonly v: string;
+  /** Close time: milliseconds since the Unix epoch, when sent. */
   readonly closeTime?: number;
+  /** Quote asset volume: decimal text, when sent. */
   readonly qv?: string;
+  /** Number of trades, when sent. */
   readonly n?: number;
 }
 

@@ -1,6 +1,5 @@
-import * as t from 'io-ts';
 import { IntFromNumberOrString } from '../primitives';
-import { struct } from '../struct';
+import { declaredAs, struct } from '../struct';
 
 /**
  * Answer of `GET /api/v1/time`: the service's clock in ms (a number or numeric text). Extra fields ignored.
@@ -11,7 +10,7 @@ import { struct } from '../struct';
  * ServerTimeCodec.decode({ serverTime: '1700000000000' }); // right({ serverTime: 1700000000000 })
  * ```
  */
-export const ServerTimeCodec = struct('ServerTime', { serverTime: IntFromNumberOrString }, {});
+export const ServerTimeCodec = declaredAs<ServerTime>()(struct('ServerTime', { serverTime: IntFromNumberOrString }, {}));
 /**
  * A decoded `GET /api/v1/time` answer.
  *
@@ -22,4 +21,7 @@ export const ServerTimeCodec = struct('ServerTime', { serverTime: IntFromNumberO
  * const time: ServerTime = { serverTime: 1700000000000 };
  * ```
  */
-export type ServerTime = t.TypeOf<typeof ServerTimeCodec>;
+export interface ServerTime {
+  /** The service's clock: milliseconds since the Unix epoch (number; text on the wire is accepted). */
+  readonly serverTime: number;
+}
