@@ -73,10 +73,10 @@ const isObject = (u: unknown): u is Record<string, unknown> =>
  */
 export const PrivateEventCodec = new t.Type<PrivateEvent, PrivateEvent, unknown>(
   'PrivateEvent',
-  (u): u is PrivateEvent => isObject(u) && PrivateEventTypeCodec.is(u.e) && codecOf(u.e).is(u),
+  (u): u is PrivateEvent => isObject(u) && PrivateEventTypeCodec.is(u['e']) && codecOf(u['e']).is(u),
   (u, c) => {
     if (!isObject(u)) return t.failure(u, c);
-    const tag = u.e;
+    const tag = u['e'];
     if (!PrivateEventTypeCodec.is(tag)) return t.failure(tag, t.appendContext(c, 'e', PrivateEventTypeCodec, tag));
     const codec = codecOf(tag);
     return codec.validate(u, t.appendContext(c, tag, codec, u));

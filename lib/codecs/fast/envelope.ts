@@ -12,19 +12,19 @@ import { FAIL, type Fast, fastBoolean, type FastCheck, fastId, fastInt, fastUnkn
  */
 function fastParams(u: unknown): Fast<Record<string, unknown>> {
   if (!isRecord(u)) return FAIL;
-  const realtimeInterval = u.realtimeInterval;
+  const realtimeInterval = u['realtimeInterval'];
   if (realtimeInterval !== undefined && typeof realtimeInterval !== 'string') return FAIL;
-  const binary = u.binary;
+  const binary = u['binary'];
   let b: unknown = binary;
   if (binary !== undefined && typeof binary !== 'boolean') {
     b = fastBoolean(binary);
     if (b === FAIL) return FAIL;
   }
-  const klineType = u.klineType;
+  const klineType = u['klineType'];
   if (klineType !== undefined && typeof klineType !== 'string') return FAIL;
   if (b === binary) return u;
   const out = { ...u };
-  out.binary = b;
+  out['binary'] = b;
   return out;
 }
 
@@ -37,37 +37,37 @@ export function fastEnvelope<R>(record: FastCheck<R>): FastCheck<PublicEnvelope<
   const fastData = fastArray(record);
   return (u: unknown): Fast<PublicEnvelope<R>> => {
     if (!isRecord(u)) return FAIL;
-    if (typeof u.symbol !== 'string' || typeof u.topic !== 'string') return FAIL;
-    const data = u.data;
+    if (typeof u['symbol'] !== 'string' || typeof u['topic'] !== 'string') return FAIL;
+    const data = u['data'];
     const d = fastData(data);
     if (d === FAIL) return FAIL;
-    const symbolName = u.symbolName;
+    const symbolName = u['symbolName'];
     if (symbolName !== undefined && typeof symbolName !== 'string') return FAIL;
-    const params = u.params;
+    const params = u['params'];
     let p: unknown = params;
     if (params !== undefined) {
       p = fastParams(params);
       if (p === FAIL) return FAIL;
     }
-    const f = u.f;
+    const f = u['f'];
     let f2: unknown = f;
     if (f !== undefined && typeof f !== 'boolean') {
       f2 = fastBoolean(f);
       if (f2 === FAIL) return FAIL;
     }
-    const sendTime = u.sendTime;
+    const sendTime = u['sendTime'];
     let s: unknown = sendTime;
     if (sendTime !== undefined) {
       s = fastInt(sendTime);
       if (s === FAIL) return FAIL;
     }
-    const shared = u.shared;
+    const shared = u['shared'];
     let sh: unknown = shared;
     if (shared !== undefined && typeof shared !== 'boolean') {
       sh = fastBoolean(shared);
       if (sh === FAIL) return FAIL;
     }
-    const id = u.id;
+    const id = u['id'];
     let i: unknown = id;
     if (id !== undefined) {
       i = fastId(id);
@@ -75,12 +75,12 @@ export function fastEnvelope<R>(record: FastCheck<R>): FastCheck<PublicEnvelope<
     }
     if (d === data && p === params && f2 === f && s === sendTime && sh === shared && i === id) return u as unknown as PublicEnvelope<R>;
     const out: Record<string, unknown> = { ...u };
-    if (d !== data) out.data = d;
-    if (p !== params) out.params = p;
-    if (f2 !== f) out.f = f2;
-    if (s !== sendTime) out.sendTime = s;
-    if (sh !== shared) out.shared = sh;
-    if (i !== id) out.id = i;
+    if (d !== data) out['data'] = d;
+    if (p !== params) out['params'] = p;
+    if (f2 !== f) out['f'] = f2;
+    if (s !== sendTime) out['sendTime'] = s;
+    if (sh !== shared) out['shared'] = sh;
+    if (i !== id) out['id'] = i;
     return out as unknown as PublicEnvelope<R>;
   };
 }

@@ -48,83 +48,83 @@ function fastStatus(u: unknown): Fast<ExecutionReport['X']> {
  * failed check leaves the input as it was.
  */
 function fastExecutionReport(u: unknown, inPlace?: boolean): Fast<ExecutionReport> {
-  if (!isRecord(u) || u.e !== 'executionReport') return FAIL;
-  const E0 = u.E;
+  if (!isRecord(u) || u['e'] !== 'executionReport') return FAIL;
+  const E0 = u['E'];
   const E1 = fastInt(E0);
   if (E1 === FAIL) return FAIL;
-  const s0 = u.s;
+  const s0 = u['s'];
   const s1 = fastString(s0);
   if (s1 === FAIL) return FAIL;
-  const i0 = u.i;
+  const i0 = u['i'];
   const i1 = fastId(i0);
   if (i1 === FAIL) return FAIL;
-  const c0 = u.c;
+  const c0 = u['c'];
   const c1 = fastText(c0);
   if (c1 === FAIL) return FAIL;
-  const S0 = u.S;
+  const S0 = u['S'];
   const S1 = fastSide(S0);
   if (S1 === FAIL) return FAIL;
-  const o0 = u.o;
+  const o0 = u['o'];
   const o1 = fastString(o0);
   if (o1 === FAIL) return FAIL;
-  const X0 = u.X;
+  const X0 = u['X'];
   const X1 = fastStatus(X0);
   if (X1 === FAIL) return FAIL;
-  const q0 = u.q;
+  const q0 = u['q'];
   const q1 = fastDecimal(q0);
   if (q1 === FAIL) return FAIL;
-  const p0 = u.p;
+  const p0 = u['p'];
   const p1 = fastDecimal(p0);
   if (p1 === FAIL) return FAIL;
-  const z0 = u.z;
+  const z0 = u['z'];
   const z1 = fastDecimal(z0);
   if (z1 === FAIL) return FAIL;
-  const Z0 = u.Z;
+  const Z0 = u['Z'];
   const Z1 = fastDecimal(Z0);
   if (Z1 === FAIL) return FAIL;
-  const f0 = u.f;
+  const f0 = u['f'];
   const f1 = f0 === undefined ? f0 : fastString(f0);
   if (f1 === FAIL) return FAIL;
-  const reqAmt0 = u.reqAmt;
+  const reqAmt0 = u['reqAmt'];
   const reqAmt1 = reqAmt0 === undefined ? reqAmt0 : fastDecimalOrEmpty(reqAmt0);
   if (reqAmt1 === FAIL) return FAIL;
-  const d0 = u.d;
+  const d0 = u['d'];
   const d1 = d0 === undefined ? d0 : fastText(d0);
   if (d1 === FAIL) return FAIL;
-  const l0 = u.l;
+  const l0 = u['l'];
   const l1 = l0 === undefined ? l0 : fastDecimalOrEmpty(l0);
   if (l1 === FAIL) return FAIL;
-  const r0 = u.r;
+  const r0 = u['r'];
   const r1 = r0 === undefined ? r0 : fastDecimalOrEmpty(r0);
   if (r1 === FAIL) return FAIL;
-  const L0 = u.L;
+  const L0 = u['L'];
   const L1 = L0 === undefined ? L0 : fastDecimalOrEmpty(L0);
   if (L1 === FAIL) return FAIL;
-  const V0 = u.V;
+  const V0 = u['V'];
   const V1 = V0 === undefined ? V0 : fastDecimalOrEmpty(V0);
   if (V1 === FAIL) return FAIL;
-  const n0 = u.n;
+  const n0 = u['n'];
   const n1 = n0 === undefined ? n0 : fastDecimalOrEmpty(n0);
   if (n1 === FAIL) return FAIL;
-  const N0 = u.N;
+  const N0 = u['N'];
   const N1 = N0 === undefined ? N0 : fastNullableString(N0);
   if (N1 === FAIL) return FAIL;
-  const u0 = u.u;
+  const u0 = u['u'];
   const u1 = u0 === undefined ? u0 : fastBoolean(u0);
   if (u1 === FAIL) return FAIL;
-  const w0 = u.w;
+  const w0 = u['w'];
   const w1 = w0 === undefined ? w0 : fastBoolean(w0);
   if (w1 === FAIL) return FAIL;
-  const m0 = u.m;
+  const m0 = u['m'];
   const m1 = m0 === undefined ? m0 : fastBoolean(m0);
   if (m1 === FAIL) return FAIL;
-  const O0 = u.O;
+  const O0 = u['O'];
   const O1 = O0 === undefined ? O0 : fastInt(O0);
   if (O1 === FAIL) return FAIL;
-  const U0 = u.U;
+  const U0 = u['U'];
   const U1 = U0 === undefined ? U0 : fastInt(U0);
   if (U1 === FAIL) return FAIL;
-  const x0 = u.x;
+  const x0 = u['x'];
   const x1 = x0 === undefined ? x0 : fastString(x0);
   if (x1 === FAIL) return FAIL;
   if (
@@ -138,32 +138,32 @@ function fastExecutionReport(u: unknown, inPlace?: boolean): Fast<ExecutionRepor
     return u as unknown as ExecutionReport;
   }
   const out: Record<string, unknown> = inPlace === true ? u : { ...u };
-  if (E1 !== E0) out.E = E1;
-  if (s1 !== s0) out.s = s1;
-  if (i1 !== i0) out.i = i1;
-  if (c1 !== c0) out.c = c1;
-  if (S1 !== S0) out.S = S1;
-  if (o1 !== o0) out.o = o1;
-  if (X1 !== X0) out.X = X1;
-  if (q1 !== q0) out.q = q1;
-  if (p1 !== p0) out.p = p1;
-  if (z1 !== z0) out.z = z1;
-  if (Z1 !== Z0) out.Z = Z1;
-  if (f1 !== f0) out.f = f1;
-  if (reqAmt1 !== reqAmt0) out.reqAmt = reqAmt1;
-  if (d1 !== d0) out.d = d1;
-  if (l1 !== l0) out.l = l1;
-  if (r1 !== r0) out.r = r1;
-  if (L1 !== L0) out.L = L1;
-  if (V1 !== V0) out.V = V1;
-  if (n1 !== n0) out.n = n1;
-  if (N1 !== N0) out.N = N1;
-  if (u1 !== u0) out.u = u1;
-  if (w1 !== w0) out.w = w1;
-  if (m1 !== m0) out.m = m1;
-  if (O1 !== O0) out.O = O1;
-  if (U1 !== U0) out.U = U1;
-  if (x1 !== x0) out.x = x1;
+  if (E1 !== E0) out['E'] = E1;
+  if (s1 !== s0) out['s'] = s1;
+  if (i1 !== i0) out['i'] = i1;
+  if (c1 !== c0) out['c'] = c1;
+  if (S1 !== S0) out['S'] = S1;
+  if (o1 !== o0) out['o'] = o1;
+  if (X1 !== X0) out['X'] = X1;
+  if (q1 !== q0) out['q'] = q1;
+  if (p1 !== p0) out['p'] = p1;
+  if (z1 !== z0) out['z'] = z1;
+  if (Z1 !== Z0) out['Z'] = Z1;
+  if (f1 !== f0) out['f'] = f1;
+  if (reqAmt1 !== reqAmt0) out['reqAmt'] = reqAmt1;
+  if (d1 !== d0) out['d'] = d1;
+  if (l1 !== l0) out['l'] = l1;
+  if (r1 !== r0) out['r'] = r1;
+  if (L1 !== L0) out['L'] = L1;
+  if (V1 !== V0) out['V'] = V1;
+  if (n1 !== n0) out['n'] = n1;
+  if (N1 !== N0) out['N'] = N1;
+  if (u1 !== u0) out['u'] = u1;
+  if (w1 !== w0) out['w'] = w1;
+  if (m1 !== m0) out['m'] = m1;
+  if (O1 !== O0) out['O'] = O1;
+  if (U1 !== U0) out['U'] = U1;
+  if (x1 !== x0) out['x'] = x1;
   return out as unknown as ExecutionReport;
 }
 
@@ -199,12 +199,12 @@ const fastOutboundAccountInfo = fastStruct<OutboundAccountInfo>(
  * @internal
  */
 export function fastPrivateEventInPlace(u: unknown): Fast<PrivateEvent> {
-  return isRecord(u) && u.e === 'executionReport' ? fastExecutionReport(u, true) : fastPrivateEvent(u);
+  return isRecord(u) && u['e'] === 'executionReport' ? fastExecutionReport(u, true) : fastPrivateEvent(u);
 }
 
 function fastPrivateEvent(u: unknown): Fast<PrivateEvent> {
   if (!isRecord(u)) return FAIL;
-  switch (u.e) {
+  switch (u['e']) {
     case 'executionReport':
       return fastExecutionReport(u, false);
     case 'ticketInfo':

@@ -12,28 +12,28 @@ import { FAIL, type Fast, fastBoolean, fastDecimal, fastId, fastInt, isDecimalTe
  */
 function fastTradeRecord(u: unknown): Fast<TradeRecord> {
   if (!isRecord(u)) return FAIL;
-  const v = u.v;
+  const v = u['v'];
   const v2 = typeof v === 'string' && v.length > 0 ? v : fastId(v);
   if (v2 === FAIL) return FAIL;
-  const t = u.t;
+  const t = u['t'];
   const t2 = typeof t === 'number' && Number.isSafeInteger(t) ? t : fastInt(t);
   if (t2 === FAIL) return FAIL;
-  const p = u.p;
+  const p = u['p'];
   const p2 = typeof p === 'string' && isDecimalText(p) ? p : fastDecimal(p);
   if (p2 === FAIL) return FAIL;
-  const q = u.q;
+  const q = u['q'];
   const q2 = typeof q === 'string' && isDecimalText(q) ? q : fastDecimal(q);
   if (q2 === FAIL) return FAIL;
-  const m = u.m;
+  const m = u['m'];
   const m2 = typeof m === 'boolean' ? m : fastBoolean(m);
   if (m2 === FAIL) return FAIL;
   if (v2 === v && t2 === t && p2 === p && q2 === q && m2 === m) return u as unknown as TradeRecord;
   const out: Record<string, unknown> = { ...u };
-  if (v2 !== v) out.v = v2;
-  if (t2 !== t) out.t = t2;
-  if (p2 !== p) out.p = p2;
-  if (q2 !== q) out.q = q2;
-  if (m2 !== m) out.m = m2;
+  if (v2 !== v) out['v'] = v2;
+  if (t2 !== t) out['t'] = t2;
+  if (p2 !== p) out['p'] = p2;
+  if (q2 !== q) out['q'] = q2;
+  if (m2 !== m) out['m'] = m2;
   return out as unknown as TradeRecord;
 }
 
