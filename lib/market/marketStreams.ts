@@ -28,7 +28,6 @@ import type { KlineRecord } from '../codecs/kline';
 import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
 import { ConfigError, DecodeError } from '../errors';
-import { shareFrames } from '../internal/shareFrames';
 import { backfillTrades } from '../operators/backfillTrades';
 import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
 import type { RestCalls } from '../rest/callTypes';
@@ -496,7 +495,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
             backfill,
             dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
-            shareFrames(),
+            share(),
           ),
         ),
       ),

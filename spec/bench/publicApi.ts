@@ -3,7 +3,7 @@
  * `depth().pipe(orderBook())` and `userStream(...).executionReports$`, each over a `ws`-like stand-in socket
  * (injected with `WebSocketCtor`) whose `'message'` listener the benchmark calls with pre-received `Buffer`s,
  * alternating, round by round in the same process, with the floor: `JSON.parse(buffer.toString())` of the
- * same bytes. Frames: `realFrames.ts`. Reported: the medians of ns per frame and of the per-round ratio
+ * same bytes. Frames: `realFrames.ts`. Reported: the medians of CPU ns per frame and of the per-round ratio
  * floor / library. Part of `npm run bench` (`--only=api`); alone:
  *
  *   node --expose-gc -r ts-node/register/transpile-only spec/bench/publicApi.ts [--quick] [--case=trades]
@@ -136,11 +136,15 @@ export const API_CASES: readonly ApiCase[] = [
   executionReports,
 ];
 
-/** Time of `fn` in ns per frame. */
+/**
+ * CPU time of `fn` (this process, user + system) in ns per frame. CPU time, not wall time: on a shared machine
+ * the time this process waits for a core would otherwise land on whichever side it happened to.
+ */
 function timed(frames: number, fn: () => void): number {
-  const t0 = process.hrtime.bigint();
+  const t0 = process.cpuUsage();
   fn();
-  return Number(process.hrtime.bigint() - t0) / frames;
+  const { user, system } = process.cpuUsage(t0);
+  return ((user + system) * 1000) / frames;
 }
 
 /**

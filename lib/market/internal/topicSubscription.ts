@@ -1,6 +1,5 @@
 import type * as t from 'io-ts';
-import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
-import { shareFrames } from '../../internal/shareFrames';
+import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, share, Subscription, switchMap, timer } from 'rxjs';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
@@ -173,5 +172,5 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       ctx.onTopicsChanged();
       subscriptions.unsubscribe();
     };
-  }).pipe(shareFrames());
+  }).pipe(share());
 }
