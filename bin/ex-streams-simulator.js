@@ -47,6 +47,19 @@ function guide() {
 async function main() {
   const { runSimulatorCli } = loadCli();
   const docs = guide();
+  // Signals are handled from the start: the addresses are printed before runSimulatorCli resolves, so a
+  // script may send SIGTERM before the simulator is handed back; it is stopped as soon as it is.
+  let run;
+  let stopRequested = false;
+  let stopping = false;
+  const stop = () => {
+    stopRequested = true;
+    if (run === undefined || stopping) return;
+    stopping = true;
+    run.stop().then(() => process.exit(0), () => process.exit(1));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   const result = await runSimulatorCli({
     argv: process.argv.slice(2),
     env: process.env,
@@ -56,16 +69,13 @@ async function main() {
   });
   if (typeof result === 'number') {
     process.exitCode = result;
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    if (stopRequested) process.exit(result);
     return;
   }
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    result.stop().then(() => process.exit(0), () => process.exit(1));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  run = result;
+  if (stopRequested) stop();
 }
 
 main().catch((e) => {
