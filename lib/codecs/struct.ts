@@ -111,13 +111,8 @@ export type SameShape<D, C> = keyof Present<Differences<D, C>> extends never ? t
  * one only, or a field of another type fails `tsc` with
  * `… & { readonly declaredTypeDiffers: { onlyInDeclared: "x"; … } }`. One shape, two views: the codec
  * stays the source of truth, the interface carries the names and the per-field docs users read. Returns
- * `codec` itself.
- *
- * @example
- * ```ts
- * interface Pair { readonly a: string; readonly b?: number }
- * const PairCodec = declaredAs<Pair>()(struct('Pair', { a: t.string }, { b: t.number })); // t.Type<Pair, Pair, unknown>
- * ```
+ * `codec` itself. Use: `export const PairCodec = declaredAs<Pair>()(struct('Pair', { a: t.string }, {}));`
+ * (then `t.TypeOf<typeof PairCodec>` is `Pair`).
  *
  * @internal
  */
