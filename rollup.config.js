@@ -8,6 +8,7 @@ import { dts } from 'rollup-plugin-dts';
  */
 const entries = {
   index: 'lib/index.ts',
+  codecs: 'lib/codecs/index.ts',
   simulator: 'lib/simulator/index.ts',
   testing: 'lib/testing/index.ts',
   node: 'lib/node/index.ts',
@@ -27,7 +28,8 @@ const onwarn = (warning, warn) => {
  * Tree-shaking for users' bundles: marks every call and `new` in the initializer of a module-level `const` of
  * `lib/codecs/**` (`struct(...)`, `t.keyof(...)`, `new t.Type(...)`, `fastStruct(...)`, ...) with the
  * pure annotation comment (`PURE` below), so a bundler drops the codecs an application does not use (`import { decodeWith } from
- * 'ex-streams'` would otherwise build every codec). Codec construction has no side effects; function bodies
+ * 'ex-streams/codecs'` would otherwise build every codec, and so would the core's streams, which import the few
+ * codecs they run). Codec construction has no side effects; function bodies
  * (run later, not at load) are left alone. Rollup's own `treeshake.manualPureFunctions` would not help: it
  * only affects this build (which keeps every export) and leaves no annotation in the output.
  * `scripts/check-treeshake.js` checks the effect on the built package.

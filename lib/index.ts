@@ -1,6 +1,8 @@
 /**
  * ex-streams: typed, composable RxJS observables over a trading service's signed HTTP calls and
- * websocket streams. This is the core entry: it runs in browsers and in Node.
+ * websocket streams. This is the core entry: it runs in browsers and in Node. It exports the streams, the
+ * operators, the record types, the errors, signing and the REST client; the wire codecs are in
+ * `ex-streams/codecs`.
  *
  * @packageDocumentation
  */
@@ -21,82 +23,13 @@ export {
 } from './errors';
 export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails } from './errors';
 
-// Codecs: wire shapes of every message
-export {
-  decodeWith,
-  BooleanFromStringOrBoolean,
-  DecimalString,
-  IdFromNumberOrString,
-  IntFromNumberOrString,
-  TextFromNumberOrString,
-  DecimalOrEmptyString,
-  averagePrice,
-  decimalToNumber,
-  ClientPingCodec,
-  ClientPongCodec,
-  SubscriptionEventCodec,
-  SubscriptionParamsCodec,
-  SubscriptionRequestCodec,
-  cancelFrame,
-  pingFrame,
-  pongFrame,
-  subscribeFrame,
-  PrivatePongCodec,
-  PublicPongCodec,
-  ServerPingCodec,
-  EnvelopeParamsCodec,
-  PublicEnvelopeCodec,
-  PublicErrorFrameCodec,
-  KlineEnvelopeCodec,
-  KlineRecordCodec,
-  RealtimesEnvelopeCodec,
-  RealtimesRecordCodec,
-  TradeEnvelopeCodec,
-  TradeRecordCodec,
-  DepthEnvelopeCodec,
-  DepthLevelCodec,
-  DepthRecordCodec,
-  BalanceCodec,
-  ExecutionReportCodec,
-  OrderSideCodec,
-  OrderStatusCodec,
-  OutboundAccountInfoCodec,
-  PrivateEventCodec,
-  TicketInfoCodec,
-  decodePrivateFrame,
-  ErrorBodyCodec,
-  ListenKeyResponseCodec,
-  AccountTradeCodec,
-  ExchangeInfoCodec,
-  RestAccountCodec,
-  RestBalanceCodec,
-  RestKlineCodec,
-  RestOrderCodec,
-  RestTradeCodec,
-  ServerTimeCodec,
-  SymbolFilterCodec,
-  SymbolInfoCodec,
-} from './codecs/index';
+// Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
+// `decodeFrame` are in the `ex-streams/codecs` entry.
+export { averagePrice, decimalToNumber } from './codecs/decimal';
 export type {
-  ClientPing,
-  ClientPong,
-  SubscriptionEvent,
-  SubscriptionExtraParams,
-  SubscriptionParams,
-  SubscriptionRequest,
-  PrivatePong,
-  PublicPong,
-  ServerPing,
-  EnvelopeParams,
-  PublicEnvelope,
-  PublicErrorFrame,
-  KlineEnvelope,
   KlineRecord,
-  RealtimesEnvelope,
   RealtimesRecord,
-  TradeEnvelope,
   TradeRecord,
-  DepthEnvelope,
   DepthLevel,
   DepthRecord,
   Balance,
@@ -106,8 +39,6 @@ export type {
   OutboundAccountInfo,
   PrivateEvent,
   TicketInfo,
-  ErrorBody,
-  ListenKeyResponse,
   AccountTrade,
   ExchangeInfo,
   RestAccount,
@@ -158,12 +89,11 @@ export type {
 } from './rest/index';
 
 // Connection core
-export { connection, decodeFrame, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './socket/index';
+export { connection, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './socket/index';
 export type {
   Connection,
   ConnectionConfig,
   ConnectionStatus,
-  FrameLimits,
   RawInflater,
   ServerClock,
   WebSocketCtor,

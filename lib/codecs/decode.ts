@@ -17,7 +17,7 @@ export const MAX_PATH_LINES = 10;
  *
  * @example
  * ```ts
- * import { decodeWith, TradeRecordCodec } from 'ex-streams';
+ * import { decodeWith, TradeRecordCodec } from 'ex-streams/codecs';
  * const r = decodeWith(TradeRecordCodec, { v: '1', t: 1, p: '1', q: '1', m: true });
  * if (r._tag === 'Right') console.log(r.right.p); // '1'
  * ```

@@ -9,7 +9,7 @@ import { declaredAs, struct } from './struct';
  *
  * @example
  * ```ts
- * import { DepthLevelCodec } from 'ex-streams';
+ * import { DepthLevelCodec } from 'ex-streams/codecs';
  * DepthLevelCodec.decode(['34924.15', 0.5]); // right(['34924.15', '0.5'])
  * ```
  */
@@ -65,7 +65,7 @@ export interface DepthRecord {
  *
  * @example
  * ```ts
- * import { DepthRecordCodec } from 'ex-streams';
+ * import { DepthRecordCodec } from 'ex-streams/codecs';
  * DepthRecordCodec.decode({ e: 301, s: 'BTCUSDT', t: 1626249138535, v: '6583_18', o: 0,
  *   a: [['34924.15', '0.5']], b: [] });
  * // right({ e: '301', s: 'BTCUSDT', t: 1626249138535, v: '6583_18', o: '0', a: [['34924.15', '0.5']], b: [] })
@@ -84,7 +84,7 @@ export const DepthRecordCodec = declaredAs<DepthRecord>()(
  *
  * @example
  * ```ts
- * import { DepthEnvelopeCodec } from 'ex-streams';
+ * import { DepthEnvelopeCodec } from 'ex-streams/codecs';
  * DepthEnvelopeCodec.name; // 'PublicEnvelope<DepthRecord>'
  * ```
  */
@@ -94,7 +94,7 @@ export const DepthEnvelopeCodec = PublicEnvelopeCodec(DepthRecordCodec);
  *
  * @example
  * ```ts
- * import type { DepthEnvelope } from 'ex-streams';
+ * import type { DepthEnvelope } from 'ex-streams/codecs';
  *
  * const bestBid = (message: DepthEnvelope): string | undefined => message.data[0]?.b[0]?.[0];
  * ```

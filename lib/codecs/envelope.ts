@@ -7,7 +7,7 @@ import { declaredAs, struct } from './struct';
  *
  * @example
  * ```ts
- * import type { EnvelopeParams } from 'ex-streams';
+ * import type { EnvelopeParams } from 'ex-streams/codecs';
  *
  * const params: EnvelopeParams = { realtimeInterval: '24h', binary: false, klineType: '1m' };
  * ```
@@ -27,7 +27,7 @@ export interface EnvelopeParams {
  *
  * @example
  * ```ts
- * import { EnvelopeParamsCodec } from 'ex-streams';
+ * import { EnvelopeParamsCodec } from 'ex-streams/codecs';
  * EnvelopeParamsCodec.decode({ realtimeInterval: '24h', binary: 'false' }); // right({ realtimeInterval: '24h', binary: false })
  * ```
  */
@@ -43,7 +43,7 @@ export const EnvelopeParamsCodec = declaredAs<EnvelopeParams>()(
  *
  * @example
  * ```ts
- * import type { PublicEnvelope, TradeRecord } from 'ex-streams';
+ * import type { PublicEnvelope, TradeRecord } from 'ex-streams/codecs';
  *
  * const message: PublicEnvelope<TradeRecord> = {
  *   symbol: 'BTCUSDT', topic: 'trade', f: true, sendTime: 1626249138535, id: '1',
@@ -82,7 +82,7 @@ export interface PublicEnvelope<R> {
  *
  * @example
  * ```ts
- * import { PublicEnvelopeCodec, TradeRecordCodec } from 'ex-streams';
+ * import { PublicEnvelopeCodec, TradeRecordCodec } from 'ex-streams/codecs';
  * const TradeEnvelope = PublicEnvelopeCodec(TradeRecordCodec);
  * TradeEnvelope.decode({ symbol: 'BTCUSDT', topic: 'trade', f: 'true', id: 1,
  *   data: [{ v: '929681067596857345', t: 1625562619577, p: '34924.15', q: '0.00027', m: true }] });

@@ -6,7 +6,7 @@ import * as t from 'io-ts';
  *
  * @example
  * ```ts
- * import { ErrorBodyCodec } from 'ex-streams';
+ * import { ErrorBodyCodec } from 'ex-streams/codecs';
  * ErrorBodyCodec.is({ code: '-100010', desc: 'Invalid Symbols!' }); // true
  * ErrorBodyCodec.is({ code: -1022, msg: 'Signature for this request is not valid.' }); // true
  * ```
@@ -23,7 +23,7 @@ export const ErrorBodyCodec = t.intersection(
  *
  * @example
  * ```ts
- * import type { ErrorBody } from 'ex-streams';
+ * import type { ErrorBody } from 'ex-streams/codecs';
  *
  * const body: ErrorBody = { code: -1121, msg: 'Invalid symbol.' };
  * ```

@@ -15,7 +15,7 @@ import { declaredAs, nullable, struct } from './struct';
  *
  * @example
  * ```ts
- * import { OrderStatusCodec } from 'ex-streams';
+ * import { OrderStatusCodec } from 'ex-streams/codecs';
  * OrderStatusCodec.is('PARTIALLY_FILLED'); // true
  * ```
  */
@@ -40,7 +40,7 @@ export type OrderStatus = t.TypeOf<typeof OrderStatusCodec>;
  *
  * @example
  * ```ts
- * import { OrderSideCodec } from 'ex-streams';
+ * import { OrderSideCodec } from 'ex-streams/codecs';
  * OrderSideCodec.is('SELL'); // true
  * ```
  */
@@ -141,7 +141,7 @@ export interface ExecutionReport {
  *
  * @example
  * ```ts
- * import { ExecutionReportCodec } from 'ex-streams';
+ * import { ExecutionReportCodec } from 'ex-streams/codecs';
  * ExecutionReportCodec.decode({ e: 'executionReport', E: 1499405658658, s: 'BTCUSDT', c: 1000087761, S: 'BUY',
  *   o: 'LIMIT', f: 'GTC', q: '1.0', p: '0.10264410', X: 'NEW', i: '4293153', z: '0.0', Z: '0.0', N: null });
  * // right({ ..., c: '1000087761', i: '4293153', N: null })

@@ -13,7 +13,7 @@ import { IdFromNumberOrString, IntFromNumberOrString } from './primitives';
  *
  * @example
  * ```ts
- * import { PublicPongCodec } from 'ex-streams';
+ * import { PublicPongCodec } from 'ex-streams/codecs';
  * PublicPongCodec.decode({ pong: 1626249138535 }); // right({ pong: 1626249138535 })
  * ```
  */
@@ -23,7 +23,7 @@ export const PublicPongCodec = t.type({ pong: IntFromNumberOrString }, 'PublicPo
  *
  * @example
  * ```ts
- * import type { PublicPong } from 'ex-streams';
+ * import type { PublicPong } from 'ex-streams/codecs';
  *
  * const pong: PublicPong = { pong: 1626249138535 }; // the server's time
  * ```
@@ -35,7 +35,7 @@ export type PublicPong = t.TypeOf<typeof PublicPongCodec>;
  *
  * @example
  * ```ts
- * import { PrivatePongCodec } from 'ex-streams';
+ * import { PrivatePongCodec } from 'ex-streams/codecs';
  * PrivatePongCodec.decode({ pong: 1626249138535, channelId: '0242acfffe110002-00000001' });
  * // right({ pong: 1626249138535, channelId: '0242acfffe110002-00000001' })
  * ```
@@ -49,7 +49,7 @@ export const PrivatePongCodec = t.type(
  *
  * @example
  * ```ts
- * import type { PrivatePong } from 'ex-streams';
+ * import type { PrivatePong } from 'ex-streams/codecs';
  *
  * const pong: PrivatePong = { pong: 1626249138535, channelId: '0242acfffe110002-00000001' };
  * ```
@@ -62,7 +62,7 @@ export type PrivatePong = t.TypeOf<typeof PrivatePongCodec>;
  *
  * @example
  * ```ts
- * import { ServerPingCodec } from 'ex-streams';
+ * import { ServerPingCodec } from 'ex-streams/codecs';
  * ServerPingCodec.decode({ ping: 1626249138535, channelId: 'a1' }); // right({ ping: 1626249138535, channelId: 'a1' })
  * ```
  */
@@ -75,7 +75,7 @@ export const ServerPingCodec = t.type(
  *
  * @example
  * ```ts
- * import { pongFrame, type ServerPing } from 'ex-streams';
+ * import { pongFrame, type ServerPing } from 'ex-streams/codecs';
  *
  * const answer = (ping: ServerPing) => pongFrame(ping.ping); // { pong: 1626249138535 }
  * ```

@@ -1,14 +1,20 @@
 /**
- * Wire codecs of ex-streams: io-ts codecs for every message of the service, tolerant of the spellings
- * real deployments send (numeric text, `"true"`/`"false"`, ids as numbers or text), plus decode helpers.
+ * `ex-streams/codecs`: the wire codecs. io-ts codecs for every message of the service, tolerant of the
+ * spellings real deployments send (numeric text, `"true"`/`"false"`, ids as numbers or text), the frame
+ * builders, and the decode helpers (`decodeWith`, `decodeFrame`, `decodePrivateFrame`). Runs in browsers and
+ * in Node, like the core. The streams of `ex-streams` already decode every message: import from here to
+ * decode or build frames yourself (a custom transport, a recorded feed, a test). The record types are
+ * exported here and from `ex-streams`.
  *
- * @module
+ * @packageDocumentation
  */
 
 // Decoding
 export { decodeWith } from './decode';
+export { decodeFrame } from '../socket/decodeFrame';
+export type { FrameLimits } from '../socket/decodeFrame';
 
-// Primitives and decimal helpers
+// Primitives
 export {
   BooleanFromStringOrBoolean,
   DecimalOrEmptyString,
@@ -17,7 +23,6 @@ export {
   IntFromNumberOrString,
   TextFromNumberOrString,
 } from './primitives';
-export { averagePrice, decimalToNumber } from './decimal';
 
 // Client → server frames
 export {

@@ -42,7 +42,7 @@ export interface KlineRecord {
  *
  * @example
  * ```ts
- * import { KlineRecordCodec } from 'ex-streams';
+ * import { KlineRecordCodec } from 'ex-streams/codecs';
  * KlineRecordCodec.decode({ t: 1626249120000, s: 'BTCUSDT', sn: 'BTCUSDT', c: '32902.6', h: '32903.1', l: '32900', o: '32900.4', v: '1.0231' });
  * // right({ t: 1626249120000, ..., c: '32902.6' })
  * ```
@@ -61,7 +61,7 @@ export const KlineRecordCodec = declaredAs<KlineRecord>()(
  *
  * @example
  * ```ts
- * import { KlineEnvelopeCodec } from 'ex-streams';
+ * import { KlineEnvelopeCodec } from 'ex-streams/codecs';
  * KlineEnvelopeCodec.name; // 'PublicEnvelope<KlineRecord>'
  * ```
  */
@@ -71,7 +71,7 @@ export const KlineEnvelopeCodec = PublicEnvelopeCodec(KlineRecordCodec);
  *
  * @example
  * ```ts
- * import { decodeWith, KlineEnvelopeCodec, type KlineEnvelope } from 'ex-streams';
+ * import { decodeWith, KlineEnvelopeCodec, type KlineEnvelope } from 'ex-streams/codecs';
  *
  * const lastClose = (message: KlineEnvelope): string | undefined => message.data[message.data.length - 1]?.c;
  * const decoded = decodeWith(KlineEnvelopeCodec, { symbol: 'BTCUSDT', topic: 'kline', data: [] });

@@ -6,7 +6,7 @@ import * as t from 'io-ts';
  *
  * @example
  * ```ts
- * import { ListenKeyResponseCodec } from 'ex-streams';
+ * import { ListenKeyResponseCodec } from 'ex-streams/codecs';
  * ListenKeyResponseCodec.is({ listenKey: 'abc' }); // true
  * ```
  */
@@ -16,7 +16,7 @@ export const ListenKeyResponseCodec = t.type({ listenKey: t.string }, 'ListenKey
  *
  * @example
  * ```ts
- * import type { ListenKeyResponse } from 'ex-streams';
+ * import type { ListenKeyResponse } from 'ex-streams/codecs';
  *
  * const response: ListenKeyResponse = { listenKey: '1A9LWJjuMwKWYP4QQPw34GRm8gz3x5AephXSuqcDef1RnzoBVhEeGE963CoS1Sgj' };
  * ```

@@ -27,7 +27,7 @@ export interface Balance {
  *
  * @example
  * ```ts
- * import { BalanceCodec } from 'ex-streams';
+ * import { BalanceCodec } from 'ex-streams/codecs';
  * BalanceCodec.decode({ a: 'USDT', f: '1000.5', l: '0' }); // right({ a: 'USDT', f: '1000.5', l: '0' })
  * ```
  */
@@ -67,7 +67,7 @@ export interface OutboundAccountInfo {
  *
  * @example
  * ```ts
- * import { OutboundAccountInfoCodec } from 'ex-streams';
+ * import { OutboundAccountInfoCodec } from 'ex-streams/codecs';
  * OutboundAccountInfoCodec.decode({ e: 'outboundAccountInfo', E: '1499405658849', T: true, W: true, D: true,
  *   B: [{ a: 'BTC', f: '0.5', l: '0.1' }] });
  * // right({ e: 'outboundAccountInfo', E: 1499405658849, ..., B: [{ a: 'BTC', f: '0.5', l: '0.1' }] })

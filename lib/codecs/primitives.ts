@@ -21,7 +21,7 @@ const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
  *
  * @example
  * ```ts
- * import { IntFromNumberOrString } from 'ex-streams';
+ * import { IntFromNumberOrString } from 'ex-streams/codecs';
  * IntFromNumberOrString.decode('1625562619577'); // right(1625562619577)
  * IntFromNumberOrString.decode(1625562619577);   // right(1625562619577)
  * IntFromNumberOrString.decode('12a');           // left(...)
@@ -52,7 +52,7 @@ export const IntFromNumberOrString = new t.Type<number, number, unknown>(
  *
  * @example
  * ```ts
- * import { IdFromNumberOrString } from 'ex-streams';
+ * import { IdFromNumberOrString } from 'ex-streams/codecs';
  * IdFromNumberOrString.decode('929681067596857345'); // right('929681067596857345')
  * IdFromNumberOrString.decode(1470000001);           // right('1470000001')
  * IdFromNumberOrString.decode(929681067596857345);   // left(...): digits already lost
@@ -76,7 +76,7 @@ export const IdFromNumberOrString = new t.Type<string, string, unknown>(
  *
  * @example
  * ```ts
- * import { BooleanFromStringOrBoolean } from 'ex-streams';
+ * import { BooleanFromStringOrBoolean } from 'ex-streams/codecs';
  * BooleanFromStringOrBoolean.decode('false'); // right(false)
  * BooleanFromStringOrBoolean.decode(true);    // right(true)
  * BooleanFromStringOrBoolean.decode('yes');   // left(...)
@@ -108,7 +108,7 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  *
  * @example
  * ```ts
- * import { DecimalString } from 'ex-streams';
+ * import { DecimalString } from 'ex-streams/codecs';
  * DecimalString.decode('0.00012'); // right('0.00012')
  * DecimalString.decode(0.5);       // right('0.5')
  * DecimalString.decode(1e-7);      // right('0.0000001')
@@ -133,7 +133,7 @@ export const DecimalString = new t.Type<string, string, unknown>(
  *
  * @example
  * ```ts
- * import { TextFromNumberOrString } from 'ex-streams';
+ * import { TextFromNumberOrString } from 'ex-streams/codecs';
  * TextFromNumberOrString.decode('');          // right('')
  * TextFromNumberOrString.decode(1000087761);  // right('1000087761')
  * TextFromNumberOrString.decode(null);        // left(...)
@@ -157,7 +157,7 @@ export const TextFromNumberOrString = new t.Type<string, string, unknown>(
  *
  * @example
  * ```ts
- * import { DecimalOrEmptyString } from 'ex-streams';
+ * import { DecimalOrEmptyString } from 'ex-streams/codecs';
  * DecimalOrEmptyString.decode('');      // right('')
  * DecimalOrEmptyString.decode('0.1');   // right('0.1')
  * DecimalOrEmptyString.decode('abc');   // left(...)

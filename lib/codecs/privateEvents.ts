@@ -65,7 +65,7 @@ const isObject = (u: unknown): u is Record<string, unknown> =>
  *
  * @example
  * ```ts
- * import { PrivateEventCodec } from 'ex-streams';
+ * import { PrivateEventCodec } from 'ex-streams/codecs';
  * const r = PrivateEventCodec.decode({ e: 'ticketInfo', E: '1668693440976', s: 'BTCUSDT', q: '0.001', t: '1668693440899',
  *   p: '16699.1', T: '1291488620385157122', o: '1291488620167835136', S: 'BUY' });
  * if (r._tag === 'Right' && r.right.e === 'ticketInfo') console.log(r.right.T); // '1291488620385157122'
@@ -108,7 +108,7 @@ const PrivateFrameName = 'PrivateFrame';
  *
  * @example
  * ```ts
- * import { decodePrivateFrame } from 'ex-streams';
+ * import { decodePrivateFrame } from 'ex-streams/codecs';
  * const results = decodePrivateFrame([{ e: 'outboundAccountInfo', E: 1, B: [] }, { e: 'nope' }]);
  * results.map((r) => r._tag); // ['Right', 'Left']
  * ```

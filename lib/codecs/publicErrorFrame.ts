@@ -12,7 +12,7 @@ import { struct } from './struct';
  *
  * @example
  * ```ts
- * import { PublicErrorFrameCodec } from 'ex-streams';
+ * import { PublicErrorFrameCodec } from 'ex-streams/codecs';
  * PublicErrorFrameCodec.decode({ id: 3, code: '-100010', desc: 'Invalid Symbols!', symbol: 'NOPE', topic: 'trade' });
  * // right({ id: '3', code: '-100010', desc: 'Invalid Symbols!', symbol: 'NOPE', topic: 'trade' })
  * ```
@@ -27,7 +27,7 @@ export const PublicErrorFrameCodec = struct(
  *
  * @example
  * ```ts
- * import type { PublicErrorFrame } from 'ex-streams';
+ * import type { PublicErrorFrame } from 'ex-streams/codecs';
  *
  * const rejected: PublicErrorFrame = { id: '3', code: '-100010', desc: 'Invalid Symbols!', symbol: 'NOPE', topic: 'trade' };
  * ```

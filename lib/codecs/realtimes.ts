@@ -52,7 +52,7 @@ export interface RealtimesRecord {
  *
  * @example
  * ```ts
- * import { RealtimesRecordCodec } from 'ex-streams';
+ * import { RealtimesRecordCodec } from 'ex-streams/codecs';
  * RealtimesRecordCodec.decode({ t: 1626249138535, s: 'BTCUSDT', sn: 'BTCUSDT', c: '32902.6', h: '33500', l: '32100',
  *   o: '32500', v: '1520.3', qv: '49988321.1', m: '0.0124', e: 301 });
  * // right({ ..., m: '0.0124', e: '301' })
@@ -71,7 +71,7 @@ export const RealtimesRecordCodec = declaredAs<RealtimesRecord>()(
  *
  * @example
  * ```ts
- * import { RealtimesEnvelopeCodec } from 'ex-streams';
+ * import { RealtimesEnvelopeCodec } from 'ex-streams/codecs';
  * RealtimesEnvelopeCodec.name; // 'PublicEnvelope<RealtimesRecord>'
  * ```
  */
@@ -81,7 +81,7 @@ export const RealtimesEnvelopeCodec = PublicEnvelopeCodec(RealtimesRecordCodec);
  *
  * @example
  * ```ts
- * import type { RealtimesEnvelope } from 'ex-streams';
+ * import type { RealtimesEnvelope } from 'ex-streams/codecs';
  *
  * const lastPrice = (message: RealtimesEnvelope): string | undefined => message.data[0]?.c;
  * ```

@@ -14,7 +14,7 @@ import { struct } from './struct';
  *
  * @example
  * ```ts
- * import { SubscriptionEventCodec } from 'ex-streams';
+ * import { SubscriptionEventCodec } from 'ex-streams/codecs';
  * SubscriptionEventCodec.is('cancel'); // true
  * ```
  */
@@ -24,7 +24,7 @@ export const SubscriptionEventCodec = t.keyof({ sub: null, cancel: null, cancel_
  *
  * @example
  * ```ts
- * import type { SubscriptionEvent } from 'ex-streams';
+ * import type { SubscriptionEvent } from 'ex-streams/codecs';
  *
  * const event: SubscriptionEvent = 'cancel';
  * ```
@@ -37,7 +37,7 @@ export type SubscriptionEvent = t.TypeOf<typeof SubscriptionEventCodec>;
  *
  * @example
  * ```ts
- * import { SubscriptionParamsCodec } from 'ex-streams';
+ * import { SubscriptionParamsCodec } from 'ex-streams/codecs';
  * SubscriptionParamsCodec.decode({ binary: 'false', limit: '100' }); // right({ binary: false, limit: '100' })
  * ```
  */
@@ -51,7 +51,7 @@ export const SubscriptionParamsCodec = struct(
  *
  * @example
  * ```ts
- * import type { SubscriptionParams } from 'ex-streams';
+ * import type { SubscriptionParams } from 'ex-streams/codecs';
  *
  * const params: SubscriptionParams = { binary: false, limit: '100' };
  * ```
@@ -64,7 +64,7 @@ export type SubscriptionParams = t.TypeOf<typeof SubscriptionParamsCodec>;
  *
  * @example
  * ```ts
- * import { SubscriptionRequestCodec } from 'ex-streams';
+ * import { SubscriptionRequestCodec } from 'ex-streams/codecs';
  * SubscriptionRequestCodec.is({ symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false }, id: 1 }); // true
  * ```
  */
@@ -84,7 +84,7 @@ export const SubscriptionRequestCodec = struct(
  *
  * @example
  * ```ts
- * import type { SubscriptionRequest } from 'ex-streams';
+ * import type { SubscriptionRequest } from 'ex-streams/codecs';
  *
  * const request: SubscriptionRequest = { symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false }, id: 1 };
  * ```
@@ -96,7 +96,7 @@ export type SubscriptionRequest = t.TypeOf<typeof SubscriptionRequestCodec>;
  *
  * @example
  * ```ts
- * import { ClientPingCodec } from 'ex-streams';
+ * import { ClientPingCodec } from 'ex-streams/codecs';
  * ClientPingCodec.decode({ ping: 1626249138535 }); // right({ ping: 1626249138535 })
  * ```
  */
@@ -106,7 +106,7 @@ export const ClientPingCodec = t.type({ ping: IntFromNumberOrString }, 'ClientPi
  *
  * @example
  * ```ts
- * import type { ClientPing } from 'ex-streams';
+ * import type { ClientPing } from 'ex-streams/codecs';
  *
  * const ping: ClientPing = { ping: 1626249138535 };
  * ```
@@ -118,7 +118,7 @@ export type ClientPing = t.TypeOf<typeof ClientPingCodec>;
  *
  * @example
  * ```ts
- * import { ClientPongCodec } from 'ex-streams';
+ * import { ClientPongCodec } from 'ex-streams/codecs';
  * ClientPongCodec.decode({ pong: 1626249138535 }); // right({ pong: 1626249138535 })
  * ```
  */
@@ -128,7 +128,7 @@ export const ClientPongCodec = t.type({ pong: IntFromNumberOrString }, 'ClientPo
  *
  * @example
  * ```ts
- * import type { ClientPong } from 'ex-streams';
+ * import type { ClientPong } from 'ex-streams/codecs';
  *
  * const pong: ClientPong = { pong: 1626249138535 };
  * ```
@@ -140,7 +140,7 @@ export type ClientPong = t.TypeOf<typeof ClientPongCodec>;
  *
  * @example
  * ```ts
- * import { subscribeFrame, type SubscriptionExtraParams } from 'ex-streams';
+ * import { subscribeFrame, type SubscriptionExtraParams } from 'ex-streams/codecs';
  *
  * const extra: SubscriptionExtraParams = { limit: '100' };
  * subscribeFrame('BTCUSDT', 'trade', false, 7, extra);
@@ -157,7 +157,7 @@ export interface SubscriptionExtraParams {
  *
  * @example
  * ```ts
- * import { subscribeFrame } from 'ex-streams';
+ * import { subscribeFrame } from 'ex-streams/codecs';
  * subscribeFrame('BTCUSDT', 'kline_1m', false, 7);
  * // { symbol: 'BTCUSDT', topic: 'kline_1m', event: 'sub', params: { binary: false }, id: 7 }
  * ```
@@ -178,7 +178,7 @@ export function subscribeFrame(
  *
  * @example
  * ```ts
- * import { cancelFrame } from 'ex-streams';
+ * import { cancelFrame } from 'ex-streams/codecs';
  * cancelFrame('BTCUSDT', 'trade', false, 8);
  * // { symbol: 'BTCUSDT', topic: 'trade', event: 'cancel', params: { binary: false }, id: 8 }
  * ```
@@ -199,7 +199,7 @@ export function cancelFrame(
  *
  * @example
  * ```ts
- * import { pingFrame } from 'ex-streams';
+ * import { pingFrame } from 'ex-streams/codecs';
  * pingFrame(1626249138535); // { ping: 1626249138535 }
  * ```
  */
@@ -212,7 +212,7 @@ export function pingFrame(timeMs: number): ClientPing {
  *
  * @example
  * ```ts
- * import { pongFrame } from 'ex-streams';
+ * import { pongFrame } from 'ex-streams/codecs';
  * pongFrame(1626249138535); // { pong: 1626249138535 }
  * ```
  */

@@ -60,7 +60,7 @@ export interface TicketInfo {
  *
  * @example
  * ```ts
- * import { TicketInfoCodec } from 'ex-streams';
+ * import { TicketInfoCodec } from 'ex-streams/codecs';
  * TicketInfoCodec.decode({ e: 'ticketInfo', E: '1668693440976', s: 'BTCUSDT', q: '0.001', t: '1668693440899',
  *   p: '16699.1', T: '1291488620385157122', o: '1291488620167835136', c: '1668693440093', O: '1291354061800376576',
  *   a: '1286424214388204801', A: '1286424214379845376', m: true, S: 'BUY' });

@@ -39,7 +39,7 @@ export interface TradeRecord {
  *
  * @example
  * ```ts
- * import { TradeRecordCodec } from 'ex-streams';
+ * import { TradeRecordCodec } from 'ex-streams/codecs';
  * TradeRecordCodec.decode({ v: '929681067596857345', t: '1625562619577', p: '34924.15', q: '0.00027', m: true });
  * // right({ v: '929681067596857345', t: 1625562619577, p: '34924.15', q: '0.00027', m: true })
  * ```
@@ -58,7 +58,7 @@ export const TradeRecordCodec = declaredAs<TradeRecord>()(
  *
  * @example
  * ```ts
- * import { TradeEnvelopeCodec } from 'ex-streams';
+ * import { TradeEnvelopeCodec } from 'ex-streams/codecs';
  * TradeEnvelopeCodec.name; // 'PublicEnvelope<TradeRecord>'
  * ```
  */
@@ -68,7 +68,7 @@ export const TradeEnvelopeCodec = PublicEnvelopeCodec(TradeRecordCodec);
  *
  * @example
  * ```ts
- * import type { TradeEnvelope } from 'ex-streams';
+ * import type { TradeEnvelope } from 'ex-streams/codecs';
  *
  * const tradeIds = (message: TradeEnvelope): string[] => message.data.map((trade) => trade.v);
  * ```

@@ -34,7 +34,7 @@ export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
  *
  * @example
  * ```ts
- * import { decodeFrame } from 'ex-streams';
+ * import { decodeFrame } from 'ex-streams/codecs';
  * import { inflateSync } from 'fflate';
  * declare const bytes: ArrayBuffer; // a binary websocket frame
  * // The default, written out: fflate never writes past the buffer it is given (size + 1 bytes).
@@ -48,7 +48,7 @@ export type RawInflater = (deflated: Uint8Array, size: number) => Uint8Array;
  *
  * @example
  * ```ts
- * import { decodeFrame } from 'ex-streams';
+ * import { decodeFrame } from 'ex-streams/codecs';
  * declare const bytes: ArrayBuffer; // a binary websocket frame
  * decodeFrame(bytes, { maxFrameBytes: 1 << 20, maxInflatedBytes: 8 << 20 });
  * ```
@@ -59,21 +59,21 @@ export interface FrameLimits {
    * Default 4 MiB: a 200-level depth book is ~10 KB of JSON, so this leaves a 400x margin while keeping a
    * hostile frame from being parsed at all.
    */
-  readonly maxFrameBytes?: number;
+  readonly maxFrameBytes?: number | undefined;
   /**
    * Largest inflated size of a zip frame's entry. Default 16 MiB. The declared size in the zip header is
    * checked before inflating, and inflating never produces more than the declared size + 1 byte (see
    * {@link RawInflater}), so a zip bomb ends as a `DecodeError` of kind `'inflated-too-large'`, never as an
    * out-of-memory.
    */
-  readonly maxInflatedBytes?: number;
+  readonly maxInflatedBytes?: number | undefined;
   /** Literal secrets to redact from the raw excerpt kept in errors. Default: none. */
-  readonly secrets?: readonly string[];
+  readonly secrets?: readonly string[] | undefined;
   /**
    * Inflater of zip entries (see {@link RawInflater}). Default: fflate's `inflateSync` (pure JavaScript, runs
    * in browsers). On Node, `nodeInflateRaw` from `ex-streams/node` uses native zlib.
    */
-  readonly inflateRaw?: RawInflater;
+  readonly inflateRaw?: RawInflater | undefined;
 }
 
 let utf8: TextDecoder | undefined;
@@ -86,7 +86,7 @@ let utf8: TextDecoder | undefined;
  *
  * @example
  * ```ts
- * import { decodeFrame } from 'ex-streams';
+ * import { decodeFrame } from 'ex-streams/codecs';
  * decodeFrame('{"pong":1700000000000}'); // { _tag: 'Right', right: { pong: 1700000000000 } }
  * decodeFrame('{"pong":');              // { _tag: 'Left', left: DecodeError { kind: 'json', … } }
  * ```

@@ -3,9 +3,11 @@
  * docs/api and docs/examples/angular), and every ```ts block in the doc comments (`@example`) of lib/, is
  * type-checked as its own module, against the library sources.
  *
- * - Options are tsconfig.json's (strict), minus noUnusedLocals / noUnusedParameters (an example may show a
- *   value it does not use), with 'ex-streams', 'ex-streams/simulator' and 'ex-streams/testing' mapped to
- *   lib/index.ts, lib/simulator/index.ts and lib/testing/index.ts.
+ * - Options are tsconfig.json's (strict) plus the strictest ones users turn on (exactOptionalPropertyTypes,
+ *   noUncheckedIndexedAccess, noPropertyAccessFromIndexSignature, as `@tsconfig/strictest`), minus
+ *   noUnusedLocals / noUnusedParameters (an example may show a value it does not use), with 'ex-streams', 'ex-streams/codecs', 'ex-streams/simulator', 'ex-streams/testing'
+ *   and 'ex-streams/node' mapped to lib/index.ts, lib/codecs/index.ts, lib/simulator/index.ts,
+ *   lib/testing/index.ts and lib/node/index.ts.
  * - Blocks are modules (top-level `await` works). Anything a block uses must be imported or declared in it
  *   (`declare const apiKey: string;`).
  * - A block that is not meant to compile (a signature listing, a fragment) is marked in its fence:
@@ -45,18 +47,27 @@ const SELF_TEST: CodeBlock = {
   skip: false,
 };
 
+/** The settings users of `@tsconfig/strictest` turn on, on top of the project's own strict ones. */
+const STRICTEST = {
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noPropertyAccessFromIndexSignature: true,
+} as const;
+
 const compilerOptions = (): ts.CompilerOptions => {
   const configPath = path.join(root, 'tsconfig.json');
   const { config } = ts.readConfigFile(configPath, ts.sys.readFile);
   const parsed = ts.parseJsonConfigFileContent(config, ts.sys, root, undefined, configPath);
   return {
     ...parsed.options,
+    ...STRICTEST,
     noUnusedLocals: false,
     noUnusedParameters: false,
     noEmit: true,
     declaration: false,
     paths: {
       'ex-streams': [path.join(root, 'lib', 'index.ts')],
+      'ex-streams/codecs': [path.join(root, 'lib', 'codecs', 'index.ts')],
       'ex-streams/simulator': [path.join(root, 'lib', 'simulator', 'index.ts')],
       'ex-streams/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
       'ex-streams/node': [path.join(root, 'lib', 'node', 'index.ts')],

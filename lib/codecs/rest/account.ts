@@ -8,7 +8,7 @@ import { declaredAs, struct } from '../struct';
  *
  * @example
  * ```ts
- * import { RestBalanceCodec } from 'ex-streams';
+ * import { RestBalanceCodec } from 'ex-streams/codecs';
  * RestBalanceCodec.is({ asset: 'BTC', assetId: 'BTC', assetName: 'BTC', total: '1.5', free: '1', locked: '0.5' }); // true
  * ```
  */
@@ -47,7 +47,7 @@ export interface RestBalance {
  *
  * @example
  * ```ts
- * import { RestAccountCodec } from 'ex-streams';
+ * import { RestAccountCodec } from 'ex-streams/codecs';
  * RestAccountCodec.is({ balances: [{ asset: 'BTC', free: '1', locked: '0' }], userId: '1470000000' }); // true
  * ```
  */
@@ -83,7 +83,7 @@ export interface RestAccount {
  *
  * @example
  * ```ts
- * import { AccountTradeCodec } from 'ex-streams';
+ * import { AccountTradeCodec } from 'ex-streams/codecs';
  * AccountTradeCodec.decode({ id: '1470000009', symbol: 'BTCUSDT', orderId: '1470000001', price: '30000', qty: '0.1',
  *   commission: '0.0001', commissionAsset: 'BTC', time: '1700000000000', isBuyer: true, isMaker: false });
  * // right({ ..., time: 1700000000000 })

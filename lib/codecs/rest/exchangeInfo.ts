@@ -8,7 +8,7 @@ import { declaredAs, struct } from '../struct';
  *
  * @example
  * ```ts
- * import { SymbolFilterCodec } from 'ex-streams';
+ * import { SymbolFilterCodec } from 'ex-streams/codecs';
  * SymbolFilterCodec.is({ filterType: 'LOT_SIZE', minQty: '0.001', maxQty: '100', stepSize: '0.001' }); // true
  * ```
  */
@@ -60,7 +60,7 @@ export interface SymbolFilter {
  *
  * @example
  * ```ts
- * import { SymbolInfoCodec } from 'ex-streams';
+ * import { SymbolInfoCodec } from 'ex-streams/codecs';
  * SymbolInfoCodec.is({ symbol: 'BTCUSDT', status: 'TRADING', baseAsset: 'BTC', quoteAsset: 'USDT', filters: [] }); // true
  * ```
  */
@@ -106,7 +106,7 @@ export interface SymbolInfo {
  *
  * @example
  * ```ts
- * import { ExchangeInfoCodec } from 'ex-streams';
+ * import { ExchangeInfoCodec } from 'ex-streams/codecs';
  * ExchangeInfoCodec.is({ timezone: 'UTC', symbols: [{ symbol: 'BTCUSDT' }] }); // true
  * ```
  */

@@ -8,7 +8,7 @@ import { declaredAs, struct } from '../struct';
  *
  * @example
  * ```ts
- * import { RestTradeCodec } from 'ex-streams';
+ * import { RestTradeCodec } from 'ex-streams/codecs';
  * RestTradeCodec.decode({ t: '1700000000000', p: '30000.5', q: 0.25, ibm: 'true' });
  * // right({ t: 1700000000000, p: '30000.5', q: '0.25', ibm: true })
  * ```
@@ -92,7 +92,7 @@ const KLINE_FIELDS = [
  *
  * @example
  * ```ts
- * import { RestKlineCodec } from 'ex-streams';
+ * import { RestKlineCodec } from 'ex-streams/codecs';
  * RestKlineCodec.decode([1700000000000, '1', '2', '0.5', '1.5', '10', 1700000059999, '15', 3]);
  * // right({ t: 1700000000000, o: '1', h: '2', l: '0.5', c: '1.5', v: '10', closeTime: 1700000059999, qv: '15', n: 3 })
  * ```

@@ -18,7 +18,7 @@ import { declaredAs, struct } from '../struct';
  *
  * @example
  * ```ts
- * import { RestOrderCodec } from 'ex-streams';
+ * import { RestOrderCodec } from 'ex-streams/codecs';
  * RestOrderCodec.decode({ orderId: '1470000001', symbol: 'BTCUSDT', side: 'BUY', status: 'NEW', price: '30000',
  *   origQty: '0.1', executedQty: '0', time: '1700000000000' });
  * // right({ orderId: '1470000001', symbol: 'BTCUSDT', side: 'BUY', status: 'NEW', price: '30000', origQty: '0.1',

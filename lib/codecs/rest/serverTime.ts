@@ -6,7 +6,7 @@ import { declaredAs, struct } from '../struct';
  *
  * @example
  * ```ts
- * import { ServerTimeCodec } from 'ex-streams';
+ * import { ServerTimeCodec } from 'ex-streams/codecs';
  * ServerTimeCodec.decode({ serverTime: '1700000000000' }); // right({ serverTime: 1700000000000 })
  * ```
  */
