@@ -34,7 +34,7 @@ export function validRecvWindow(recvWindow: number = DEFAULT_RECV_WINDOW_MS): nu
  * {@link ConfigError} when both or neither are given, or the secret is empty.
  * @internal
  */
-export function signFunctionOf(config: { readonly secretKey?: string; readonly sign?: SignFunction }): SignFunction {
+export function signFunctionOf(config: { readonly secretKey?: string | undefined; readonly sign?: SignFunction | undefined }): SignFunction {
   const { secretKey, sign } = config;
   if (sign !== undefined && secretKey !== undefined) {
     throw new ConfigError('sign', 'and secretKey cannot both be given');

@@ -19,15 +19,15 @@ import { totalParams } from './totalParams';
  */
 export interface SignerConfig {
   /** The API secret key; the signature is HMAC SHA256 (Web Crypto) keyed with it. Give this or `sign`. */
-  readonly secretKey?: string;
+  readonly secretKey?: string | undefined;
   /** A custom signing function (e.g. a hardware module or a server round-trip): totalParams in, hex out. */
-  readonly sign?: SignFunction;
+  readonly sign?: SignFunction | undefined;
   /** Validity window sent as `recvWindow`, a positive integer in ms. Default `5000`. */
-  readonly recvWindow?: number;
+  readonly recvWindow?: number | undefined;
   /** Clock of the `timestamp` (read through its `now()`). Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Estimate of serverTime - localTime in ms, read on every signature and added to `timestamp`. Default none (0). */
-  readonly serverTimeOffsetMs?: () => number;
+  readonly serverTimeOffsetMs?: (() => number) | undefined;
 }
 
 /**
@@ -43,8 +43,8 @@ export interface SignerConfig {
  * ```
  */
 export interface SignRequest {
-  readonly query?: Params;
-  readonly body?: Params;
+  readonly query?: Params | undefined;
+  readonly body?: Params | undefined;
 }
 
 /**
@@ -59,7 +59,7 @@ export interface SignRequest {
  *   fetch(`https://api.example.com/api/v1/spot/order?${query}`, {
  *     method: 'POST',
  *     headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
- *     body,
+ *     body: body ?? null,
  *   });
  * signer({ secretKey })({ query: { symbol: 'LTCBTC' }, body: { quantity: '1' } }).subscribe((signed) => void send(signed));
  * ```

@@ -44,5 +44,5 @@ export interface TopicOptions {
    * Ask for zip binary frames (decoded transparently). Default: the `binary` of `MarketStreamsConfig` (false).
    * Applies when this observer starts the server subscription; one joining a live subscription shares it.
    */
-  readonly binary?: boolean;
+  readonly binary?: boolean | undefined;
 }

@@ -63,24 +63,24 @@ export interface MarketStreamsConfig {
   /** Public stream address (path ends in `/quote/ws/v1`), or a function evaluated at every connect. */
   readonly url: string | (() => string);
   /** Connection options (heartbeats, frame limits, reconnect policy). Default `{}` (the connection's defaults). */
-  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
+  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
   /**
    * Ask for zip binary frames unless a subscription says otherwise. Default `false` (JSON text). Observers
    * joining a live subscription share its encoding.
    */
-  readonly binary?: boolean;
+  readonly binary?: boolean | undefined;
   /**
    * Pace of `sub` frames once a burst is used up, per second. Default 10: a reconnect with 200 topics
    * re-subscribes them in about 19 s instead of flooding the service with 200 frames at once.
    */
-  readonly resubscribeRatePerSecond?: number;
+  readonly resubscribeRatePerSecond?: number | undefined;
   /** `sub` frames that may leave at once before pacing applies. Default 10. */
-  readonly subscribeBurst?: number;
+  readonly subscribeBurst?: number | undefined;
   /**
    * Trades the first message of a trade subscription replays (SPEC: the most recent 60). A replay that
    * is this long and does not reach back to the last trade seen signals a gap on `gaps$`. Default 60.
    */
-  readonly tradeReplaySize?: number;
+  readonly tradeReplaySize?: number | undefined;
   /**
    * The service does not acknowledge a `sub`; its first message (the snapshot, or the last 60 trades) is the
    * answer and comes at once. A topic that got no message this long after its `sub` (lost on the way, e.g. by
@@ -89,9 +89,9 @@ export interface MarketStreamsConfig {
    * `reconnect`, never shorter than the timeout); each re-send is counted in `status$.resubscribes`. Default
    * 10 000; `Infinity` turns it off.
    */
-  readonly subscribeTimeoutMs?: number;
+  readonly subscribeTimeoutMs?: number | undefined;
   /** Source of jitter in [0, 1) for re-sent subscriptions (see `subscribeTimeoutMs`). Default `Math.random`. */
-  readonly random?: () => number;
+  readonly random?: (() => number) | undefined;
   /**
    * Per topic kind, the silence (no data message, while the socket itself is healthy) after which a topic that
    * had answered is cancelled and subscribed again (a feed the service stopped without a word); each is counted
@@ -104,11 +104,11 @@ export interface MarketStreamsConfig {
    *   every interval); a value given here applies to every interval.
    */
   readonly staleAfterMs?: {
-    readonly trade?: number;
-    readonly depth?: number;
-    readonly realtimes?: number;
-    readonly kline?: number;
-  };
+    readonly trade?: number | undefined;
+    readonly depth?: number | undefined;
+    readonly realtimes?: number | undefined;
+    readonly kline?: number | undefined;
+  } | undefined;
   /**
    * Fill trade gaps over HTTP (see `backfillTrades`): with `rest` (a `restClient`, or anything with its `trades`
    * call) `trades()` fetches `GET /quote/v1/trades` (limit 100) after a resubscription's replay shows a gap,
@@ -117,7 +117,7 @@ export interface MarketStreamsConfig {
    * or a fetch that failed, timed out or was rate limited: no fetch during a `RateLimitedError`'s
    * `retryAfterMs`). A failed fetch is reported on `errors$`. Default: none (gaps are signalled only).
    */
-  readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number };
+  readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number | undefined } | undefined;
   /**
    * A REST client (or anything with its `clockSample`) whose signing clock follows this stream's heartbeats:
    * while the public socket is open, each pong answering our ping (`serverTime - localTime` measured over its
@@ -125,11 +125,11 @@ export interface MarketStreamsConfig {
    * service's clock (and skip their own `GET /api/v1/time` while a sample is fresh) with no other wiring. A
    * `clockSample` that throws is reported on `errors$`. Default: none.
    */
-  readonly rest?: Pick<RestClient, 'clockSample'>;
+  readonly rest?: Pick<RestClient, 'clockSample'> | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
-  readonly WebSocketCtor?: WebSocketCtor;
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
 }
 
 /**

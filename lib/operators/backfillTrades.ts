@@ -28,17 +28,17 @@ import type { TradeBatch, TradeGap, TradeLike } from './dedupeTrades';
  */
 export interface BackfillTradesConfig {
   /** Called with the part of a gap the fetch could not fill (see {@link backfillTrades}). Default: none. */
-  readonly onGap?: (gap: TradeGap) => void;
+  readonly onGap?: ((gap: TradeGap) => void) | undefined;
   /** Called with the error of a fetch that failed or timed out (the gap is then left to `dedupeTrades`). Default: none. */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ((error: unknown) => void) | undefined;
   /** Trades a first message replays (SPEC: 60); a full replay newer than the last trade seen triggers a fetch. Default 60. */
-  readonly replaySize?: number;
+  readonly replaySize?: number | undefined;
   /** Trades one fetch returns at most (`GET /quote/v1/trades` serves up to 100). Default 100. */
-  readonly limit?: number;
+  readonly limit?: number | undefined;
   /** How long a fetch may take (then it fails with a `RequestTimeoutError`); live messages wait behind it meanwhile. Default 5000. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
   /** Clock of `timeoutMs` and of a `RateLimitedError`'s pause. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
 }
 
 const INTEGER = /^\d+$/;

@@ -84,12 +84,12 @@ export interface TradeGap {
  */
 export interface DedupeTradesConfig {
   /** Called with each {@link TradeGap} detected. Default: none (gaps are not reported). */
-  readonly onGap?: (gap: TradeGap) => void;
+  readonly onGap?: ((gap: TradeGap) => void) | undefined;
   /**
    * How many trades the first message of a subscription replays (SPEC: the most recent 60). A first
    * message with fewer trades holds every trade the service had, so it cannot hide a gap. Default 60.
    */
-  readonly replaySize?: number;
+  readonly replaySize?: number | undefined;
 }
 
 const INTEGER = /^\d+$/;

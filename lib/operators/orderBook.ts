@@ -88,7 +88,7 @@ export interface OrderBook {
  */
 export interface OrderBookConfig {
   /** Levels kept per side after sorting. Default: all of them (the service sends up to 200). */
-  readonly levels?: number;
+  readonly levels?: number | undefined;
 }
 
 type Cmp = (x: OrderBookLevel, y: OrderBookLevel) => number;
@@ -115,6 +115,8 @@ export function toOrderBook(record: DepthSnapshot, limit = Infinity): OrderBook 
   const bestBid = bids.levels[0];
   const bestAsk = asks.levels[0];
   const both = bestBid !== undefined && bestAsk !== undefined;
+  const spread = both ? subtractDecimal(bestAsk[0], bestBid[0]) : undefined;
+  const mid = both ? midDecimal(bestBid[0], bestAsk[0]) : undefined;
   return {
     symbol: record.s ?? '',
     time: record.t,
@@ -122,7 +124,8 @@ export function toOrderBook(record: DepthSnapshot, limit = Infinity): OrderBook 
     asks: asks.levels,
     ...(bestBid && { bestBid }),
     ...(bestAsk && { bestAsk }),
-    ...(both && { spread: subtractDecimal(bestAsk[0], bestBid[0]), mid: midDecimal(bestBid[0], bestAsk[0]) }),
+    ...(spread !== undefined && { spread }),
+    ...(mid !== undefined && { mid }),
     crossed: both && compareDecimal(bestBid[0], bestAsk[0]) >= 0,
     sorted: bids.sorted && asks.sorted,
     invalidLevels: bids.invalid + asks.invalid,

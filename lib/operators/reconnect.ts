@@ -35,26 +35,26 @@ export interface ReconnectInfo {
  */
 export interface ReconnectConfig {
   /** Base delay: the cap of the first retry's wait, in ms. Default 500. */
-  readonly minDelayMs?: number;
+  readonly minDelayMs?: number | undefined;
   /** Largest wait, in ms. Default 30 000 (a service that is down for minutes is asked twice a minute). */
-  readonly maxDelayMs?: number;
+  readonly maxDelayMs?: number | undefined;
   /** Growth of the cap per attempt. Default 2. */
-  readonly factor?: number;
+  readonly factor?: number | undefined;
   /** Retries in a row before giving up and passing the error on. Default `Infinity` (forever). */
-  readonly maxRetries?: number;
+  readonly maxRetries?: number | undefined;
   /**
    * A subscription that lived this long (ms) before failing counts as healthy: the attempt counter starts
    * again at 1. Default 60 000.
    */
-  readonly resetAfterMs?: number;
+  readonly resetAfterMs?: number | undefined;
   /** `false` passes the error on instead of retrying (e.g. an authentication rejection). Default: always `true`. */
-  readonly shouldReconnect?: (error: unknown) => boolean;
+  readonly shouldReconnect?: ((error: unknown) => boolean) | undefined;
   /** Source of jitter in [0, 1). Default `Math.random`. */
-  readonly random?: () => number;
+  readonly random?: (() => number) | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Called before each wait (e.g. to publish a "reconnecting" status). */
-  readonly onReconnecting?: (info: ReconnectInfo) => void;
+  readonly onReconnecting?: ((info: ReconnectInfo) => void) | undefined;
 }
 
 /**

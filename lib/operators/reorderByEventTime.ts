@@ -39,35 +39,35 @@ export type LatePolicy = 'emit' | 'drop' | 'error';
  */
 export interface ReorderByEventTimeConfig<T> {
   /** Event time of a value, in ms. Default: `e => e.E` (the private stream's event time). */
-  readonly eventTime?: (event: T) => number;
+  readonly eventTime?: ((event: T) => number) | undefined;
   /**
    * Longest time (processing time, ms, on `scheduler`) an event is held waiting for earlier events.
    * Default `250`. Larger values put right events that arrive further apart, at the cost of that much added
    * latency on every event; `Infinity` holds events until `maxBuffered` or completion forces them out.
    */
-  readonly maxDelayMs?: number;
+  readonly maxDelayMs?: number | undefined;
   /** Most events held at once; past it the earliest held event is emitted at once. Default `10000`. */
-  readonly maxBuffered?: number;
+  readonly maxBuffered?: number | undefined;
   /**
    * Policy for an event older than one already emitted: `'emit'` (default) passes it on at once, out of
    * order, and reports it to `onLate`; `'drop'` reports it to `onLate` and discards it; `'error'` emits
    * what is held, then errors with a {@link LateEventError}.
    */
-  readonly late?: LatePolicy;
+  readonly late?: LatePolicy | undefined;
   /** Called with each late event and the time of the last event emitted in order (policies `'emit'`, `'drop'`). */
-  readonly onLate?: (event: T, watermark: number) => void;
+  readonly onLate?: ((event: T, watermark: number) => void) | undefined;
   /**
    * Identity of an event, for de-duplication. When set, an event whose key was seen within the last
    * `dedupeWindowMs` (among the last `dedupeMaxKeys` keys) is discarded, whether the first copy is still held
    * or already emitted. Default: no de-duplication.
    */
-  readonly dedupeKey?: (event: T) => string;
+  readonly dedupeKey?: ((event: T) => string) | undefined;
   /** How long a key is remembered after its event arrived (ms). Default `60000`. */
-  readonly dedupeWindowMs?: number;
+  readonly dedupeWindowMs?: number | undefined;
   /** Most keys remembered; the oldest are forgotten first. Default `100000`. */
-  readonly dedupeMaxKeys?: number;
+  readonly dedupeMaxKeys?: number | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
 }
 
 const eventTimeE = (event: unknown): number => (event as { readonly E: number }).E;

@@ -55,17 +55,17 @@ export interface RestRequest<A = unknown> {
   /** Path below `baseUrl`, e.g. `/api/v1/spot/order`, without query string (put parameters in `query`). */
   readonly path: string;
   /** Query-string parameters, sent in order. */
-  readonly query?: Params;
+  readonly query?: Params | undefined;
   /** Body parameters, form-encoded (`application/x-www-form-urlencoded;charset=UTF-8`). Not allowed on GET. */
-  readonly body?: Params;
+  readonly body?: Params | undefined;
   /** Security type of the endpoint. Default `'NONE'`. */
-  readonly security?: SecurityType;
+  readonly security?: SecurityType | undefined;
   /** Send a fresh `X-TWO-FA-TOKEN` from `twoFactorToken()` (the four 2FA endpoints of the spec). Default `false`. */
-  readonly twoFactor?: boolean;
+  readonly twoFactor?: boolean | undefined;
   /** Decodes the JSON response body; without it the parsed JSON (or `undefined` for an empty body) is emitted. */
-  readonly codec?: t.Decoder<unknown, A>;
+  readonly codec?: t.Decoder<unknown, A> | undefined;
   /** Deadline of this call in ms (aborted with a `RequestTimeoutError` when it passes). Default: the client's `requestTimeoutMs`. */
-  readonly timeoutMs?: number;
+  readonly timeoutMs?: number | undefined;
 }
 
 /**
@@ -84,9 +84,9 @@ export interface RestRequest<A = unknown> {
  */
 export interface RestRateLimit {
   /** Most calls started per second, all kinds. Default none (no limit). */
-  readonly requestsPerSecond?: number;
+  readonly requestsPerSecond?: number | undefined;
   /** Most order placements (`POST /api/v1/spot/order`) started per second. Default none (no limit). */
-  readonly ordersPerSecond?: number;
+  readonly ordersPerSecond?: number | undefined;
 }
 
 /**
@@ -111,40 +111,40 @@ export interface RestClientConfig {
   /** The HTTP API base address, e.g. `https://api.example.com` (a trailing `/` is ignored). */
   readonly baseUrl: string;
   /** The API key, sent in `apiKeyHeader` on every request that is not `NONE`. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** The secret key for HMAC SHA256 signatures. Give this or `sign` for signed calls. */
-  readonly secretKey?: string;
+  readonly secretKey?: string | undefined;
   /** A custom signing function instead of `secretKey`: totalParams in, hex signature out. */
-  readonly sign?: SignFunction;
+  readonly sign?: SignFunction | undefined;
   /** Name of the API-key header. Default `'X-EX-APIKEY'` (real deployments use their operator's abbreviation). */
-  readonly apiKeyHeader?: string;
+  readonly apiKeyHeader?: string | undefined;
   /** `recvWindow` of signed requests, a positive integer in ms. Default `5000`. */
-  readonly recvWindow?: number;
+  readonly recvWindow?: number | undefined;
   /** Provider of 2FA tokens, called once per request with `twoFactor: true`; a token is never reused. */
-  readonly twoFactorToken?: () => string | Promise<string>;
+  readonly twoFactorToken?: (() => string | Promise<string>) | undefined;
   /** The fetch function. Default `globalThis.fetch`, looked up at call time. */
-  readonly fetch?: typeof fetch;
+  readonly fetch?: typeof fetch | undefined;
   /** Clock of signing timestamps. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /**
    * An override of the clock estimate: serverTime - localTime in ms, read at every signature and added to
    * `timestamp`. Default none: the client learns the offset itself from `GET /api/v1/time` (see
    * `serverTimeRefreshMs`).
    */
-  readonly serverTimeOffsetMs?: () => number;
+  readonly serverTimeOffsetMs?: (() => number) | undefined;
   /**
    * Age in ms after which the learned clock offset is refreshed by the next signed call (one
    * `GET /api/v1/time` first; no timer runs meanwhile). Default `600000` (10 minutes). Unused with
    * `serverTimeOffsetMs`.
    */
-  readonly serverTimeRefreshMs?: number;
+  readonly serverTimeRefreshMs?: number | undefined;
   /**
    * Deadline of every request in ms, on `scheduler`: a call without an answer by then is aborted and fails
    * with a `RequestTimeoutError`. Default `10000`. Override per request with `RestRequest.timeoutMs`.
    */
-  readonly requestTimeoutMs?: number;
+  readonly requestTimeoutMs?: number | undefined;
   /** A client-side rate limit: calls beyond it are queued, not sent. Default none. See {@link RestRateLimit}. */
-  readonly rateLimit?: RestRateLimit;
+  readonly rateLimit?: RestRateLimit | undefined;
 }
 
 /**

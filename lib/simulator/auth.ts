@@ -51,7 +51,7 @@ export function requestParams(req: Pick<RawRequest, 'query' | 'body'>): RequestP
  */
 export function signedPayload(req: Pick<RawRequest, 'query' | 'body'>): string {
   const strip = (raw: string): string =>
-    raw === '' ? raw : raw.split('&').filter((part) => decode(part.split('=')[0]) !== 'signature').join('&');
+    raw === '' ? raw : raw.split('&').filter((part) => decode(part.split('=')[0] ?? '') !== 'signature').join('&');
   return strip(req.query) + strip(req.body);
 }
 

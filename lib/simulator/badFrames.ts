@@ -16,7 +16,7 @@ const zipBomb = (): Uint8Array => (bomb ??= zipSync({ 'data.json': [new Uint8Arr
 const corruptDeflate = (): Uint8Array => {
   const zip = zipOf(strToU8('{"symbol":"BTCUSDT","topic":"trade","data":[]}'.repeat(4)));
   const out = zip.slice();
-  for (let i = 40; i < 60 && i < out.length; i++) out[i] ^= 0xff; // inside the deflate data of the entry
+  for (let i = 40; i < 60 && i < out.length; i++) out[i] = (out[i] ?? 0) ^ 0xff; // inside the deflate data of the entry
   return out;
 };
 

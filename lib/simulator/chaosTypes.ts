@@ -82,30 +82,30 @@ export const CHAOS_FAULT_KINDS: readonly ChaosFaultKind[] = [
  */
 export interface ChaosOptions {
   /** Seed of the schedule (times, kinds, streams, payloads). Default: derived from the simulator's seed. */
-  readonly seed?: number;
+  readonly seed?: number | undefined;
   /** Mean time between two faults (ms); each wait is uniform in [0.5, 1.5] × this. Default 5000. */
-  readonly meanIntervalMs?: number;
+  readonly meanIntervalMs?: number | undefined;
   /**
    * Kinds to inject. Default: all of {@link CHAOS_FAULT_KINDS}. The schedule goes through the kinds in a
    * seeded random order and reshuffles after each round, so every kind is injected once per round.
    */
-  readonly kinds?: readonly ChaosFaultKind[];
+  readonly kinds?: readonly ChaosFaultKind[] | undefined;
   /** Longest stall (ms); each stall lasts a random time in [maxStallMs / 8, maxStallMs]. Default 4000. */
-  readonly maxStallMs?: number;
+  readonly maxStallMs?: number | undefined;
   /**
    * How long a `halfOpen` fault keeps sockets black-holed before the server drops them (ms). Make it longer
    * than the client's heartbeat timeout so the client detects it first. Default 40 000 (the client's default
    * heartbeat timeout is 30 000).
    */
-  readonly halfOpenMs?: number;
+  readonly halfOpenMs?: number | undefined;
   /** How long a `duplicate` or `reorder` window lasts (ms). Default 3000. */
-  readonly privateChaosWindowMs?: number;
+  readonly privateChaosWindowMs?: number | undefined;
   /** Probability of a duplicate inside a `duplicate` window. Default 0.5. */
-  readonly duplicateProbability?: number;
+  readonly duplicateProbability?: number | undefined;
   /** Delay bound inside a `reorder` window (ms). Default 150. */
-  readonly reorderWindowMs?: number;
+  readonly reorderWindowMs?: number | undefined;
   /** Range of the clock skew (ms); each `clockSkew` sets a random skew in [min, max]. Default [-2000, 2000]. */
-  readonly skewRangeMs?: readonly [number, number];
+  readonly skewRangeMs?: readonly [number, number] | undefined;
 }
 
 /**

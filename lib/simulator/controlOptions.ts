@@ -11,11 +11,11 @@
  */
 export interface RejectOptions {
   /** HTTP status, default 429. */
-  readonly status?: number;
+  readonly status?: number | undefined;
   /** Body code, default -1003. */
-  readonly code?: number;
+  readonly code?: number | undefined;
   /** Body message, default 'Request rejected by fault injection.' */
-  readonly msg?: string;
+  readonly msg?: string | undefined;
 }
 
 /**
@@ -33,9 +33,9 @@ export interface RejectOptions {
  */
 export interface PrivateChaosOptions {
   /** Probability that an event is pushed twice, default 0. */
-  readonly duplicateProbability?: number;
+  readonly duplicateProbability?: number | undefined;
   /** Each event is delayed by a seeded random time in [0, reorderWindowMs), default 0 (no reordering). */
-  readonly reorderWindowMs?: number;
+  readonly reorderWindowMs?: number | undefined;
 }
 
 /**
@@ -54,5 +54,5 @@ export interface InjectTradeOptions {
   /** Trade price, decimal text. */
   readonly price: string;
   /** Trade quantity, decimal text, default '1'. */
-  readonly quantity?: string;
+  readonly quantity?: string | undefined;
 }

@@ -48,51 +48,51 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
   const run = (name: string, b: Record<string, unknown>): unknown => {
     switch (name) {
       case 'drop':
-        control.drop({ stream: stream(b.stream), code: closeCode(b.code), reason: reasonText(b.reason) });
+        control.drop({ stream: stream(b['stream']), code: closeCode(b['code']), reason: reasonText(b['reason']) });
         return {};
       case 'stall':
-        control.stall({ stream: stream(b.stream), inbound: b.inbound === 'hold' ? 'hold' : 'drop' });
+        control.stall({ stream: stream(b['stream']), inbound: b['inbound'] === 'hold' ? 'hold' : 'drop' });
         return {};
       case 'halfOpen':
-        return { sockets: control.halfOpen({ stream: stream(b.stream), durationMs: intIn(b.durationMs, 'durationMs', 0, 3_600_000) }) };
+        return { sockets: control.halfOpen({ stream: stream(b['stream']), durationMs: intIn(b['durationMs'], 'durationMs', 0, 3_600_000) }) };
       case 'resume':
         control.resume();
         return {};
       case 'sendRaw': {
-        const base64 = optStr(b.base64, 'base64');
-        const data = base64 !== undefined ? new Uint8Array(Buffer.from(base64, 'base64')) : optStr(b.data, 'data');
+        const base64 = optStr(b['base64'], 'base64');
+        const data = base64 !== undefined ? new Uint8Array(Buffer.from(base64, 'base64')) : optStr(b['data'], 'data');
         if (data === undefined) throw new Error('data (text) or base64 (binary) is required');
-        control.sendRaw({ stream: stream(b.stream), data });
+        control.sendRaw({ stream: stream(b['stream']), data });
         return {};
       }
       case 'privateChaos':
         control.privateChaos({
-          duplicateProbability: optNum(b.duplicateProbability, 'duplicateProbability'),
-          reorderWindowMs: optNum(b.reorderWindowMs, 'reorderWindowMs'),
+          duplicateProbability: optNum(b['duplicateProbability'], 'duplicateProbability'),
+          reorderWindowMs: optNum(b['reorderWindowMs'], 'reorderWindowMs'),
         });
         return {};
       case 'expireListenKey':
         return { expired: control.expireListenKey() };
       case 'rejectNextRequests':
-        control.rejectNextRequests(intIn(b.n, 'n', 0, 1_000_000), {
-          status: b.status === undefined ? undefined : intIn(b.status, 'status', 200, 599),
-          code: optNum(b.code, 'code'),
-          msg: optStr(b.msg, 'msg'),
+        control.rejectNextRequests(intIn(b['n'], 'n', 0, 1_000_000), {
+          status: b['status'] === undefined ? undefined : intIn(b['status'], 'status', 200, 599),
+          code: optNum(b['code'], 'code'),
+          msg: optStr(b['msg'], 'msg'),
         });
         return {};
       case 'skewClock':
-        control.skewClock(num(b.ms, 'ms'));
+        control.skewClock(num(b['ms'], 'ms'));
         return {};
       case 'setTwoFactor':
-        control.setTwoFactor(b.enabled === true);
+        control.setTwoFactor(b['enabled'] === true);
         return {};
       case 'issueTwoFactorToken':
         return { token: control.issueTwoFactorToken() };
       case 'injectTrade':
-        control.injectTrade({ symbol: optStr(b.symbol, 'symbol') ?? '', price: optStr(b.price, 'price') ?? '', quantity: optStr(b.quantity, 'quantity') });
+        control.injectTrade({ symbol: optStr(b['symbol'], 'symbol') ?? '', price: optStr(b['price'], 'price') ?? '', quantity: optStr(b['quantity'], 'quantity') });
         return {};
       case 'step':
-        control.step(b.n === undefined ? undefined : intIn(b.n, 'n', 0, MAX_STEPS));
+        control.step(b['n'] === undefined ? undefined : intIn(b['n'], 'n', 0, MAX_STEPS));
         return {};
       case 'observed':
         return control.observed();

@@ -24,7 +24,7 @@ const first = (v: string | string[] | undefined): string | undefined => (Array.i
  */
 export function controlAuthorized(token: string | undefined, headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
   if (token === undefined) return true;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(first(headers.authorization) ?? '')?.[1];
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(first(headers['authorization']) ?? '')?.[1];
   const given = first(headers['x-sim-control-token']) ?? bearer;
   if (given === undefined) return false;
   const a = Buffer.from(given, 'utf8');

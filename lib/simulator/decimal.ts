@@ -10,9 +10,9 @@ export const ONE = 10n ** BigInt(SCALE);
 export function parseDecimal(text: string, maxDecimals = SCALE): bigint | undefined {
   const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
   if (m === null) return undefined;
-  const frac = m[2] ?? '';
+  const [, int = '0', frac = ''] = m;
   if (frac.length > maxDecimals) return undefined;
-  return BigInt(m[1]) * ONE + BigInt(frac.padEnd(SCALE, '0') || '0');
+  return BigInt(int) * ONE + BigInt(frac.padEnd(SCALE, '0') || '0');
 }
 
 /** Formats with exactly `decimals` decimals (truncating). @internal */

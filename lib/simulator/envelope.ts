@@ -15,7 +15,7 @@ export interface EnvelopeInput {
 /** Envelope JSON text: `params.binary` is text ("true"/"false") as in the specification's example responses. @internal */
 export function envelopeText(e: EnvelopeInput): string {
   const params: Record<string, string> = { realtimeInterval: '24h', binary: String(e.binary) };
-  if (e.klineType !== undefined) params.klineType = e.klineType;
+  if (e.klineType !== undefined) params['klineType'] = e.klineType;
   return JSON.stringify({
     symbol: e.symbol,
     symbolName: e.symbol,

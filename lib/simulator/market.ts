@@ -171,9 +171,9 @@ export class SymbolMarket {
     const levels = side === 'BUY' ? this.book().asks : this.book().bids;
     const fills: Array<{ price: bigint; qty: bigint }> = [];
     let left = qty;
-    while (left > 0n && levels.length > 0) {
+    while (left > 0n) {
       const level = levels[0];
-      if (side === 'BUY' ? level.price > limit : level.price < limit) break;
+      if (level === undefined || (side === 'BUY' ? level.price > limit : level.price < limit)) break;
       const q = level.qty < left ? level.qty : left;
       fills.push({ price: level.price, qty: q });
       left -= q;

@@ -93,35 +93,35 @@ export class PrivateStreams {
     if (!isRecord(msg)) return;
     const m = msg;
     const at = ctx.serverTime();
-    if (m.ping !== undefined) {
+    if (m['ping'] !== undefined) {
       // the client's value is echoed verbatim; only a scalar is (an object could be anything, a deep nesting)
-      if (typeof m.ping !== 'number' && typeof m.ping !== 'string') return;
-      ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: clientNumber(m.ping), at });
+      if (typeof m['ping'] !== 'number' && typeof m['ping'] !== 'string') return;
+      ctx.recorder.pings.push({ stream: 'private', connection: peer.id, ts: clientNumber(m['ping']), at });
       armIdle();
-      peer.send(`{"pong":${JSON.stringify(m.ping)},"channelId":${JSON.stringify(session.channelId)}}`);
-    } else if (m.pong !== undefined) {
-      const ts = clientNumber(m.pong);
+      peer.send(`{"pong":${JSON.stringify(m['ping'])},"channelId":${JSON.stringify(session.channelId)}}`);
+    } else if (m['pong'] !== undefined) {
+      const ts = clientNumber(m['pong']);
       ctx.recorder.pongs.push({ stream: 'private', connection: peer.id, ts, matched: session.pingsSent.has(ts), at });
       armIdle();
-    } else if (m.event === 'sub' && typeof m.topic === 'string') {
-      const params = isRecord(m.params) ? m.params : {};
+    } else if (m['event'] === 'sub' && typeof m['topic'] === 'string') {
+      const params = isRecord(m['params']) ? m['params'] : {};
       ctx.recorder.subscriptions.push({
         stream: 'private',
         connection: peer.id,
-        symbol: clientText(m.symbol),
-        topic: m.topic,
-        binary: params.binary === true || params.binary === 'true',
-        id: clientText(m.id),
+        symbol: clientText(m['symbol']),
+        topic: m['topic'],
+        binary: params['binary'] === true || params['binary'] === 'true',
+        id: clientText(m['id']),
         at,
       });
-    } else if (m.event === 'cancel' || m.event === 'cancel_all') {
+    } else if (m['event'] === 'cancel' || m['event'] === 'cancel_all') {
       ctx.recorder.cancels.push({
         stream: 'private',
         connection: peer.id,
-        event: m.event,
-        symbol: clientText(m.symbol),
-        topic: clientText(m.topic),
-        id: clientText(m.id),
+        event: m['event'],
+        symbol: clientText(m['symbol']),
+        topic: clientText(m['topic']),
+        id: clientText(m['id']),
         at,
       });
     }

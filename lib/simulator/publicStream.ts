@@ -18,8 +18,8 @@ type Topic = { readonly name: 'kline'; readonly interval: KlineInterval } | { re
 
 const parseTopic = (topic: string): Topic | undefined => {
   if (topic === 'realtimes' || topic === 'trade' || topic === 'depth') return { name: topic };
-  const m = /^kline_(.+)$/.exec(topic);
-  return m !== null && isKlineInterval(m[1]) ? { name: 'kline', interval: m[1] } : undefined;
+  const interval = /^kline_(.+)$/.exec(topic)?.[1];
+  return interval !== undefined && isKlineInterval(interval) ? { name: 'kline', interval } : undefined;
 };
 
 const textOf = (data: WebSocket.RawData): string =>
@@ -68,8 +68,9 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
           return [depthRecord(market, ctx.depthLevels, now)];
         case 'trade': {
           const trades = first ? market.trades.slice(-60) : market.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
-          if (trades.length === 0) return undefined;
-          lastTradeId = trades[trades.length - 1].id;
+          const last = trades[trades.length - 1];
+          if (last === undefined) return undefined;
+          lastTradeId = last.id;
           return trades.map((t) => tradeRecord(market, t));
         }
         default: {
@@ -103,16 +104,16 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
 
   const onRequest = (msg: Record<string, unknown>): void => {
     const at = ctx.serverTime();
-    if (msg.ping !== undefined) {
-      ctx.recorder.pings.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg.ping), at });
+    if (msg['ping'] !== undefined) {
+      ctx.recorder.pings.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg['ping']), at });
       sendJson({ pong: at });
       return;
     }
-    if (msg.pong !== undefined) {
-      ctx.recorder.pongs.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg.pong), matched: false, at });
+    if (msg['pong'] !== undefined) {
+      ctx.recorder.pongs.push({ stream: 'public', connection: peer.id, ts: clientNumber(msg['pong']), matched: false, at });
       return;
     }
-    const id = idText(msg.id);
+    const id = idText(msg['id']);
     const { event, symbol, topic } = msg;
     if (event === 'cancel_all') {
       ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: clientText(symbol), topic: clientText(topic), id, at });
@@ -120,10 +121,10 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       return;
     }
     if ((event !== 'sub' && event !== 'cancel') || typeof symbol !== 'string' || typeof topic !== 'string') {
-      sendJson({ ...(msg.id !== undefined ? { id } : {}), ...INVALID_REQUEST });
+      sendJson({ ...(msg['id'] !== undefined ? { id } : {}), ...INVALID_REQUEST });
       return;
     }
-    const binary = asBoolean(isRecord(msg.params) ? msg.params.binary : undefined);
+    const binary = asBoolean(isRecord(msg['params']) ? msg['params']['binary'] : undefined);
     const symbols = symbol.split(',');
     if (symbols.length > MAX_SYMBOLS_PER_REQUEST) {
       sendJson({ id, ...INVALID_REQUEST });

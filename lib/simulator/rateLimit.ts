@@ -17,11 +17,11 @@ export interface RateLimitOptions {
   /** Requests a client may send per window. */
   readonly maxRequests: number;
   /** Window length (ms), default 1000. */
-  readonly windowMs?: number;
+  readonly windowMs?: number | undefined;
   /** Requests answered 429 in a row after which the client is banned (418), default 5. */
-  readonly banAfter?: number;
+  readonly banAfter?: number | undefined;
   /** Ban length (ms), default 60 000. */
-  readonly banMs?: number;
+  readonly banMs?: number | undefined;
 }
 
 interface ClientState {

@@ -22,7 +22,7 @@ export function rawJson(value: RawJsonValue): string {
   if (Array.isArray(value)) return `[${value.map(rawJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const obj = value as { readonly [key: string]: RawJsonValue };
-    return `{${Object.keys(obj).map((k) => `${JSON.stringify(k)}:${rawJson(obj[k])}`).join(',')}}`;
+    return `{${Object.entries(obj).map(([k, v]) => `${JSON.stringify(k)}:${rawJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
 }

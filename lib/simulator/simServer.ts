@@ -98,7 +98,7 @@ export function createSimServer(deps: SimServerDeps): { readonly server: Server;
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const url = req.url ?? '/';
-    const path = url.split('?')[0];
+    const path = url.split('?')[0] ?? url;
     const isPublic = path === PUBLIC_PATH;
     const key = path.startsWith(PRIVATE_PREFIX) ? safeDecodeUri(path.slice(PRIVATE_PREFIX.length)) : undefined;
     if (path.startsWith(PRIVATE_PREFIX) && key === undefined) return refuse(socket, '400 Bad Request');

@@ -21,7 +21,7 @@ import type { StreamSelector } from './streamKind';
  */
 export interface SimulatorControl {
   /** Abruptly destroys the stream's sockets (no code) or closes them with `code`. */
-  drop(options: { readonly stream: StreamSelector; readonly code?: number; readonly reason?: string }): void;
+  drop(options: { readonly stream: StreamSelector; readonly code?: number | undefined; readonly reason?: string | undefined }): void;
   /**
    * Keeps sockets open but sends and answers nothing (including protocol pongs) until `resume()`. Client
    * frames received meanwhile are dropped (`inbound: 'drop'`, default: a peer that loses requests) or held and

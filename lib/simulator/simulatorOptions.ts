@@ -33,54 +33,54 @@ export interface PeriodsMs {
  */
 export interface SimulatorOptions {
   /** TCP port, default 0 (ephemeral). */
-  readonly port?: number;
+  readonly port?: number | undefined;
   /**
    * Interface to bind, default '127.0.0.1'. Any host but '127.0.0.1', '::1' and 'localhost' makes the control
    * routes require a token (see `controlToken`).
    */
-  readonly host?: string;
+  readonly host?: string | undefined;
   /**
    * Token the HTTP control routes (`/__control/*`) require, as `X-SIM-CONTROL-TOKEN: <token>` or
    * `Authorization: Bearer <token>`. Default: none on loopback (routes open), a random 48-hex-digit token
    * otherwise (read it from `Simulator.controlToken`; the CLI prints it).
    */
-  readonly controlToken?: string;
+  readonly controlToken?: string | undefined;
   /** Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT']. */
-  readonly symbols?: readonly string[];
+  readonly symbols?: readonly string[] | undefined;
   /** Seed of every random choice (market, listen keys, chaos), default 1. */
-  readonly seed?: number;
+  readonly seed?: number | undefined;
   /** API key of the simulated account, default derived from the seed. */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Secret key of the simulated account, default derived from the seed. */
-  readonly secretKey?: string;
+  readonly secretKey?: string | undefined;
   /** API-key header name, default 'X-EX-APIKEY'. */
-  readonly apiKeyHeader?: string;
+  readonly apiKeyHeader?: string | undefined;
   /** Clock of all timers and validity windows, default the real clock. */
-  readonly clock?: SimulatorClock;
+  readonly clock?: SimulatorClock | undefined;
   /** Public push periods, defaults kline 300, realtimes 500, trade 300, depth 300. */
-  readonly periodsMs?: Partial<PeriodsMs>;
+  readonly periodsMs?: Partial<PeriodsMs> | undefined;
   /** Period of the market generator (one step: a mid move and 1–3 trades), default 300; 0 = only `step()`. */
-  readonly marketStepMs?: number;
+  readonly marketStepMs?: number | undefined;
   /** Depth levels per side in depth messages, default 200 (max 200). */
-  readonly depthLevels?: number;
+  readonly depthLevels?: number | undefined;
   /** Starting balances (decimal text by asset), default { USDT: '100000', BTC: '10', ETH: '100' }. */
-  readonly balances?: Readonly<Record<string, string>>;
+  readonly balances?: Readonly<Record<string, string>> | undefined;
   /** Two-factor verification enabled for the account, default false. */
-  readonly twoFactor?: boolean;
+  readonly twoFactor?: boolean | undefined;
   /** Validity of a 2FA token, default 30 000 ms. */
-  readonly twoFactorTokenTtlMs?: number;
+  readonly twoFactorTokenTtlMs?: number | undefined;
   /** Listen-key validity, default 3 600 000 ms (60 minutes). */
-  readonly listenKeyValidityMs?: number;
+  readonly listenKeyValidityMs?: number | undefined;
   /** Server ping period on private streams, default 30 000 ms. */
-  readonly privatePingIntervalMs?: number;
+  readonly privatePingIntervalMs?: number | undefined;
   /** Private session close after this long without client ping/pong, default 3 600 000 ms. */
-  readonly privateIdleTimeoutMs?: number;
+  readonly privateIdleTimeoutMs?: number | undefined;
   /** Put all events of one operation in one private frame (array), default false (one event per frame). */
-  readonly batchPrivateEvents?: boolean;
+  readonly batchPrivateEvents?: boolean | undefined;
   /** Rate limit of the HTTP API (429 with `Retry-After`, 418 when a client keeps going), default none. */
-  readonly rateLimit?: RateLimitOptions;
+  readonly rateLimit?: RateLimitOptions | undefined;
   /** Server time offset from the clock at start (ms), default 0; `skewClock(ms)` changes it later. */
-  readonly clockSkewMs?: number;
+  readonly clockSkewMs?: number | undefined;
   /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
-  readonly recordTraffic?: boolean;
+  readonly recordTraffic?: boolean | undefined;
 }

@@ -40,27 +40,27 @@ export interface ConnectionConfig {
   /** The stream address, or a function evaluated at every connect attempt (e.g. to put in a fresh listen key). */
   readonly url: string | (() => string);
   /** The websocket constructor. Default: `ws` (dynamic import) on Node, the global `WebSocket` elsewhere. */
-  readonly WebSocketCtor?: WebSocketCtor;
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Client ping cadence; the first ping leaves as soon as the socket opens. Default 10 000 (the spec's recommendation). */
-  readonly pingIntervalMs?: number;
+  readonly pingIntervalMs?: number | undefined;
   /**
    * Silence (no frame at all, or no open after connecting) that marks the peer dead. Default 30 000: three
    * ping intervals, so two lost pongs in a row are tolerated while a dead peer is still noticed within half a minute.
    */
-  readonly heartbeatTimeoutMs?: number;
+  readonly heartbeatTimeoutMs?: number | undefined;
   /** Largest frame accepted, in bytes. Default 4 MiB (see `FrameLimits`). */
-  readonly maxFrameBytes?: number;
+  readonly maxFrameBytes?: number | undefined;
   /** Largest inflated zip entry, in bytes. Default 16 MiB (see `FrameLimits`). */
-  readonly maxInflatedBytes?: number;
+  readonly maxInflatedBytes?: number | undefined;
   /**
    * Inflater of zip frames' entries (see {@link RawInflater}). Default: fflate (pure JavaScript, runs in
    * browsers). On Node, `nodeInflateRaw` from `ex-streams/node` (native zlib) decodes zip frames faster.
    */
-  readonly inflateRaw?: RawInflater;
+  readonly inflateRaw?: RawInflater | undefined;
   /** Frames `send` may hold while no socket is open. Default 1000. */
-  readonly maxQueuedFrames?: number;
+  readonly maxQueuedFrames?: number | undefined;
   /**
    * Reconnection settings (see `reconnect`), or `false` to fail on the first loss. Default `{}`: backoff
    * 500 ms … 30 s with full jitter, forever, whatever ended the socket (a close with any code, 4000-4999
@@ -68,7 +68,7 @@ export interface ConnectionConfig {
    * `url` the runtime cannot open at all, such as a wrong scheme).
    * A `shouldReconnect` given here replaces that rule (e.g. to stop on a 4001 "invalid listen key").
    */
-  readonly reconnect?: ReconnectConfig | false;
+  readonly reconnect?: ReconnectConfig | false | undefined;
 }
 
 /**

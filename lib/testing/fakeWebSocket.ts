@@ -46,7 +46,7 @@ export class FakeWebSocket implements WebSocketLike {
   /** Every frame the client sent, in order. */
   readonly sent: string[] = [];
   /** The code and reason of the client's `close()` call, once made. */
-  closedByClient: { readonly code?: number; readonly reason?: string } | undefined;
+  closedByClient: { readonly code?: number | undefined; readonly reason?: string | undefined } | undefined;
   onopen: ((event: unknown) => void) | null = null;
   onmessage: ((event: WebSocketMessageEventLike) => void) | null = null;
   onclose: ((event: WebSocketCloseEventLike) => void) | null = null;

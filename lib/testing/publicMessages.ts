@@ -28,18 +28,18 @@ const DEFAULT_SYMBOL = 'BTCUSDT';
  */
 export interface EnvelopeOptions {
   /** `symbol` and `symbolName`. Default `'BTCUSDT'`. */
-  readonly symbol?: string;
+  readonly symbol?: string | undefined;
   /** `f`: first message of a (re)subscription. Default `false`. */
-  readonly first?: boolean;
+  readonly first?: boolean | undefined;
   /** `sendTime` (ms). Default: absent. */
-  readonly sendTime?: number;
+  readonly sendTime?: number | undefined;
   /**
    * `id`, the echoed request id (text). Default: absent; the test exchange then fills in the id of the live
    * subscription of the connection it delivers to (routing by `(symbol, topic)` works without it anyway).
    */
-  readonly id?: string;
+  readonly id?: string | undefined;
   /** `params.binary`. Default `false` (the test exchange zips the frame when the subscription asked for binary). */
-  readonly binary?: boolean;
+  readonly binary?: boolean | undefined;
 }
 
 function envelope<R>(topic: string, data: readonly R[], options: EnvelopeOptions, klineType?: string): PublicEnvelope<R> {

@@ -66,11 +66,11 @@ export interface SentFrame {
  * ```
  */
 export interface SentFrameFilter {
-  readonly stream?: ExchangeStream;
-  readonly kind?: SentFrameKind;
-  readonly connection?: number;
-  readonly symbol?: string;
-  readonly topic?: string;
+  readonly stream?: ExchangeStream | undefined;
+  readonly kind?: SentFrameKind | undefined;
+  readonly connection?: number | undefined;
+  readonly symbol?: string | undefined;
+  readonly topic?: string | undefined;
 }
 
 const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
@@ -81,9 +81,9 @@ export function classifyFrame(text: string): { kind: SentFrameKind; frame: unkno
   if (E.isLeft(parsed)) return { kind: 'other', frame: text };
   const frame = parsed.right;
   if (!isObject(frame)) return { kind: 'other', frame };
-  if (frame.ping !== undefined) return { kind: 'ping', frame };
-  if (frame.pong !== undefined) return { kind: 'pong', frame };
-  const event = frame.event;
+  if (frame['ping'] !== undefined) return { kind: 'ping', frame };
+  if (frame['pong'] !== undefined) return { kind: 'pong', frame };
+  const event = frame['event'];
   if (event === 'sub' || event === 'cancel' || event === 'cancel_all') return { kind: event, frame };
   return { kind: 'other', frame };
 }
@@ -94,7 +94,7 @@ export function matchesFilter(sent: SentFrame, filter: SentFrameFilter): boolean
   if (filter.kind !== undefined && sent.kind !== filter.kind) return false;
   if (filter.connection !== undefined && sent.connection !== filter.connection) return false;
   const frame = isObject(sent.frame) ? sent.frame : {};
-  if (filter.symbol !== undefined && frame.symbol !== filter.symbol) return false;
-  if (filter.topic !== undefined && frame.topic !== filter.topic) return false;
+  if (filter.symbol !== undefined && frame['symbol'] !== filter.symbol) return false;
+  if (filter.topic !== undefined && frame['topic'] !== filter.topic) return false;
   return true;
 }

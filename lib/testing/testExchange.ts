@@ -24,23 +24,23 @@ import { type TestListenKeys, testListenKeys } from './testListenKeys';
  */
 export interface TestExchangeConfig {
   /** Virtual clock of the exchange and of the clients it configures. Default `asyncScheduler` (pass the `TestScheduler`). */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Time between a socket's construction and its open (the handshake), ms. Default 0: open in the same frame. */
-  readonly openDelayMs?: number;
+  readonly openDelayMs?: number | undefined;
   /** Answer each public `sub` with `{ id, code: '0', msg: 'Success', event: 'sub', symbol, topic }`. Default `true`. */
-  readonly answerSubscriptions?: boolean;
+  readonly answerSubscriptions?: boolean | undefined;
   /**
    * Answer client pings: public `{ pong: now + serverTimeOffsetMs }`, private `{ pong: <the ping>, channelId }`.
    * Default `true`. Turn it off to script heartbeats yourself.
    */
-  readonly answerPings?: boolean;
+  readonly answerPings?: boolean | undefined;
   /** Server clock minus the virtual clock, in the public pongs. Default 0. */
-  readonly serverTimeOffsetMs?: number;
+  readonly serverTimeOffsetMs?: number | undefined;
   /**
    * A scripted envelope without `id` gets the id of the connection's live subscription of its `(symbol,
    * topic)`, and is zipped when that subscription asked for `binary`, as the service does. Default `true`.
    */
-  readonly matchSubscriptions?: boolean;
+  readonly matchSubscriptions?: boolean | undefined;
   /**
    * How far (virtual ms) a run may go past its last scripted event while clients are still active, before the
    * exchange stops it with a `TestRunLimitError` that names the likely cause: a stream that never completes
@@ -50,7 +50,7 @@ export interface TestExchangeConfig {
    * (scripts, `at`, `until`). Default `600_000` (ten virtual minutes, a few ms of real time; longer than any backoff wait or heartbeat); `Infinity` turns
    * the check off. Only a `TestScheduler` (a `VirtualTimeScheduler`) is checked.
    */
-  readonly maxFrames?: number;
+  readonly maxFrames?: number | undefined;
 }
 
 /**
@@ -70,9 +70,9 @@ export interface ScriptOptions {
    * stream (1 = the first socket that opened, i.e. the client's epoch) and go to that socket only. `'each'`:
    * played on every connection from its open (e.g. the snapshot the service sends after each subscription).
    */
-  readonly connection?: number | 'each';
+  readonly connection?: number | 'each' | undefined;
   /** How `#` closes the socket(s): `code` 1006 (default) is an abrupt drop; any other code a close frame with `reason`. */
-  readonly closeWith?: { readonly code?: number; readonly reason?: string };
+  readonly closeWith?: { readonly code?: number | undefined; readonly reason?: string | undefined };
 }
 
 /**
@@ -108,8 +108,8 @@ export interface TestExchangeServer {
  * ```
  */
 export interface FaultOptions {
-  readonly stream?: ExchangeStream | 'all';
-  readonly at?: number;
+  readonly stream?: ExchangeStream | 'all' | undefined;
+  readonly at?: number | undefined;
 }
 
 /**
@@ -153,7 +153,7 @@ export interface TestExchange {
   /** The frames clients send from now on (matching `filter`), at their virtual times: hot, for `expectObservable`. */
   sent$(filter?: SentFrameFilter): Observable<SentFrame>;
   /** Closes every socket of the stream: no `code` (or 1006) is an abrupt drop, other codes a close frame. */
-  drop(options?: FaultOptions & { readonly code?: number; readonly reason?: string }): void;
+  drop(options?: FaultOptions & { readonly code?: number | undefined; readonly reason?: string | undefined }): void;
   /**
    * Refuses connection attempts (closed before open, `code` default 1006): the next `count` attempts, or all
    * attempts until virtual time `until`, whichever ends first. Default: the next attempt.

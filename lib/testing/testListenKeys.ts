@@ -48,11 +48,11 @@ export interface ListenKeyCall {
  */
 export interface TestListenKeysConfig {
   /** Clock for the recorded call times. Default `asyncScheduler` (pass the `TestScheduler`). */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Keys are `${prefix}1`, `${prefix}2`, … Default `'test-listen-key-'`. */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /** Called when a key stops being valid (`expire()` or `closeListenKey`). The test exchange closes its sockets (4001). */
-  readonly onInvalidated?: (key: string, reason: string) => void;
+  readonly onInvalidated?: ((key: string, reason: string) => void) | undefined;
 }
 
 /**

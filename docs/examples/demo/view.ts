@@ -116,7 +116,10 @@ export function renderScreen(state: DemoState, ctx: ScreenContext): string[] {
   const log = room > 0 ? state.log.slice(-room) : [];
   const lines: Array<[string, string?]> = [
     ...top,
-    ...log.map((l): [string, string?] => [`  ${clockTime(l.at)}  ${l.text}`, l.level === 'warn' ? '33' : undefined]),
+    ...log.map((l): [string, string?] => {
+      const text = `  ${clockTime(l.at)}  ${l.text}`;
+      return l.level === 'warn' ? [text, '33'] : [text];
+    }),
   ];
   const visible = ctx.height === undefined ? lines : lines.slice(0, Math.max(1, ctx.height - 1));
   return visible.map(([text, code]) => {

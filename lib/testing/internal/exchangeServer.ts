@@ -44,8 +44,8 @@ const isRaw = (u: unknown): u is string | ArrayBuffer | ArrayBufferView =>
 
 /** `kline` + `klineType: "1m"` answers `kline_1m`. */
 function requestTopic(envelope: Record<string, unknown>): string {
-  const params = isObject(envelope.params) ? envelope.params : {};
-  return envelope.topic === 'kline' && typeof params.klineType === 'string' ? `kline_${params.klineType}` : String(envelope.topic);
+  const params = isObject(envelope['params']) ? envelope['params'] : {};
+  return envelope['topic'] === 'kline' && typeof params['klineType'] === 'string' ? `kline_${params['klineType']}` : String(envelope['topic']);
 }
 
 /**
@@ -92,16 +92,16 @@ export class ExchangeServer implements SocketHooks {
     switch (kind) {
       case 'sub':
         if (socket.stream !== 'public') return;
-        socket.live.set(`${String(frame.symbol)}|${String(frame.topic)}`, {
-          id: String(frame.id),
-          binary: isObject(frame.params) && (frame.params.binary === true || frame.params.binary === 'true'),
+        socket.live.set(`${String(frame['symbol'])}|${String(frame['topic'])}`, {
+          id: String(frame['id']),
+          binary: isObject(frame['params']) && (frame['params']['binary'] === true || frame['params']['binary'] === 'true'),
         });
         if (this.settings.answerSubscriptions) {
-          this.reply(socket, { id: String(frame.id), code: '0', msg: 'Success', event: 'sub', symbol: frame.symbol, topic: frame.topic });
+          this.reply(socket, { id: String(frame['id']), code: '0', msg: 'Success', event: 'sub', symbol: frame['symbol'], topic: frame['topic'] });
         }
         return;
       case 'cancel':
-        socket.live.delete(`${String(frame.symbol)}|${String(frame.topic)}`);
+        socket.live.delete(`${String(frame['symbol'])}|${String(frame['topic'])}`);
         return;
       case 'cancel_all':
         socket.live.clear();
@@ -112,7 +112,7 @@ export class ExchangeServer implements SocketHooks {
           socket,
           socket.stream === 'public'
             ? { pong: this.scheduler.now() + this.settings.serverTimeOffsetMs }
-            : { pong: frame.ping, channelId: `test-channel-${socket.connection}` },
+            : { pong: frame['ping'], channelId: `test-channel-${socket.connection}` },
         );
         return;
       case 'pong':
@@ -208,12 +208,12 @@ export class ExchangeServer implements SocketHooks {
   /** Objects are JSON; an envelope without `id` gets the live subscription's id, zipped if it asked for binary. */
   private encode(socket: ExchangeSocket, value: unknown): string | ArrayBuffer | ArrayBufferView {
     if (isRaw(value)) return value;
-    if (!this.settings.matchSubscriptions || !isObject(value) || !('data' in value) || typeof value.symbol !== 'string') {
+    if (!this.settings.matchSubscriptions || !isObject(value) || !('data' in value) || typeof value['symbol'] !== 'string') {
       return JSON.stringify(value);
     }
-    const live = socket.live.get(`${value.symbol}|${requestTopic(value)}`);
+    const live = socket.live.get(`${value['symbol']}|${requestTopic(value)}`);
     if (live === undefined) return JSON.stringify(value);
-    const text = JSON.stringify(value.id === undefined ? { ...value, id: live.id } : value);
+    const text = JSON.stringify(value['id'] === undefined ? { ...value, id: live.id } : value);
     return live.binary ? zipFrame(text) : text;
   }
 }

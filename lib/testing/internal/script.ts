@@ -2,8 +2,8 @@ import { TestScheduler } from 'rxjs/testing';
 
 /** How a socket is closed by the server: `code` 1006 (the default) is an abrupt drop, others a close frame. @internal */
 export interface CloseSpec {
-  readonly code?: number;
-  readonly reason?: string;
+  readonly code?: number | undefined;
+  readonly reason?: string | undefined;
 }
 
 /** One step of a server script: a frame to send, or a close (`#` in the marbles). @internal */
