@@ -65,20 +65,20 @@ export type NewOrderRequest =
       readonly type: 'LIMIT' | 'LIMIT_MAKER';
       readonly price: DecimalText;
       readonly quantity: DecimalText;
-      readonly timeInForce?: TimeInForce;
+      readonly timeInForce?: TimeInForce | undefined;
       /** Your own id for the order (echoed as `clientOrderId`). */
-      readonly newClientOrderId?: string;
+      readonly newClientOrderId?: string | undefined;
     }
   | {
       readonly symbol: string;
       readonly side: OrderSide;
       readonly type: 'MARKET';
       readonly price?: never;
-      readonly quantity?: DecimalText;
+      readonly quantity?: DecimalText | undefined;
       /** Quote amount to spend (market buys). */
-      readonly amount?: DecimalText;
-      readonly timeInForce?: TimeInForce;
-      readonly newClientOrderId?: string;
+      readonly amount?: DecimalText | undefined;
+      readonly timeInForce?: TimeInForce | undefined;
+      readonly newClientOrderId?: string | undefined;
     };
 
 /**
@@ -116,16 +116,16 @@ export interface RestCalls {
   /** `GET /api/v1/exchangeInfo` (NONE) → symbols and their filters. */
   exchangeInfo(): Observable<ExchangeInfo>;
   /** `GET /quote/v1/depth` (NONE) → `{ t, b: [[price, qty]], a: [[price, qty]] }`. */
-  depth(request: { readonly symbol: string; readonly limit?: number }): Observable<DepthRecord>;
+  depth(request: { readonly symbol: string; readonly limit?: number | undefined }): Observable<DepthRecord>;
   /** `GET /quote/v1/trades` (NONE), `limit` ≤ 100 → the latest trades `[{ t, p, q, ibm }]`. */
-  trades(request: { readonly symbol: string; readonly limit?: number }): Observable<RestTrade[]>;
+  trades(request: { readonly symbol: string; readonly limit?: number | undefined }): Observable<RestTrade[]>;
   /** `GET /quote/v1/klines` (NONE) → candles, oldest first as sent. */
   klines(request: {
     readonly symbol: string;
     readonly interval: string;
-    readonly startTime?: number;
-    readonly endTime?: number;
-    readonly limit?: number;
+    readonly startTime?: number | undefined;
+    readonly endTime?: number | undefined;
+    readonly limit?: number | undefined;
   }): Observable<RestKline[]>;
   /** `POST /api/v1/spot/order` (TRADE) → the order. */
   newOrder(request: NewOrderRequest): Observable<RestOrder>;
@@ -136,18 +136,18 @@ export interface RestCalls {
   /** `GET /api/v1/spot/order` (USER_DATA) → the order. */
   getOrder(request: OrderRef): Observable<RestOrder>;
   /** `GET /api/v1/spot/openOrders` (USER_DATA) → the open orders. */
-  openOrders(request?: { readonly symbol?: string; readonly orderId?: string; readonly limit?: number }): Observable<RestOrder[]>;
+  openOrders(request?: { readonly symbol?: string | undefined; readonly orderId?: string | undefined; readonly limit?: number | undefined }): Observable<RestOrder[]>;
   /** `DELETE /api/v1/spot/openOrders` (TRADE): cancels the open orders (of `symbol`, of `side`); emits once when accepted. */
-  cancelOpenOrders(request?: { readonly symbol?: string; readonly side?: OrderSide }): Observable<void>;
+  cancelOpenOrders(request?: { readonly symbol?: string | undefined; readonly side?: OrderSide | undefined }): Observable<void>;
   /** `GET /api/v1/account` (USER_DATA) → `{ balances, userId }`. */
   account(): Observable<RestAccount>;
   /** `GET /api/v1/account/trades` (USER_DATA) → own trades. */
   myTrades(request?: {
-    readonly symbol?: string;
-    readonly startTime?: number;
-    readonly endTime?: number;
-    readonly fromId?: string;
-    readonly toId?: string;
-    readonly limit?: number;
+    readonly symbol?: string | undefined;
+    readonly startTime?: number | undefined;
+    readonly endTime?: number | undefined;
+    readonly fromId?: string | undefined;
+    readonly toId?: string | undefined;
+    readonly limit?: number | undefined;
   }): Observable<AccountTrade[]>;
 }

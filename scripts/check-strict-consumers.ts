@@ -1,0 +1,169 @@
+/**
+ * "A user's strict project", checked on the packed package (CI, after `npm run build`):
+ *
+ * 1. `npm pack` the repository and unpack it as `node_modules/ex-streams` of a scratch folder in the system's
+ *    temp directory, beside links to the peers and dependencies of the repository's node_modules (rxjs, io-ts,
+ *    fp-ts, ws, fflate, @types/node): no network, no `npm install`; not `@types/ws` (a user need not have it);
+ * 2. three projects in it, each with the flags of `@tsconfig/strictest` and `skipLibCheck: false` (so every
+ *    declaration file of the package is checked too) and no DOM library (a Node project):
+ *    - `esm`: `"type": "module"`, `module` / `moduleResolution` `nodenext`;
+ *    - `cjs`: CommonJS, `module` / `moduleResolution` `node16`;
+ *    - `bundler`: `module` `esnext`, `moduleResolution` `bundler` (a browser app's bundler setup, with DOM);
+ * 3. each compiles, with the repository's own `typescript`, the README's TypeScript blocks as written, the
+ *    user files of `spec/types/*.strict.ts` (the README pipelines, optional settings forwarded as
+ *    `T | undefined`), and an import of every entry (`ex-streams`, `/simulator`, `/testing`, `/node`); none of
+ *    these sources may hold a cast (`as`, `<T>x`, `x!`; `as const` is fine).
+ *
+ *   node -r ts-node/register/transpile-only scripts/check-strict-consumers.ts
+ */
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as ts from 'typescript';
+import { tsBlocks } from '../spec/docs/markdownBlocks';
+
+const root = path.resolve(__dirname, '..');
+const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** Linked from the repository's node_modules: the peers and dependencies a user's install brings. */
+const LINKED = ['rxjs', 'io-ts', 'fp-ts', 'ws', 'fflate', 'tslib', '@types/node', 'undici-types'];
+
+/** `@tsconfig/strictest` (2.x), with the declaration files checked. */
+const STRICTEST = {
+  strict: true,
+  allowUnusedLabels: false,
+  allowUnreachableCode: false,
+  exactOptionalPropertyTypes: true,
+  noFallthroughCasesInSwitch: true,
+  noImplicitOverride: true,
+  noImplicitReturns: true,
+  noPropertyAccessFromIndexSignature: true,
+  noUncheckedIndexedAccess: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  isolatedModules: true,
+  esModuleInterop: true,
+  forceConsistentCasingInFileNames: true,
+  skipLibCheck: false,
+  noEmit: true,
+  types: ['node'],
+};
+
+interface Consumer {
+  readonly name: string;
+  readonly packageType: 'module' | 'commonjs';
+  readonly compilerOptions: Readonly<Record<string, unknown>>;
+}
+
+const CONSUMERS: readonly Consumer[] = [
+  { name: 'esm', packageType: 'module', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'nodenext', moduleResolution: 'nodenext' } },
+  { name: 'cjs', packageType: 'commonjs', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'node16', moduleResolution: 'node16' } },
+  {
+    name: 'bundler',
+    packageType: 'module',
+    compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'esnext', moduleResolution: 'bundler' },
+  },
+];
+
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+/** The casts of a source (a README pipeline must compile as a user writes it, with no assertion). */
+function castsIn(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    const isCast = ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node);
+    const isConstAssertion = ts.isAsExpression(node) && ts.isTypeReferenceNode(node.type) && node.type.typeName.getText(source) === 'const';
+    if (isCast && !isConstAssertion) {
+      const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+      found.push(`${fileName}:${line + 1}: ${node.getText(source)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The sources every consumer compiles, by file name. */
+function sources(): Map<string, string> {
+  const files = new Map<string, string>();
+  const readme = tsBlocks('README.md', fs.readFileSync(path.join(root, 'README.md'), 'utf8')).filter((b) => !b.skip);
+  if (readme.length === 0) fail('README.md has no TypeScript block');
+  for (const block of readme) files.set(`readme_L${block.line}.ts`, `${block.code}\nexport {};\n`);
+  const typeTests = path.join(root, 'spec', 'types');
+  for (const name of fs.readdirSync(typeTests).filter((f) => f.endsWith('.strict.ts'))) files.set(name, fs.readFileSync(path.join(typeTests, name), 'utf8'));
+  files.set(
+    'entries.ts',
+    [
+      "import * as main from 'ex-streams';",
+      "import * as simulator from 'ex-streams/simulator';",
+      "import * as testing from 'ex-streams/testing';",
+      "import * as node from 'ex-streams/node';",
+      'export const entries = [main, simulator, testing, node];',
+      '',
+    ].join('\n'),
+  );
+  const casts = [...files].flatMap(([name, text]) => castsIn(name, text));
+  if (casts.length > 0) fail(`casts in the user's sources:\n${casts.join('\n')}`);
+  return files;
+}
+
+function main(): void {
+  if (!fs.existsSync(path.join(root, 'dist', 'types', 'index.d.ts'))) fail('no dist/: run `npm run build` first');
+  const started = Date.now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ex-streams-strict-'));
+  try {
+    // 1. The package as npm would install it, beside its peers.
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    const [packed] = JSON.parse(out) as Array<{ filename: string }>;
+    if (packed === undefined) return fail('npm pack printed nothing');
+    const modules = path.join(work, 'node_modules');
+    fs.mkdirSync(path.join(modules, 'ex-streams'), { recursive: true });
+    execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', path.join(modules, 'ex-streams'), '--strip-components=1']);
+    for (const name of LINKED) {
+      const target = path.join(root, 'node_modules', name);
+      if (!fs.existsSync(target)) fail(`node_modules/${name} is missing (npm ci first)`);
+      fs.mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+      fs.symlinkSync(target, path.join(modules, name), 'junction');
+    }
+
+    // 2-3. Each project compiles the same sources.
+    const files = sources();
+    const failures: string[] = [];
+    for (const consumer of CONSUMERS) {
+      const dir = path.join(work, consumer.name);
+      fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `strict-${consumer.name}`, private: true, type: consumer.packageType }, null, 2));
+      const tsconfig = { compilerOptions: { ...STRICTEST, ...consumer.compilerOptions }, include: ['src'] };
+      fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+      for (const [name, text] of files) fs.writeFileSync(path.join(dir, 'src', name), text);
+      const t0 = Date.now();
+      try {
+        execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+        console.log(`${consumer.name}: ${files.size} files compile (${JSON.stringify(consumer.compilerOptions)}, strictest, skipLibCheck false) in ${Date.now() - t0} ms`);
+      } catch (error) {
+        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+        failures.push(`${consumer.name} (${JSON.stringify(consumer.compilerOptions)}):\n${stdout}${stderr}`);
+      }
+    }
+    if (failures.length > 0) fail(`a user's strict project does not compile:\n\n${failures.join('\n')}`);
+    console.log(`strict consumers: ${CONSUMERS.map((c) => c.name).join(', ')} compile the README pipelines with no cast (${Date.now() - started} ms)`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+try {
+  main();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
