@@ -27,7 +27,7 @@ export interface SimulatorControl {
    * frames received meanwhile are dropped (`inbound: 'drop'`, default: a peer that loses requests) or held and
    * processed at `resume()` (`inbound: 'hold'`: a paused peer whose TCP buffers fill, as in a real stall).
    */
-  stall(options: { readonly stream: StreamSelector; readonly inbound?: 'drop' | 'hold' }): void;
+  stall(options: { readonly stream: StreamSelector; readonly inbound?: 'drop' | 'hold' | undefined }): void;
   /** Ends every stall. */
   resume(): void;
   /**

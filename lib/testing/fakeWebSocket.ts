@@ -160,7 +160,7 @@ export interface FakeWebSocketFactory {
  * });
  * ```
  */
-export function fakeWebSocket(config: { scheduler?: SchedulerLike; autoOpenMs?: number } = {}): FakeWebSocketFactory {
+export function fakeWebSocket(config: { scheduler?: SchedulerLike | undefined; autoOpenMs?: number | undefined } = {}): FakeWebSocketFactory {
   const { scheduler = asyncScheduler, autoOpenMs } = config;
   const sockets: FakeWebSocket[] = [];
   const logs: FakeSocketLog[] = [];

@@ -175,7 +175,7 @@ export function depthEnvelope(book: DepthRecord = depthRecord(), options: Envelo
  */
 export function klineEnvelope(
   candles: KlineRecord | readonly KlineRecord[] = klineRecord(),
-  options: EnvelopeOptions & { readonly interval?: string } = {},
+  options: EnvelopeOptions & { readonly interval?: string | undefined } = {},
 ): PublicEnvelope<KlineRecord> {
   return envelope('kline', many(candles), options, options.interval ?? '1m');
 }

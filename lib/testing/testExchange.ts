@@ -158,12 +158,12 @@ export interface TestExchange {
    * Refuses connection attempts (closed before open, `code` default 1006): the next `count` attempts, or all
    * attempts until virtual time `until`, whichever ends first. Default: the next attempt.
    */
-  refuse(options?: FaultOptions & { readonly until?: number; readonly count?: number; readonly code?: number }): void;
+  refuse(options?: FaultOptions & { readonly until?: number | undefined; readonly count?: number | undefined; readonly code?: number | undefined }): void;
   /**
    * From `at`, the stream goes silent: no frame, no answer, no handshake completes (clients still send, and
    * it is recorded) until `until` or {@link TestExchange.resume}.
    */
-  stall(options?: FaultOptions & { readonly until?: number }): void;
+  stall(options?: FaultOptions & { readonly until?: number | undefined }): void;
   /** Ends a stall at `at`: pending handshakes complete. */
   resume(options?: FaultOptions): void;
   /** Every socket of the stream so far, oldest first (live array): `url`, `readyState`, `sent`, `closedByClient`. */

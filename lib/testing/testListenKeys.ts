@@ -77,12 +77,12 @@ export interface TestListenKeys extends ListenKeyApi {
   /** Whether the key was issued and is still valid (not expired, not closed). */
   isValid(key: string): boolean;
   /** At virtual time `at` (default now), the active key expires (reason `'listen key expired'`). */
-  expire(options?: { readonly at?: number }): void;
+  expire(options?: { readonly at?: number | undefined }): void;
   /**
    * The next `count` (default 1) calls of `call` fail with `error` (default: a `RequestFailedError`, a network
    * failure, which `listenKey` retries; pass a `RequestRejectedError` for an HTTP rejection).
    */
-  failNext(call: ListenKeyCallName, options?: { readonly error?: Error; readonly count?: number }): void;
+  failNext(call: ListenKeyCallName, options?: { readonly error?: Error | undefined; readonly count?: number | undefined }): void;
 }
 
 const PATH = '/api/v1/userDataStream';
