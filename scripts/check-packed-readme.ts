@@ -12,13 +12,13 @@
  *
  *   node -r ts-node/register/transpile-only scripts/check-packed-readme.ts
  */
-import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { firstValueFrom } from 'rxjs';
 import { restClient } from '../lib/rest/restClient';
 import type { SimulatorCliInfo } from '../lib/simulator/cli';
 import { firstStreamBlocks, MARKET_SHOWS, RESTING_ORDER, runNode, type Running, substitute, untilUserShows } from '../spec/docs/readmeRun';
+import { packInto } from './packedPackage';
 
 const root = path.resolve(__dirname, '..');
 
@@ -43,13 +43,8 @@ async function main(): Promise<void> {
   const running: Running[] = [];
   try {
     // 1. The package as npm would install it.
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-    const [packed] = JSON.parse(out) as Array<{ filename: string; size: number; unpackedSize: number }>;
-    if (packed === undefined) return fail('npm pack printed nothing');
-    const pkg = path.join(work, 'node_modules', 'ex-streams');
-    fs.mkdirSync(pkg, { recursive: true });
-    execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', pkg, '--strip-components=1']);
+    const packed = packInto(root, work);
+    const pkg = packed.dir;
     console.log(`packed: ${packed.filename}, ${packed.size} bytes (${packed.unpackedSize} unpacked)`);
 
     // 2. Links and docs/api.

@@ -22,6 +22,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as ts from 'typescript';
 import { tsBlocks } from '../spec/docs/markdownBlocks';
+import { packInto } from './packedPackage';
 
 const root = path.resolve(__dirname, '..');
 const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -118,17 +119,8 @@ function main(): void {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ex-streams-strict-'));
   try {
     // 1. The package as npm would install it, beside its peers.
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const out = execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const [packed] = JSON.parse(out) as Array<{ filename: string }>;
-    if (packed === undefined) return fail('npm pack printed nothing');
+    packInto(root, work);
     const modules = path.join(work, 'node_modules');
-    fs.mkdirSync(path.join(modules, 'ex-streams'), { recursive: true });
-    execFileSync('tar', ['-xzf', path.join(work, packed.filename), '-C', path.join(modules, 'ex-streams'), '--strip-components=1']);
     for (const name of LINKED) {
       const target = path.join(root, 'node_modules', name);
       if (!fs.existsSync(target)) fail(`node_modules/${name} is missing (npm ci first)`);
