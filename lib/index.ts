@@ -141,6 +141,7 @@ export type {
   UserStream,
   UserStreamConfig,
   UserStreamGap,
+  StateSync,
   OrdersState,
   FoldOrdersConfig,
   OrderState,

@@ -7,6 +7,7 @@ export type { ListenKeyApi, ListenKeyConfig } from './listenKey';
 export { userStream } from './userStream';
 export type { UserStream, UserStreamConfig } from './userStream';
 export type { UserStreamGap } from './userStreamGap';
+export type { StateSync } from './stateSync';
 export { privateEventKey } from './privateEventKey';
 export { foldOrders } from './foldOrders';
 export type { OrdersState, FoldOrdersConfig } from './foldOrders';
