@@ -192,6 +192,12 @@ const REMEMBERED_KEYS = 4;
  *   to reconcile over REST, from the last frame received on the lost socket (whatever ended it: a close, an
  *   error, a heartbeat timeout; for a frame of events, their time `E` when earlier, on the local clock, so
  *   a frame read late by a busy process does not shift the gap) to the new open;
+ * - with `rest`'s `openOrders`, `getOrder` and `account` (option `resync`), `orders$` and `balances$` heal
+ *   themselves: after every open (the first and each after a gap) the open orders, the orders that left them
+ *   and the account are fetched (failures on `errors$`, retried with backoff, at least `Retry-After`) and merged
+ *   by update time; every state says whether it is `authoritative` ({@link StateSync}), `false` from a lost
+ *   socket until the next snapshot is merged;
+ * - `status$`, `errors$` and `gaps$` observe only: subscribed alone they start nothing;
  * - one socket however many subscribers to however many of the streams; cold: the socket opens on the first
  *   subscription and closes (and the key is closed) after the last unsubscription;
  * - the listen key never appears in `status$`, `errors$` or any error (it is redacted).

@@ -3,6 +3,7 @@ import { from, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import { foldBalances, type BalancesState } from '../../lib/user/foldBalances';
+import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
 import { account } from './fixtures';
 
 const view = (m: BalancesState): Record<string, string> =>
@@ -91,3 +92,27 @@ function finalState(updates: readonly OutboundAccountInfo[]): BalancesState {
   from(updates).pipe(foldBalances()).subscribe((m) => (last = m));
   return last;
 }
+
+describe('applyBalanceSnapshot', () => {
+  const b = (asset: string, free: string, locked: string, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
+  it('takes the snapshot for balances not newer than it, zeroes unlisted assets, keeps balances pushed after it', () => {
+    const before = new Map([
+      ['BTC', b('BTC', '1', '0', 90)],
+      ['ETH', b('ETH', '5', '0', 110)], // pushed after the snapshot's time: stays
+      ['SOL', b('SOL', '3', '1', 100)], // not listed, not newer: zero
+    ]);
+    const after = applyBalanceSnapshot(before, [{ asset: 'BTC', free: '2', locked: '0.5' }, { asset: 'ETH', free: '4', locked: '0' }, { asset: 'USDT', free: '10', locked: '0' }], 100);
+    expect(after).toEqual(
+      new Map([
+        ['BTC', b('BTC', '2', '0.5', 100)],
+        ['ETH', b('ETH', '5', '0', 110)],
+        ['SOL', b('SOL', '0', '0', 100)],
+        ['USDT', b('USDT', '10', '0', 100)],
+      ]),
+    );
+    expect(before.get('BTC')!.free).toBe('1'); // a new map
+    // afterwards a push older than the snapshot changes nothing, one at its time or later does
+    expect(applyAccountUpdate(after, account(99, [['BTC', '7', '0']]))).toBe(after);
+    expect(applyAccountUpdate(after, account(100, [['BTC', '7', '0']])).get('BTC')!.free).toBe('7');
+  });
+});

@@ -4,7 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
 import { newNodes, PersistentMap } from '../../lib/user/internal/persistentMap';
-import { applyExecutionReport, type OrderState } from '../../lib/user/orderState';
+import { applyExecutionReport, restOrderReport, type OrderState } from '../../lib/user/orderState';
 import { report } from './fixtures';
 
 const statuses = (m: OrdersState): Record<string, string> =>
@@ -231,3 +231,19 @@ const lifecycle = fc
     if (end === 'CANCELED') steps.push(report({ X: cum > 0 ? 'PARTIALLY_CANCELED' : 'CANCELED', z: dec(cum, 3), Z: dec(cum * price, 5), U: at(7), E: U + 1 }));
     return steps;
   });
+
+describe('restOrderReport', () => {
+  it('turns a REST order into the report it stands for, merged by the fold rules; unknown statuses give undefined', () => {
+    const rest = { symbol: 'BTCUSDT', orderId: '9', side: 'SELL' as const, status: 'PARTIALLY_FILLED', clientOrderId: 'c9', type: 'LIMIT',
+      price: '100', origQty: '2', executedQty: '1', cummulativeQuoteQty: '100', timeInForce: 'GTC', time: 5, updateTime: 50 };
+    const r = restOrderReport(rest, 0)!;
+    expect(r).toMatchObject({ e: 'executionReport', E: 50, U: 50, i: '9', c: 'c9', S: 'SELL', o: 'LIMIT', X: 'PARTIALLY_FILLED', q: '2', p: '100', z: '1', Z: '100', f: 'GTC', d: '' });
+    const state = applyExecutionReport(undefined, r);
+    expect(state).toMatchObject({ orderId: '9', status: 'PARTIALLY_FILLED', filledQuantity: '1', averagePrice: '100', updateTime: 50 });
+    // an older push (NEW) does not overwrite it; a newer fill does
+    expect(applyExecutionReport(state, report({ i: '9', X: 'NEW', z: '0', Z: '0', E: 40, U: 40 }))).toBe(state);
+    expect(applyExecutionReport(state, report({ i: '9', X: 'FILLED', z: '2', Z: '200', E: 60, U: 60 })).status).toBe('FILLED');
+    expect(restOrderReport({ ...rest, status: 'PENDING_CANCEL' }, 0)).toBeUndefined();
+    expect(restOrderReport({ symbol: 'BTCUSDT', orderId: '1', side: 'BUY', status: 'NEW' }, 77)).toMatchObject({ E: 77, z: '0', Z: '0', q: '0', p: '0', c: '', o: '' });
+  });
+});
