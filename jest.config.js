@@ -1,11 +1,19 @@
-/** @type {import('jest').Config} */
+/**
+ * `npm test`: every suite but the slow, CI-only group (the chaos soak and the secret sweep over a soak run),
+ * which `npm run test:slow` (`jest.slow.config.js`) runs and `.ci/run` always runs.
+ * @type {import('jest').Config}
+ */
+const SLOW_SUITES = ['/spec/soak/', '/spec/secrets/'];
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/spec/bench/'],
+  testPathIgnorePatterns: ['/node_modules/', '/spec/bench/', ...SLOW_SUITES],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'CommonJS', moduleResolution: 'node', isolatedModules: true } }],
   },
   testTimeout: 20000,
 };
+// For jest.slow.config.js (not enumerable: not a jest option).
+Object.defineProperty(module.exports, 'SLOW_SUITES', { value: SLOW_SUITES, enumerable: false });

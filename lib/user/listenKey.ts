@@ -50,16 +50,16 @@ export interface ListenKeyConfig {
    * Time between two extensions (PUT), in ms, on a fixed grid from the first key. Default `1800000`
    * (30 minutes, as the service's sample client does). Must be below the 60-minute key validity.
    */
-  readonly keepAliveIntervalMs?: number;
+  readonly keepAliveIntervalMs?: number | undefined;
   /**
    * Cap of the first retry's wait, in ms: a failed call is retried after `random() * min(maxRetryDelayMs,
    * retryDelayMs * 2 ^ (attempt - 1))` (the formula of `reconnect`). Default `1000`.
    */
-  readonly retryDelayMs?: number;
+  readonly retryDelayMs?: number | undefined;
   /** Longest delay between two retries, in ms. Default `60000`. */
-  readonly maxRetryDelayMs?: number;
+  readonly maxRetryDelayMs?: number | undefined;
   /** Source of jitter in [0, 1). Default `Math.random`. */
-  readonly random?: () => number;
+  readonly random?: (() => number) | undefined;
   /**
    * Each emission forces a recreation (POST) now, e.g. after the private stream was closed because the
    * key is invalid. The answer is always emitted, even when the service returns the same key (the caller
@@ -67,14 +67,14 @@ export interface ListenKeyConfig {
    */
   readonly recreate$?: Observable<unknown>;
   /** Close the key (DELETE) when the last subscriber leaves or the stream errors. Default `true`. */
-  readonly closeOnUnsubscribe?: boolean;
+  readonly closeOnUnsubscribe?: boolean | undefined;
   /**
    * Receives every error, none of which ends the observable: failed or rejected creations before their
    * retry, network failures, rejected extensions (before recreation), a failed DELETE. Default: ignored.
    */
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: ((error: unknown) => void) | undefined;
   /** Clock for the keepalive grid and the retry delays. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
 }
 
 /**

@@ -25,7 +25,7 @@ export interface StateSync {
   /** The state agrees with the service's snapshot taken after the current connection opened. */
   readonly authoritative: boolean;
   /** Epoch of the connection the last completed snapshot was taken after; `undefined` before the first. */
-  readonly syncedEpoch?: number;
+  readonly syncedEpoch?: number | undefined;
 }
 
 /** Marks a fresh (never emitted) map with its sync state, as non-enumerable read-only properties. @internal */

@@ -66,7 +66,7 @@ export interface UserStreamConfig {
    * it also has `openOrders`, `getOrder` and `account` (a `restClient` does), `orders$` and `balances$` heal
    * themselves from them (see `resync`).
    */
-  readonly rest?: ListenKeyApi & Partial<Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'>>;
+  readonly rest?: ListenKeyApi & Partial<Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'>> | undefined;
   /**
    * Whether `orders$` and `balances$` are seeded and healed from REST snapshots: after every open (the first and
    * each after a gap) the open orders, the orders that were open and left them (one `getOrder` each) and the
@@ -76,26 +76,26 @@ export interface UserStreamConfig {
    * limit's `retryAfterMs`. Default `true` when `rest` has the three calls; without them (a `listenKey$` config
    * without `rest`, a listen-key-only api) nothing is fetched and the state is never authoritative.
    */
-  readonly resync?: boolean;
+  readonly resync?: boolean | undefined;
   /**
    * Options of the listen-key lifecycle (see `listenKey`), when `rest` is given. Default `{}`. Its non-fatal
    * errors (a failed extension, a retried creation) also go to `errors$`.
    */
-  readonly listenKeyOptions?: Omit<ListenKeyConfig, 'scheduler' | 'recreate$'>;
+  readonly listenKeyOptions?: Omit<ListenKeyConfig, 'scheduler' | 'recreate$'> | undefined;
   /**
    * Alternative to `rest`: the keys to use, each new key moving the socket to its path. The stream cannot ask
    * this source for a new key when one is rejected; it waits for the next emission.
    */
   readonly listenKey$?: Observable<string>;
   /** Connection options (heartbeats, limits, reconnect policy). Default `{}` (the connection's defaults). */
-  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
+  readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
   /**
    * Options of the event-time reorder buffer (`reorderByEventTime`). Default `{}`: 250 ms hold, de-duplication
    * by {@link privateEventKey} for 60 s.
    */
-  readonly reorder?: Omit<ReorderByEventTimeConfig<PrivateEvent>, 'scheduler' | 'eventTime'>;
+  readonly reorder?: Omit<ReorderByEventTimeConfig<PrivateEvent>, 'scheduler' | 'eventTime'> | undefined;
   /** Failed (re)connection attempts in a row, without an open, after which the key is recreated. Default 3. */
-  readonly suspectKeyAfterFailures?: number;
+  readonly suspectKeyAfterFailures?: number | undefined;
   /**
    * Largest distance, in ms, between an event's time `E` and the clock (`scheduler.now()` plus
    * `rest.serverTimeOffsetMs()` when the api has it) when it arrives, either way. An event further off is
@@ -104,11 +104,11 @@ export interface UserStreamConfig {
    * over every real update. Default `300000` (5 minutes): far beyond network delay, a busy service's
    * out-of-order pushes and the clock skew the signed REST calls tolerate, far below a clock that is wrong.
    */
-  readonly maxEventTimeSkewMs?: number;
+  readonly maxEventTimeSkewMs?: number | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike;
+  readonly scheduler?: SchedulerLike | undefined;
   /** Websocket constructor. Default: `ws` on Node, the global `WebSocket` elsewhere. */
-  readonly WebSocketCtor?: WebSocketCtor;
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
 }
 
 /**

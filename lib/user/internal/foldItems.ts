@@ -12,9 +12,9 @@ import { PersistentMap } from './persistentMap';
 
 /** The latest status, orders and balances of the shared core, replayed to late subscribers. @internal */
 export interface LatestState {
-  status?: ConnectionStatus;
-  orders?: OrdersState & StateSync;
-  balances?: BalancesState & StateSync;
+  status?: ConnectionStatus | undefined;
+  orders?: (OrdersState & StateSync) | undefined;
+  balances?: (BalancesState & StateSync) | undefined;
 }
 
 /**

@@ -49,7 +49,7 @@ export interface ListenKeyHooks {
 interface SharedKey {
   readonly key$: Observable<string>;
   readonly recreate: Subject<void>;
-  readonly listeners: Set<{ readonly onError?: (error: unknown) => void; readonly onRetrying?: (info: ReconnectInfo) => void }>;
+  readonly listeners: Set<{ readonly onError?: ((error: unknown) => void) | undefined; readonly onRetrying?: ((info: ReconnectInfo) => void) | undefined }>;
 }
 
 /** Per listen-key api (one REST client, one account): its running lifecycle and its HTTP calls still in flight. */
