@@ -16,6 +16,7 @@ import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError, EventTimeOutOfRangeError } from '../errors';
+import { backoffDelayMs } from '../operators/reconnect';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { RestCalls } from '../rest/callTypes';
@@ -87,7 +88,12 @@ export interface UserStreamConfig {
    * this source for a new key when one is rejected; it waits for the next emission.
    */
   readonly listenKey$?: Observable<string>;
-  /** Connection options (heartbeats, limits, reconnect policy). Default `{}` (the connection's defaults). */
+  /**
+   * Connection options (heartbeats, limits, reconnect policy). Default `{}` (the connection's defaults). The
+   * reconnect policy (`reconnect.minDelayMs` 500, `maxDelayMs` 30 000, `factor` 2, `random` `Math.random`) also
+   * spaces the reconnections to a key the service recreated as the same key after closing it as not valid
+   * (4001): the n-th in a row waits `random() * min(maxDelayMs, minDelayMs * factor^(n-1))`, as `reconnect` does.
+   */
   readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
   /**
    * Options of the event-time reorder buffer (`reorderByEventTime`). Default `{}`: 250 ms hold, de-duplication
@@ -293,8 +299,9 @@ export function userStream(config: UserStreamConfig): UserStream {
       recreate$.next();
     };
     // The service may answer a dead key's recreation with the same key: reconnect to it, but with a growing
-    // delay, so a service that keeps closing it with 4001 is not hammered.
-    const { minDelayMs = 500, maxDelayMs = 30_000 } = connectionOptions.reconnect || {};
+    // delay, so a service that keeps closing it with 4001 is not hammered. The delay is the connection's own
+    // reconnect backoff (`connection.reconnect`: its minDelayMs, maxDelayMs, factor and random jitter).
+    const { minDelayMs = 500, maxDelayMs = 30_000, factor = 2, random = Math.random } = connectionOptions.reconnect || {};
     let sameKeyRetries = 0;
     let keyChanged = false;
     return keys$.pipe(
@@ -316,7 +323,7 @@ export function userStream(config: UserStreamConfig): UserStream {
           onEvent,
           frameClock,
         });
-        const delayMs = sameKeyRetries === 0 ? 0 : Math.min(maxDelayMs, minDelayMs * 2 ** (sameKeyRetries - 1));
+        const delayMs = sameKeyRetries === 0 ? 0 : backoffDelayMs(sameKeyRetries, minDelayMs, maxDelayMs, factor, random);
         return (delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => session$)) : session$).pipe(
           startWith({ type: 'start', keyChanged } as const),
         );

@@ -182,7 +182,13 @@ describe('userStream', () => {
         closeListenKey: () => EMPTY,
       };
       // (forced recreations without a wait of their own here: only the same-key reconnection delay is measured)
-      const { ws, user } = setup({ listenKey$: undefined, rest: api, listenKeyOptions: { random: () => 0 } });
+      // random: () => 1: the backoff's full cap, so the delays are exact
+      const { ws, user } = setup({
+        listenKey$: undefined,
+        rest: api,
+        listenKeyOptions: { random: () => 0 },
+        connection: { reconnect: { minDelayMs: 4, random: () => 1 } },
+      });
       // the service closes every socket with 4001 right after it opens, and keeps answering with key-1
       testScheduler.schedule(function (this: SchedulerAction<unknown>) {
         const s = ws.sockets[ws.sockets.length - 1];
@@ -204,6 +210,32 @@ describe('userStream', () => {
     });
     // each new socket opens 1 ms after it is made; it is made after 4 ms (minDelayMs), then 8, then 16: never a tight loop
     expect(closes.slice(0, 4)).toEqual([1, 1 + 1 + 4, 6 + 1 + 8, 15 + 1 + 16]);
+  });
+
+  it('jitters the same-key reconnection delay with the reconnect policy (random, factor, cap)', () => {
+    const closes: number[] = [];
+    testScheduler.run(({ flush }) => {
+      const api: ListenKeyApi = { createListenKey: () => of('key-1'), extendListenKey: () => EMPTY, closeListenKey: () => EMPTY };
+      const { ws, user } = setup({
+        listenKey$: undefined,
+        rest: api,
+        listenKeyOptions: { random: () => 0 },
+        connection: { reconnect: { minDelayMs: 8, maxDelayMs: 20, factor: 3, random: () => 0.5 } },
+      });
+      testScheduler.schedule(function (this: SchedulerAction<unknown>) {
+        const s = ws.sockets[ws.sockets.length - 1];
+        if (s !== undefined && s.readyState === 1) {
+          closes.push(testScheduler.now());
+          s.closeFromServer({ code: 4001 });
+        }
+        if (testScheduler.now() < 60) this.schedule(undefined, 1);
+      }, 0);
+      const sub = user.events$.subscribe();
+      testScheduler.schedule(() => sub.unsubscribe(), 60);
+      flush();
+    });
+    // waits 0.5 × min(20, 8 × 3^(n-1)): 4, then 10 (the cap 20 halved), then 10
+    expect(closes.slice(0, 4)).toEqual([1, 1 + 1 + 4, 6 + 1 + 10, 17 + 1 + 10]);
   });
 
   it('recreates the key after repeated failures before open', () => {
