@@ -1,6 +1,6 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
-import { PersistentMap } from './internal/persistentMap';
+import { PersistentMap } from '../internal/persistentMap';
 import { applyExecutionReport, statusRank, type OrderState } from './orderState';
 
 /**

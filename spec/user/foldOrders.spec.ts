@@ -3,7 +3,7 @@ import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
-import { newNodes, PersistentMap } from '../../lib/user/internal/persistentMap';
+import { newNodes, PersistentMap } from '../../lib/internal/persistentMap';
 import { applyExecutionReport, restOrderReport, type OrderState } from '../../lib/user/orderState';
 import { report } from './fixtures';
 

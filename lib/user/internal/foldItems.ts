@@ -8,7 +8,7 @@ import { ordersFolder, type OrdersState } from '../foldOrders';
 import { type OrderState, restOrderReport } from '../orderState';
 import { type StateSync, withSync } from '../stateSync';
 import type { CoreItem, SyncItem, UserItem } from './items';
-import { PersistentMap } from './persistentMap';
+import { PersistentMap } from '../../internal/persistentMap';
 
 /** The latest status, orders and balances of the shared core, replayed to late subscribers. @internal */
 export interface LatestState {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { newNodes, PersistentMap } from '../../../lib/user/internal/persistentMap';
+import { newNodes, PersistentMap } from '../../lib/internal/persistentMap';
 
 /** The map's hash (FNV-1a over UTF-16 code units), to build keys that collide. */
 function fnv(key: string): number {
