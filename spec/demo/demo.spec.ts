@@ -93,7 +93,15 @@ describe('demo (npm start)', () => {
     expect(run.stdout).toMatch(/balances \(live\): .*ETH free 102\.5 locked 0/);
   });
 
-  it('shows the forced disconnect: reconnects on epoch 2, resubscription, trade and user-stream gaps', () => {
+  it('waits for the self-healing state: orders and balances seeded from REST (authoritative) before any order', () => {
+    const seeded = run.stdout.indexOf('orders: seeded (epoch 1) from REST, authoritative');
+    expect(seeded).toBeGreaterThan(0);
+    expect(run.stdout).toMatch(/balances: seeded \(epoch 1\) from REST, authoritative/);
+    expect(run.stdout).toMatch(/balances \(REST snapshot, epoch 1\): BTC free 10 locked 0, ETH free 100 locked 0, USDT free 100000 locked 0/);
+    expect(run.stdout.indexOf('REST: placing')).toBeGreaterThan(seeded);
+  });
+
+  it('shows the forced disconnect: reconnects on epoch 2, resubscription, trade and user-stream gaps, the resync', () => {
     const out = run.stdout;
     const drop = out.indexOf('simulator: dropping every socket now');
     expect(drop).toBeGreaterThan(0);
@@ -104,8 +112,15 @@ describe('demo (npm start)', () => {
     expect(after).toMatch(/public stream: resubscribed all 8 topics on epoch 2/);
     expect(after).toMatch(/TRADE GAP (BTCUSDT|ETHUSDT) \(epoch 2\): trades after #\d+ up to #\d+ may be missing/);
     expect(after).toMatch(/USER STREAM GAP \(epoch 2\): events between \d\d:\d\d:\d\d\.\d{3} and \d\d:\d\d:\d\d\.\d{3} \(\d+\.\d\d s\) may be lost/);
-    expect(after).toMatch(/account over REST \(reconciling after the gap\)/);
-    expect(after).toMatch(/status: public open e2 .* errors 1 {2}\| {2}private open e2 .* errors 1/);
+    // the state is not authoritative from the loss to the resync after the reconnection
+    const lost = after.indexOf('orders: not authoritative (private socket lost');
+    const resynced = after.indexOf('orders: resynced after epoch 2 from REST, authoritative');
+    expect(lost).toBeGreaterThan(0);
+    expect(resynced).toBeGreaterThan(lost);
+    expect(after).toMatch(/balances: resynced after epoch 2 from REST, authoritative/);
+    expect(after).toMatch(/status: public open e2 .* errors 1 {2}\| {2}private open e2 .* orders\/balances: resynced after epoch 2 · errors 1/);
+    // the cancel sent while the sockets were down shows (by its push, or by the resync when the push was lost)
+    expect(after).toMatch(/order \S+ \(cancelled\) BUY [\d.]+ BTCUSDT @ [\d.]+: NEW → CANCELED/);
   });
 
   it('never prints the secret key, the whole listen key or a signature', async () => {

@@ -1,6 +1,7 @@
-import { ConnectionClosedError, type ConnectionStatus, type ExecutionReport, type OrderState, type OrderStatus } from '../../lib/index';
+import { ConnectionClosedError, type ConnectionStatus, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
 import { initialState, type DemoEvent, type DemoState } from '../../docs/examples/demo/model';
 import { reduce } from '../../docs/examples/demo/reduce';
+import { statusLines } from '../../docs/examples/demo/view';
 
 
 const fold = (events: ReadonlyArray<DemoEvent>, state = initialState(['BTCUSDT'], 0, true)): DemoState =>
@@ -21,7 +22,14 @@ const order = (status: OrderStatus, filled: string): OrderState => ({
   updateTime: 1,
   report: {} as ExecutionReport,
 });
-const orders = (o: OrderState): DemoEvent => ({ type: 'orders', orders: new Map([[o.orderId, o]]) });
+const orders = (o: OrderState, sync: StateSync = { authoritative: false }): DemoEvent => ({
+  type: 'orders',
+  orders: Object.assign(new Map([[o.orderId, o]]), sync),
+});
+const balances = (free: Record<string, string>, sync: StateSync): DemoEvent => ({
+  type: 'balances',
+  balances: Object.assign(new Map(Object.entries(free).map(([asset, f]) => [asset, { asset, free: f, locked: '0', eventTime: 1 }])), sync),
+});
 const marketStatus = (connection: ConnectionStatus): DemoEvent => ({
   type: 'marketStatus',
   status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 },
@@ -45,6 +53,36 @@ describe('reduce', () => {
       'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED, filled 2/2.5 avg 2000.25',
       'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED → FILLED, filled 2.5/2.5 avg 2000.25',
     ]);
+  });
+
+  it('tells when orders and balances become authoritative (seeded, resynced after a gap) and when they stop being', () => {
+    const s = fold([
+      balances({ USDT: '100' }, { authoritative: false }),
+      balances({ USDT: '90', ETH: '1' }, { authoritative: true, syncedEpoch: 1 }),
+      orders(order('NEW', '0'), { authoritative: true, syncedEpoch: 1 }),
+      balances({ USDT: '90', ETH: '1' }, { authoritative: false, syncedEpoch: 1 }),
+      orders(order('NEW', '0'), { authoritative: false, syncedEpoch: 1 }),
+      balances({ USDT: '80', ETH: '2' }, { authoritative: true, syncedEpoch: 2 }),
+      orders(order('FILLED', '2.5'), { authoritative: true, syncedEpoch: 2 }),
+      balances({ USDT: '79', ETH: '2' }, { authoritative: true, syncedEpoch: 2 }),
+    ]);
+    expect(s.log.map((l) => [l.level, l.text])).toEqual([
+      ['info', 'balances (live): USDT free 100 locked 0'],
+      ['info', 'balances: seeded (epoch 1) from REST, authoritative'],
+      ['info', 'balances (REST snapshot, epoch 1): ETH free 1 locked 0, USDT free 90 locked 0'],
+      ['info', 'orders: seeded (epoch 1) from REST, authoritative'],
+      ['info', 'order 1900…0003 BUY 2.5 ETHUSDT @ 2020.28: NEW, filled 0/2.5 (REST snapshot)'],
+      ['warn', 'balances: not authoritative (private socket lost; resync over REST when it reopens)'],
+      ['warn', 'orders: not authoritative (private socket lost; resync over REST when it reopens)'],
+      ['info', 'balances: resynced after epoch 2 from REST, authoritative'],
+      ['info', 'balances (REST snapshot, epoch 2): ETH free 2 locked 0, USDT free 80 locked 0'],
+      ['info', 'orders: resynced after epoch 2 from REST, authoritative'],
+      ['info', 'order 1900…0003 BUY 2.5 ETHUSDT @ 2020.28: NEW → FILLED, filled 2.5/2.5 avg 2000.25 (REST snapshot)'],
+      ['info', 'balances (live): USDT free 79 locked 0'],
+    ]);
+    expect(s.sync).toEqual({ orders: { authoritative: true, syncedEpoch: 2 }, balances: { authoritative: true, syncedEpoch: 2 } });
+    expect(s.balances.map((b) => b.asset)).toEqual(['ETH', 'USDT']);
+    expect(statusLines(s)[1]).toContain('orders/balances: resynced after epoch 2');
   });
 
   it('logs connection changes (not the idle status), counts lost sockets as errors without a second line', () => {

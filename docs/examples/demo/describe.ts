@@ -1,7 +1,7 @@
 /** Text of statuses, errors, gaps and orders, shared by the live screen and the plain log. */
 import type { ConnectionStatus, TradeGap, UserStreamGap } from '../../../lib/index';
 import { clockTime, seconds, shortId } from './format';
-import type { OrderView, StreamName } from './model';
+import type { OrderView, StreamName, SyncView } from './model';
 
 /** `public stream` / `private stream`. */
 export const streamLabel = (stream: StreamName): string => `${stream} stream`;
@@ -64,7 +64,29 @@ export const describeTradeGap = (gap: TradeGap): string =>
 /** A user-stream gap notice: the interval in which private events may have been lost. */
 export const describeUserGap = (gap: UserStreamGap): string =>
   `USER STREAM GAP (epoch ${gap.epoch}): events between ${clockTime(gap.downSince)} and ${clockTime(gap.reconnectedAt)} ` +
-  `(${seconds(gap.reconnectedAt - gap.downSince)}) may be lost${gap.keyChanged ? ', listen key changed' : ''}; reconciling over REST`;
+  `(${seconds(gap.reconnectedAt - gap.downSince)}) may be lost${gap.keyChanged ? ', listen key changed' : ''}; orders$ and balances$ resync over REST`;
+
+/** `seeded (epoch 1)`, `resynced after epoch 2`, `not authoritative`: the sync state of `orders$` or `balances$`. */
+export const describeSync = (sync: SyncView | undefined): string =>
+  sync === undefined
+    ? 'waiting'
+    : !sync.authoritative
+      ? 'not authoritative'
+      : sync.syncedEpoch === undefined || sync.syncedEpoch <= 1
+        ? `seeded (epoch ${sync.syncedEpoch ?? 1})`
+        : `resynced after epoch ${sync.syncedEpoch}`;
+
+/** Whether `after` is a new sync state worth a log line (it became authoritative, or stopped being). */
+export const syncChanged = (before: SyncView | undefined, after: SyncView): boolean =>
+  before === undefined
+    ? after.authoritative
+    : before.authoritative !== after.authoritative || (after.authoritative && before.syncedEpoch !== after.syncedEpoch);
+
+/** The log line of a sync change of `orders$` or `balances$`. */
+export const describeSyncChange = (name: 'orders' | 'balances', sync: SyncView): string =>
+  sync.authoritative
+    ? `${name}: ${describeSync(sync)} from REST, authoritative`
+    : `${name}: not authoritative (private socket lost; resync over REST when it reopens)`;
 
 /** `BUY 2.5 ETHUSDT @ 2001.00`. */
 export const describeOrder = (order: OrderView): string =>

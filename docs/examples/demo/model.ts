@@ -8,9 +8,10 @@ import type {
   KlineRecord,
   MarketStatus,
   OrderBook,
-  OrdersState,
+  OrderState,
   OrderStatus,
   RealtimesRecord,
+  StateSync,
   TradeGap,
   TradeRecord,
   UserStreamGap,
@@ -35,9 +36,9 @@ export type DemoEvent =
   | { readonly type: 'tradeGap'; readonly gap: TradeGap }
   | { readonly type: 'userGap'; readonly gap: UserStreamGap }
   | { readonly type: 'userEvent' }
-  | { readonly type: 'orders'; readonly orders: OrdersState }
-  | { readonly type: 'balances'; readonly balances: BalancesState }
-  | { readonly type: 'accountSnapshot'; readonly balances: ReadonlyArray<BalanceView>; readonly openOrders?: number; readonly reason: string }
+  /** `orders$`'s state (an `OrdersState`; the view only reads it as a map). */
+  | { readonly type: 'orders'; readonly orders: ReadonlyMap<string, OrderState> & StateSync }
+  | { readonly type: 'balances'; readonly balances: BalancesState & StateSync }
   | { readonly type: 'listenKey'; readonly action: 'obtained' | 'extended' | 'closed'; readonly redactedKey: string }
   | { readonly type: 'orderPlanned'; readonly clientOrderId: string; readonly role: OrderRole }
   | { readonly type: 'note'; readonly text: string; readonly level?: 'info' | 'warn' }
@@ -106,6 +107,16 @@ export interface BalanceView {
   readonly locked: string;
 }
 
+/**
+ * Whether a state of the user stream (`orders$` or `balances$`) agrees with the service's snapshot
+ * (`StateSync`): `userStream` seeds it at the first open and resyncs it after every gap.
+ */
+export interface SyncView {
+  readonly authoritative: boolean;
+  /** Epoch of the connection the last snapshot was taken after. */
+  readonly syncedEpoch?: number;
+}
+
 /** One line of the event log. */
 export interface LogLine {
   readonly seq: number;
@@ -128,6 +139,8 @@ export interface DemoState {
   /** Client order id → role of the demo's own orders. */
   readonly roles: Readonly<Record<string, OrderRole>>;
   readonly balances: readonly BalanceView[];
+  /** Sync state of `orders$` and `balances$` (undefined before their first state). */
+  readonly sync: { readonly orders?: SyncView; readonly balances?: SyncView };
   readonly log: readonly LogLine[];
   readonly logSeq: number;
 }
@@ -147,6 +160,7 @@ export const initialState = (symbols: readonly string[], startedAt: number, user
   orders: [],
   roles: {},
   balances: [],
+  sync: {},
   log: [],
   logSeq: 0,
 });

@@ -1,16 +1,18 @@
 /** The demo's reducer: folds each `DemoEvent` into the `DemoState` the screen shows. Pure. */
-import type { BalancesState, OrdersState } from '../../../lib/index';
+import type { BalancesState, OrderState, StateSync } from '../../../lib/index';
 import {
   describeError,
   describeOrderChange,
   describeStatus,
+  describeSyncChange,
   describeTradeGap,
   describeUserGap,
   listenKeyNote,
   streamLabel,
   statusChanged,
+  syncChanged,
 } from './describe';
-import { KEEP_LOG, KEEP_TRADES, type DemoState, type OrderView, type Stamped, type SymbolView, type BalanceView } from './model';
+import { KEEP_LOG, KEEP_TRADES, type BalanceView, type DemoState, type OrderView, type Stamped, type SymbolView, type SyncView } from './model';
 
 /** Errors that only say a socket was lost. */
 const LOST_SOCKET = new Set(['ConnectionClosedError', 'HeartbeatTimeoutError']);
@@ -29,7 +31,7 @@ const onSymbol = (state: DemoState, symbol: string, change: (s: SymbolView) => S
 });
 
 /** Merges the folded orders into the displayed ones, recording each new status; returns the changed ones too. */
-function mergeOrders(state: DemoState, orders: OrdersState): { orders: OrderView[]; changed: OrderView[] } {
+function mergeOrders(state: DemoState, orders: ReadonlyMap<string, OrderState>): { orders: OrderView[]; changed: OrderView[] } {
   const byId = new Map(state.orders.map((o) => [o.orderId, o]));
   const changed: OrderView[] = [];
   for (const o of orders.values()) {
@@ -56,15 +58,24 @@ function mergeOrders(state: DemoState, orders: OrdersState): { orders: OrderView
   return { orders: [...byId.values()], changed };
 }
 
-/** Replaces the balances of the assets in `updates`, keeps the others, sorted by asset. */
-const mergeBalances = (current: readonly BalanceView[], updates: readonly BalanceView[]): BalanceView[] => {
-  const byAsset = new Map(current.map((b) => [b.asset, b]));
-  for (const b of updates) byAsset.set(b.asset, b);
-  return [...byAsset.values()].sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
-};
+/** The balances as displayed, sorted by asset. */
+const sortedBalances = (balances: readonly BalanceView[]): BalanceView[] =>
+  [...balances].sort((a, b) => (a.asset < b.asset ? -1 : a.asset > b.asset ? 1 : 0));
 
 const balanceViews = (balances: BalancesState): BalanceView[] =>
   [...balances.values()].map(({ asset, free, locked }) => ({ asset, free, locked }));
+
+/**
+ * The sync state (`StateSync`) of a new `orders$` / `balances$` state: logs when it becomes authoritative (seeded,
+ * resynced after a gap) or stops being (socket lost); `synced`: this state is the one a snapshot was merged into.
+ */
+function onSync(s: DemoState, at: number, name: 'orders' | 'balances', state: StateSync): { sync: SyncView; synced: boolean; next: DemoState } {
+  const before = s.sync[name];
+  const sync: SyncView = { authoritative: state.authoritative, ...(state.syncedEpoch !== undefined && { syncedEpoch: state.syncedEpoch }) };
+  const changed = syncChanged(before, sync);
+  const next = changed ? log(s, at, describeSyncChange(name, sync), sync.authoritative ? 'info' : 'warn') : s;
+  return { sync, synced: changed && sync.authoritative, next: { ...next, sync: { ...next.sync, [name]: sync } } };
+}
 
 /** Folds one event into the state. */
 export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
@@ -122,22 +133,23 @@ export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
     case 'userEvent':
       return { ...s, user: { ...s.user, messages: s.user.messages + 1 } };
     case 'orders': {
-      const { orders, changed } = mergeOrders(s, event.orders);
-      return changed.reduce<DemoState>((acc, o) => log(acc, at, describeOrderChange(o)), { ...s, orders });
+      const { synced, next } = onSync(s, at, 'orders', event.orders);
+      const { orders, changed } = mergeOrders(next, event.orders);
+      const via = synced ? ' (REST snapshot)' : '';
+      return changed.reduce<DemoState>((acc, o) => log(acc, at, `${describeOrderChange(o)}${via}`), { ...next, orders });
     }
     case 'balances': {
-      const updates = balanceViews(event.balances).filter((b) => {
+      const { sync, synced, next } = onSync(s, at, 'balances', event.balances);
+      // The healed state is complete (seeded from the account): it replaces the displayed balances.
+      const all = sortedBalances(balanceViews(event.balances));
+      const updates = all.filter((b) => {
         const old = s.balances.find((x) => x.asset === b.asset);
         return old === undefined || old.free !== b.free || old.locked !== b.locked;
       });
-      if (updates.length === 0) return s;
+      const shown = { ...next, balances: all };
+      if (updates.length === 0) return shown;
       const text = updates.map((b) => `${b.asset} free ${b.free} locked ${b.locked}`).join(', ');
-      return log({ ...s, balances: mergeBalances(s.balances, updates) }, at, `balances (live): ${text}`);
-    }
-    case 'accountSnapshot': {
-      const open = event.openOrders === undefined ? '' : `, ${event.openOrders} open orders`;
-      const text = `account over REST (${event.reason}): ${event.balances.map((b) => `${b.asset} ${b.free}`).join(', ')}${open}`;
-      return log({ ...s, balances: mergeBalances(s.balances, event.balances) }, at, text);
+      return log(shown, at, `balances (${synced ? `REST snapshot, epoch ${sync.syncedEpoch ?? '?'}` : 'live'}): ${text}`);
     }
     case 'listenKey': {
       const lk = s.listenKey;

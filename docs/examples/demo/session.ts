@@ -14,6 +14,7 @@ import {
   mergeMap,
   type Observable,
   of,
+  ReplaySubject,
   type Subject,
   switchMap,
   take,
@@ -24,7 +25,6 @@ import {
 import { marketStreams, orderBook, restClient, userStream, type ListenKeyApi, type RestClient } from '../../../lib/index';
 import type { DemoOptions } from './args';
 import { cancelOrder, orderScript } from './orders';
-import { reconcileAfterGaps } from './reconcile';
 import { marketFeed, userFeed } from './feeds';
 import { redactKey } from './format';
 import type { DemoEvent } from './model';
@@ -38,7 +38,10 @@ export interface Timeline {
   readonly fillPauseMs: number;
 }
 
-/** The forced disconnect at half time, the cancel at 70% (20 s when the run is unbounded). */
+/**
+ * The forced disconnect at half time; the cancel at 70% (20 s when the run is unbounded) on a deployment, and on
+ * the simulator right after the disconnect, while the private socket is down (see {@link demoSession}).
+ */
 export const timeline = (durationMs: number | undefined): Timeline => ({
   dropAtMs: durationMs === undefined ? 15_000 : durationMs / 2,
   cancelAtMs: durationMs === undefined ? 20_000 : durationMs * 0.7,
@@ -81,45 +84,57 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
   const rest = side && restClient(side.rest);
   // With `rest`, the public stream's pongs keep the signing clock on the service's time.
   const market = marketStreams({ url: endpoints.publicUrl, ...(rest && { rest }) });
+  // With the whole client as `rest` (its open orders, order and account calls), `orders$` and `balances$` heal
+  // themselves: seeded at the first open, resynced over REST after every gap, and marked `authoritative`.
   const user =
     side &&
     rest &&
     userStream({
       url: side.url,
-      rest: reportingListenKeys(rest, notes),
+      rest: { ...rest, ...reportingListenKeys(rest, notes) },
       ...(sim && { listenKeyOptions: { keepAliveIntervalMs: SIMULATOR_KEEPALIVE_MS } }),
     });
 
   const book = (symbol: string) => market.depth(symbol).pipe(orderBook({ levels: 5 }));
   const [restSymbol = '', fillSymbol = restSymbol] = symbols;
 
+  // On the simulator the cancel is sent while every socket is down: its push is lost, and the resync after the
+  // reconnection is what shows the order CANCELED (`orders$` heals itself; the log says "(REST snapshot)").
+  const dropped$ = new ReplaySubject<void>(1);
+  const cancelAt$ = sim ? dropped$.pipe(take(1)) : timer(new Date(startedAt + when.cancelAtMs));
+
   let placed: readonly PlannedOrder[] = [];
   const orders$ =
     user && rest && options.placeOrders
-      ? user.status$.pipe(
-          first((s) => s.type === 'open'),
+      ? // The orders are placed once the state is authoritative (seeded from the account and the open orders).
+        user.orders$.pipe(
+          first((s) => s.authoritative),
           switchMap(() => combineLatest([book(restSymbol), book(fillSymbol)]).pipe(take(1))),
           mergeMap(([restBook, fillBook]) => {
             const plan = planOrders({ restBook, fillBook, simulator: sim !== undefined, runId: String(startedAt % 1e9) });
             placed = plan ?? [];
             if (plan === undefined) return of(note('no bid or ask yet: orders skipped', 'warn'));
             const [a, b, c] = plan;
-            return a && b && c ? orderScript(rest, [a, b, c], { pauseMs: when.fillPauseMs, cancelAt$: timer(new Date(startedAt + when.cancelAtMs)) }) : EMPTY;
+            return a && b && c ? orderScript(rest, [a, b, c], { pauseMs: when.fillPauseMs, cancelAt$ }) : EMPTY;
           }),
         )
       : of(note(rest ? 'order placement off (add --place-orders to place the demo orders)' : 'private side off: no orders'));
-
-  // The service does not replay private events pushed while the socket was down: reconcile over REST (reconcile.ts).
-  const reconcile$ = user && rest ? reconcileAfterGaps(user, rest) : EMPTY;
 
   const disconnect$ = sim
     ? timer(when.dropAtMs).pipe(
         mergeMap(() =>
           concat(
-            of(note(`simulator: dropping every socket now (control surface), then ${STEPS_WHILE_DOWN} market steps while we are away`, 'warn')),
+            of(
+              note(
+                `simulator: dropping every socket now (control surface), then ${STEPS_WHILE_DOWN} market steps while we are away` +
+                  (options.placeOrders ? ' and a cancel over REST' : ''),
+                'warn',
+              ),
+            ),
             defer(() => {
               sim.drop({ stream: 'all' });
               sim.step(STEPS_WHILE_DOWN);
+              dropped$.next();
               return EMPTY;
             }),
           ),
@@ -136,7 +151,6 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
     notes,
     marketFeed(market, symbols),
     user ? userFeed(user) : EMPTY,
-    reconcile$,
     orders$,
     disconnect$,
     interval(1000).pipe(map((): DemoEvent => ({ type: 'tick' }))),

@@ -1,5 +1,5 @@
 /** The live terminal screen: the state as lines, redrawn in place. Pure (the caller writes the lines). */
-import { describeFill, describeHistory, describeOrder, statusBadge } from './describe';
+import { describeFill, describeHistory, describeOrder, describeSync, statusBadge } from './describe';
 import { clockTime, columns, fit, minuteTime, percent, shortId } from './format';
 import type { DemoState, StreamView, SymbolView } from './model';
 
@@ -26,10 +26,17 @@ const paint = (on: boolean, code: string, text: string): string => (on ? `\x1b[$
 export const healthLine = (name: string, view: StreamView, unit: string, extra: readonly string[]): string =>
   [`${name} ${statusBadge(view.status)}`, `${view.rate} ${unit}/s`, ...extra, `errors ${view.errors}`].join(' · ');
 
-/** Status of both sockets: state, epoch, rate, counters, errors. */
+/** `orders: resynced after epoch 2` when both states agree, else one part each. */
+export function syncBadge(state: DemoState): string {
+  const orders = describeSync(state.sync.orders);
+  const balances = describeSync(state.sync.balances);
+  return orders === balances ? `orders/balances: ${orders}` : `orders: ${orders}, balances: ${balances}`;
+}
+
+/** Status of both sockets: state, epoch, rate, counters, errors (and whether the private state is synced). */
 export function statusLines(state: DemoState): [string, string] {
   const pub = healthLine('public', state.market, 'msg', [`topics ${state.market.topics}`, `trade gaps ${state.market.tradeGaps}`]);
-  const priv = state.user.enabled ? healthLine('private', state.user, 'event', [`gaps ${state.user.gaps}`]) : 'private off';
+  const priv = state.user.enabled ? healthLine('private', state.user, 'event', [`gaps ${state.user.gaps}`, syncBadge(state)]) : 'private off';
   return [pub, priv];
 }
 
