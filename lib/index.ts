@@ -134,7 +134,7 @@ export type {
 } from './operators/index';
 
 // User stream
-export { listenKey, userStream, privateEventKey, foldOrders, foldBalances, distinctFills } from './user/index';
+export { listenKey, userStream, privateEventKey, foldOrders, OrdersState, foldBalances, distinctFills } from './user/index';
 export type {
   ListenKeyApi,
   ListenKeyConfig,
@@ -142,7 +142,6 @@ export type {
   UserStreamConfig,
   UserStreamGap,
   StateSync,
-  OrdersState,
   FoldOrdersConfig,
   OrderState,
   BalancesState,

@@ -1,6 +1,6 @@
 /**
  * An immutable `ReadonlyMap<string, V>` with structural sharing (a hash array mapped trie, 32-way, over a
- * 32-bit FNV-1a hash of the key): `set` and `delete` return a new map that shares every untouched node with
+ * 32-bit FNV-1a hash of the key): `with` and `without` return a new map that shares every untouched node with
  * the old one, so an update copies one path (at most 7 nodes of at most 32 slots; 2-3 for a few thousand
  * keys) whatever the size. Iteration follows insertion order like a `Map` (an existing key keeps its place
  * when its value changes; a deleted key that comes back goes last); the ordered entry list is built on the
@@ -51,14 +51,13 @@ const readKey = <V>(e: Entry<V>): string => e.key;
 const readValue = <V>(e: Entry<V>): V => e.value;
 
 /**
- * A real `Map` subclass, so that everything testing `instanceof Map` (Angular's `keyvalue` pipe, `@for`,
- * lodash, Immer…) treats it as one; its own storage is the trie, the inherited one stays empty. It is
- * immutable: `set`, `delete` and `clear` throw a `TypeError`; {@link PersistentMap.with} and
- * {@link PersistentMap.without} return new maps. (Operations that read a `Map`'s internal storage directly,
- * such as `structuredClone`, see an empty map: copy it with `new Map(map)` first.)
+ * An immutable map from text keys, honest about what it is: it implements `ReadonlyMap` (its own name, its
+ * own `Symbol.toStringTag`, no `Map` prototype), so nothing mistakes it for a `Map` whose internal storage
+ * would look empty (`structuredClone`, `instanceof Map` checks). {@link PersistentMap.with} and
+ * {@link PersistentMap.without} return new maps; `new Map(map)` copies one into a plain `Map`.
  * @internal
  */
-export class PersistentMap<V> extends Map<string, V> {
+export class PersistentMap<V> implements ReadonlyMap<string, V> {
   /** The empty map. */
   static empty<V>(): PersistentMap<V> {
     const map = new PersistentMap<V>(EMPTY_ROOT, 0, 0);
@@ -80,19 +79,21 @@ export class PersistentMap<V> extends Map<string, V> {
     /** Number of entries. */
     private readonly count: number,
     private readonly nextSeq: number,
-  ) {
-    super();
-  }
+  ) {}
 
-  override get size(): number {
+  get size(): number {
     return this.count;
   }
 
-  override get(key: string): V | undefined {
+  get [Symbol.toStringTag](): string {
+    return 'PersistentMap';
+  }
+
+  get(key: string): V | undefined {
     return find(this.root, key, hashOf(key))?.value;
   }
 
-  override has(key: string): boolean {
+  has(key: string): boolean {
     return find(this.root, key, hashOf(key)) !== undefined;
   }
 
@@ -116,53 +117,24 @@ export class PersistentMap<V> extends Map<string, V> {
     return this.next(root ?? EMPTY_ROOT, this.count - 1, this.nextSeq, old, undefined);
   }
 
-  /** A distinct map object with the same entries and order (structure shared; nothing copied). */
-  copy(): PersistentMap<V> {
-    const map = new PersistentMap(this.root, this.count, this.nextSeq);
-    map.ordered = this.ordered;
-    map.base = this.base;
-    map.changes = this.changes;
-    return map;
-  }
-
-  /** Immutable: use {@link PersistentMap.with}. */
-  override set(_key: string, _value: V): this {
-    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
-  }
-
-  /** Immutable: use {@link PersistentMap.without}. */
-  override delete(_key: string): boolean {
-    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
-  }
-
-  /** Immutable. */
-  override clear(): void {
-    throw new TypeError('this map is an immutable snapshot: copy it with new Map(map) to change it');
-  }
-
-  override forEach(callback: (value: V, key: string, map: Map<string, V>) => void, thisArg?: unknown): void {
+  forEach(callback: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
     for (const e of this.entryList()) callback.call(thisArg, e.value, e.key, this);
   }
 
-  override entries(): MapIterator<[string, V]> {
+  entries(): MapIterator<[string, V]> {
     return new EntryIterator(this.entryList(), readEntry) as unknown as MapIterator<[string, V]>;
   }
 
-  override keys(): MapIterator<string> {
+  keys(): MapIterator<string> {
     return new EntryIterator(this.entryList(), readKey) as unknown as MapIterator<string>;
   }
 
-  override values(): MapIterator<V> {
+  values(): MapIterator<V> {
     return new EntryIterator(this.entryList(), readValue) as unknown as MapIterator<V>;
   }
 
-  override [Symbol.iterator](): MapIterator<[string, V]> {
+  [Symbol.iterator](): MapIterator<[string, V]> {
     return this.entries();
-  }
-
-  /** Shown by Node's `util.inspect` (and so `console.log`) as the `Map` it stands for. */
-  [Symbol.for('nodejs.util.inspect.custom')](): Map<string, V> {
-    return new Map(this);
   }
 
   /** The map after one change, remembering how to derive its order from this one's. */
@@ -201,12 +173,6 @@ export class PersistentMap<V> extends Map<string, V> {
     return list;
   }
 }
-
-// Deep-equality tools compare iterables by their constructor (jest's and vitest's `toEqual`, and so the RxJS
-// `TestScheduler` assertions users build on them): presenting `Map` itself as the constructor keeps
-// `expect(orders).toEqual(new Map([...]))` true in users' tests. `new orders.constructor(orders)` makes a
-// plain `Map` copy.
-Object.defineProperty(PersistentMap.prototype, 'constructor', { value: Map, writable: true, configurable: true });
 
 /**
  * How many trie nodes of `after` are not nodes of `before` (what an update allocated): a structural check

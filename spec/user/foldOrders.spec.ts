@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
-import { foldOrders, type OrdersState } from '../../lib/user/foldOrders';
+import { foldOrders, OrdersState } from '../../lib/user/foldOrders';
+import { withSync } from '../../lib/user/stateSync';
 import { newNodes, PersistentMap } from '../../lib/internal/persistentMap';
 import { applyExecutionReport, restOrderReport, type OrderState } from '../../lib/user/orderState';
 import { report } from './fixtures';
@@ -34,16 +35,67 @@ describe('foldOrders', () => {
     });
   });
 
-  it('emits states that marble assertions compare with real Maps', () => {
+  it('emits states that marble assertions compare with real Maps through toMap(), and with states', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const source = cold('-a-c-|', { a: n1, c: n2 });
       const one = applyExecutionReport(undefined, n1);
       const two = applyExecutionReport(undefined, n2);
-      expectObservable(source.pipe(foldOrders())).toBe('-w-x-|', {
+      expectObservable(source.pipe(foldOrders(), map((s) => s.toMap()))).toBe('-w-x-|', {
         w: new Map([['1', one]]),
         x: new Map([['1', one], ['2', two]]),
       });
+      expectObservable(source.pipe(foldOrders())).toBe('-w-x-|', {
+        w: new OrdersState([['1', one]]),
+        x: new OrdersState([['1', one], ['2', two]]),
+      });
     });
+  });
+
+  it('emits honest ReadonlyMaps: their own name, not a Map, cloned through toMap()', async () => {
+    const orders = await lastValueFrom(from([n1, n2]).pipe(foldOrders()));
+    const one = applyExecutionReport(undefined, n1);
+    const two = applyExecutionReport(undefined, n2);
+    expect(orders).toBeInstanceOf(OrdersState);
+    expect(orders).not.toBeInstanceOf(Map); // so nothing reads it as a Map whose storage is empty
+    expect(Object.prototype.toString.call(orders)).toBe('[object OrdersState]');
+    expect(Object.keys(orders)).toEqual([]);
+    expect(JSON.stringify(orders)).toBe('{}'); // as a Map: no internals leak
+    expect('set' in orders || 'delete' in orders || 'clear' in orders).toBe(false);
+    // every read method of a ReadonlyMap, in first-seen order
+    expect(orders.size).toBe(2);
+    expect(orders.get('2')).toEqual(two);
+    expect(orders.has('1') && !orders.has('3')).toBe(true);
+    expect([...orders]).toEqual([['1', one], ['2', two]]);
+    expect([...orders.entries()]).toEqual([['1', one], ['2', two]]);
+    expect([...orders.keys()]).toEqual(['1', '2']);
+    expect([...orders.values()]).toEqual([one, two]);
+    const seen: unknown[] = [];
+    orders.forEach(function (this: unknown, state, id, self) {
+      seen.push([id, state, self, this]);
+    }, 'ctx');
+    expect(seen).toEqual([['1', one, orders, 'ctx'], ['2', two, orders, 'ctx']]);
+    // the documented copy: a plain, fresh, mutable Map that structuredClone and Angular's keyvalue (instanceof Map) take
+    const copy = orders.toMap();
+    expect(copy).toBeInstanceOf(Map);
+    expect(copy).not.toBe(orders.toMap());
+    expect(copy).toEqual(new Map([['1', one], ['2', two]]));
+    expect(structuredClone(copy)).toEqual(new Map([['1', one], ['2', two]]));
+    expect(new Map(orders)).toEqual(copy);
+    copy.delete('1');
+    expect(orders.size).toBe(2);
+    // built from entries, like a Map (a later pair for an id replaces the earlier one in place)
+    expect([...new OrdersState([['1', one], ['2', two], ['1', two]])]).toEqual([['1', two], ['2', two]]);
+    expect(new OrdersState().size).toBe(0);
+  });
+
+  it("keeps a state's sync marks (non-enumerable) beside its entries", () => {
+    const one = applyExecutionReport(undefined, n1);
+    const marked = withSync(new OrdersState([['1', one]]), { authoritative: true, syncedEpoch: 3 });
+    expect(marked.authoritative).toBe(true);
+    expect(marked.syncedEpoch).toBe(3);
+    expect(Object.keys(marked)).toEqual([]);
+    expect(marked).toEqual(new OrdersState([['1', one]]));
+    expect(marked.get('1')).toBe(one);
   });
 
   it('ignores stale and duplicate reports (no emission)', () => {
@@ -136,7 +188,7 @@ describe('foldOrders', () => {
             .sort((a, b) => a.k - b.k)
             .map(({ r }) => r);
           const withDups = [...shuffled, ...dups.filter((d) => d < inOrder.length).map((d) => inOrder[d]!)];
-          expect(finalState(withDups)).toEqual(finalState(inOrder));
+          expect(finalState(withDups).toMap()).toEqual(finalState(inOrder).toMap()); // Maps compare regardless of order
         },
       ),
     );
@@ -181,8 +233,9 @@ describe('foldOrders', () => {
       from(reports).pipe(foldOrders()).subscribe((m) => seen.push(m));
       expect(seen).toHaveLength(open + 3);
       const maps = seen.map((m) => {
-        expect(m).toBeInstanceOf(PersistentMap);
-        return m as PersistentMap<OrderState>;
+        const inner = (m as unknown as { readonly orders: unknown }).orders;
+        expect(inner).toBeInstanceOf(PersistentMap);
+        return inner as PersistentMap<OrderState>;
       });
       // Snapshots taken before the last three reports are untouched by them.
       const before = maps[open - 1]!;
@@ -202,7 +255,7 @@ describe('foldOrders', () => {
 });
 
 function finalState(reports: readonly ExecutionReport[]): OrdersState {
-  let last: OrdersState = new Map();
+  let last = new OrdersState();
   from(reports).pipe(foldOrders()).subscribe((m) => (last = m));
   return last;
 }

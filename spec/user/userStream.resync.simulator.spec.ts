@@ -6,7 +6,7 @@ import type { Simulator } from '../../lib/simulator';
 import { startSimulator } from '../../lib/simulator/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import type { BalancesState } from '../../lib/user/foldBalances';
-import type { OrdersState } from '../../lib/user/foldOrders';
+import { OrdersState } from '../../lib/user/foldOrders';
 import type { StateSync } from '../../lib/user/stateSync';
 import { userStream } from '../../lib/user/userStream';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
@@ -77,7 +77,7 @@ describe('userStream resync (simulator, real sockets)', () => {
     );
     // Seeded: authoritative before any event, with every balance of the account (none is undefined).
     const seeded = await authoritative(user.balances$, 1);
-    expect(state(new Map(), seeded).balances).toEqual((await books([])).balances);
+    expect(state(new OrdersState(), seeded).balances).toEqual((await books([])).balances);
 
     const filledLater = await place('2');
     const cancelledLater = await place('1');

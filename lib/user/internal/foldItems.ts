@@ -4,7 +4,7 @@ import type { ReorderInput, ReorderOutput } from '../../operators/reorderByEvent
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../balanceState';
 import type { BalancesState } from '../foldBalances';
-import { ordersFolder, type OrdersState } from '../foldOrders';
+import { ordersFolder, OrdersState } from '../foldOrders';
 import { type OrderState, restOrderReport } from '../orderState';
 import { type StateSync, withSync } from '../stateSync';
 import type { CoreItem, SyncItem, UserItem } from './items';
@@ -70,10 +70,10 @@ export function foldItems(
       let orders: PersistentMap<OrderState> = PersistentMap.empty();
       let balances: BalancesState = new Map();
       let sync: StateSync = { authoritative: false };
-      // Each emitted map is a fresh object marked with the sync state in force (see StateSync).
+      // Each emitted state is a fresh object marked with the sync state in force (see StateSync).
       const emitOrders = (fresh: PersistentMap<OrderState>): void => {
         orders = fresh;
-        const marked = withSync(fresh, sync);
+        const marked = withSync(new OrdersState(fresh), sync);
         latest.orders = marked;
         subscriber.next({ type: 'orders', orders: marked });
       };
@@ -87,7 +87,7 @@ export function foldItems(
         if (item.type === 'unsync') {
           if (!sync.authoritative) return;
           sync = { authoritative: false, syncedEpoch: sync.syncedEpoch };
-          if (latest.orders !== undefined) emitOrders(orders.copy());
+          if (latest.orders !== undefined) emitOrders(orders);
           if (latest.balances !== undefined) emitBalances(new Map(balances));
           return;
         }
@@ -97,7 +97,7 @@ export function foldItems(
           const report = restOrderReport(order, item.receivedAtMs);
           if (report !== undefined) folded = foldOrder(report) ?? folded;
         }
-        emitOrders(folded ?? orders.copy());
+        emitOrders(folded ?? orders);
         emitBalances(applyBalanceSnapshot(balances, item.balances, item.balancesTimeMs));
       };
       const reorder = openReorder({
