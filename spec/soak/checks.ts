@@ -1,7 +1,9 @@
 import * as E from 'fp-ts/Either';
+import { firstValueFrom } from 'rxjs';
 import { PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { ConnectionClosedError, DecodeError, HeartbeatTimeoutError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
 import { parseJson } from '../../lib/internal/json';
+import type { RestClient } from '../../lib/rest/types';
 import type { InjectedFault, SentReport } from '../../lib/simulator';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
 import { privateEventKey } from '../../lib/user/privateEventKey';
@@ -37,6 +39,13 @@ export interface SoakNumbers {
   keyChanges: number;
   decodeErrors: number;
   tradesDelivered: number;
+  /** Snapshots merged into `orders$` / `balances$` (distinct `syncedEpoch`s seen). */
+  resyncs: number;
+  /** Orders and assets compared with the simulator's books at the end (see {@link resyncCheck}). */
+  resyncOrdersCompared: number;
+  resyncBalancesCompared: number;
+  /** Reads of both sides until they agreed (1 when the first one did). */
+  resyncReads: number;
 }
 
 export interface CheckInput {
@@ -296,4 +305,95 @@ export function runChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
       `${numbers.decodeErrors} decode errors, all typed`,
     ),
   ];
+}
+
+/** What {@link resyncCheck} reads of the consumer's observations. */
+export type ResyncSeen = Pick<Observations, 'orders' | 'balances' | 'syncedEpochs'>;
+
+/** The books as compared by {@link resyncCheck}: order id → `status executedQty cumulativeQuoteQty`, open ids, balances. */
+interface Books {
+  readonly orders: ReadonlyMap<string, string>;
+  readonly open: readonly string[];
+  readonly balances: ReadonlyMap<string, string>;
+}
+
+const isOpen = (status: string): boolean => status === 'NEW' || status === 'PARTIALLY_FILLED';
+
+/** The consumer's own state (`orders$`, `balances$`) in the shape of {@link Books}. */
+const consumerBooks = (seen: ResyncSeen): Books => {
+  const orders = [...(seen.orders?.values() ?? [])];
+  return {
+    orders: new Map(orders.map((o) => [o.orderId, `${o.status} ${o.filledQuantity} ${o.filledQuoteQuantity}`])),
+    open: orders.filter((o) => isOpen(o.status)).map((o) => o.orderId).sort(),
+    balances: new Map([...(seen.balances?.values() ?? [])].map((b) => [b.asset, `${b.free}/${b.locked}`])),
+  };
+};
+
+/** The simulator's books over REST: `getOrder` for each order of `ids`, the open orders, the account. */
+async function simulatorBooks(rest: RestClient, ids: readonly string[]): Promise<Books> {
+  const orders = new Map<string, string>();
+  for (const orderId of ids) {
+    const o = await firstValueFrom(rest.getOrder({ orderId }));
+    orders.set(orderId, `${o.status} ${o.executedQty} ${o.cumulativeQuoteQty}`);
+  }
+  const open = (await firstValueFrom(rest.openOrders())).map((o) => o.orderId).sort();
+  const balances = new Map((await firstValueFrom(rest.account())).balances.map((b) => [b.asset, `${b.free}/${b.locked}`]));
+  return { orders, open, balances };
+}
+
+const differences = (mine: Books, books: Books): string[] => {
+  const problems: string[] = [];
+  for (const [id, want] of books.orders) {
+    const got = mine.orders.get(id);
+    if (got !== want) problems.push(`order ${id}: orders$ ${got ?? 'missing'}, simulator ${want}`);
+  }
+  const open = new Set(mine.open);
+  for (const id of books.open) if (!open.has(id)) problems.push(`order ${id} open on the simulator, not in orders$`);
+  const simOpen = new Set(books.open);
+  for (const id of mine.open) if (!simOpen.has(id)) problems.push(`order ${id} open in orders$, not on the simulator`);
+  for (const [asset, want] of books.balances) {
+    const got = mine.balances.get(asset);
+    if (got !== want) problems.push(`balance ${asset}: balances$ ${got ?? 'missing'}, simulator ${want}`);
+  }
+  for (const asset of mine.balances.keys()) if (!books.balances.has(asset)) problems.push(`balance ${asset} in balances$, not on the simulator`);
+  return problems;
+};
+
+/**
+ * The state healed itself: after the run, `orders$` and `balances$` (subscribed by the consumer) are
+ * authoritative and equal the simulator's own books exactly: every order the consumer knows as `getOrder`
+ * answers it (status, executed and quote quantities), the same open orders as `openOrders`, every balance as
+ * `account` gives it (free / locked, as text). The market keeps moving (a resting order may fill between two
+ * reads), so both sides are read again, up to `reads` times `pauseMs` apart, until they agree. Fills `numbers`.
+ */
+export async function resyncCheck(
+  seen: ResyncSeen,
+  rest: RestClient,
+  numbers: SoakNumbers,
+  { reads = 3, pauseMs = 1000 }: { readonly reads?: number; readonly pauseMs?: number } = {},
+): Promise<Check> {
+  numbers.resyncs = seen.syncedEpochs.length;
+  let problems: string[] = [];
+  for (let read = 1; read <= reads; read += 1) {
+    if (read > 1) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    numbers.resyncReads = read;
+    problems = [];
+    if (seen.orders?.authoritative !== true) problems.push('orders$ not authoritative at the end');
+    if (seen.balances?.authoritative !== true) problems.push('balances$ not authoritative at the end');
+    const mine = consumerBooks(seen);
+    numbers.resyncOrdersCompared = mine.orders.size;
+    numbers.resyncBalancesCompared = mine.balances.size;
+    try {
+      problems.push(...differences(mine, await simulatorBooks(rest, [...mine.orders.keys()])));
+    } catch (e) {
+      problems.push(`reading the simulator's books failed: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`);
+    }
+    if (problems.length === 0) break;
+  }
+  const epoch = seen.orders?.syncedEpoch;
+  return check(
+    'orders$ and balances$ authoritative and equal to the simulator\'s books',
+    problems,
+    `${numbers.resyncOrdersCompared} orders, ${numbers.resyncBalancesCompared} balances equal; synced after epoch ${epoch ?? '?'}, ${numbers.resyncs} snapshots merged`,
+  );
 }

@@ -7,6 +7,9 @@ import type { MarketStatus } from '../../lib/market/marketStatus';
 import type { TradeGap } from '../../lib/operators/dedupeTrades';
 import type { RestClient } from '../../lib/rest/types';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
+import type { BalancesState } from '../../lib/user/foldBalances';
+import type { OrdersState } from '../../lib/user/foldOrders';
+import type { StateSync } from '../../lib/user/stateSync';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { userStream, type UserStream } from '../../lib/user/userStream';
 import type { UserStreamGap } from '../../lib/user/userStreamGap';
@@ -38,6 +41,11 @@ export interface Observations {
   readonly userErrors: Error[];
   /** Observables that errored or completed (they should live until unsubscribed). */
   readonly terminated: string[];
+  /** The latest state of `orders$` and `balances$` (self-healing: see their `authoritative`). */
+  orders?: OrdersState & StateSync;
+  balances?: BalancesState & StateSync;
+  /** Epochs after which a snapshot was merged (`syncedEpoch` of the states), in order, each once. */
+  readonly syncedEpochs: number[];
 }
 
 /** A running consumer: market topics for every symbol and the user stream with its folds. */
@@ -69,6 +77,7 @@ export function startConsumer(publicUrl: string, privateUrl: string, rest: RestC
     userStatus: [],
     userErrors: [],
     terminated: [],
+    syncedEpochs: [],
   };
   const market = marketStreams({
     url: publicUrl,
@@ -120,8 +129,17 @@ export function startConsumer(publicUrl: string, privateUrl: string, rest: RestC
   keep('user.errors$', user.errors$, (e) => seen.userErrors.push(e));
   keep('user.gaps$', user.gaps$, (gap) => seen.userGaps.push({ at: Date.now(), gap }));
   keep('user.events$', user.events$, (event) => seen.events.push({ at: Date.now(), event }));
-  keep('user.orders$', user.orders$, () => undefined);
-  keep('user.balances$', user.balances$, () => undefined);
+  const synced = (epoch: number | undefined): void => {
+    if (epoch !== undefined && !seen.syncedEpochs.includes(epoch)) seen.syncedEpochs.push(epoch);
+  };
+  keep('user.orders$', user.orders$, (state) => {
+    seen.orders = state;
+    synced(state.syncedEpoch);
+  });
+  keep('user.balances$', user.balances$, (state) => {
+    seen.balances = state;
+    synced(state.syncedEpoch);
+  });
   keep('user.tickets$', user.tickets$, () => undefined);
   return { market, user, seen, stop: () => subs.splice(0).forEach((s) => s.unsubscribe()) };
 }

@@ -1,7 +1,7 @@
 import { config as rxConfig } from 'rxjs';
 import { restClient } from '../../lib/rest/restClient';
 import { startSimulator, type FaultCounts, type InjectedFault, type Simulator } from '../../lib/simulator';
-import { type Check, runChecks, type SoakNumbers } from './checks';
+import { type Check, resyncCheck, runChecks, type SoakNumbers } from './checks';
 import { CLIENT, startConsumer, topicNames, type Observations } from './consumer';
 import { startOrders, type OrderStats } from './orders';
 
@@ -120,10 +120,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await sleep(Math.max(0, recoveryMs - 1500));
     await orders.stop();
     await sleep(1500); // the last private events leave the reorder buffer; trades in flight arrive
+    const numbers = {} as SoakNumbers;
+    // The state healed itself: compared with the simulator's books while the consumer is still subscribed.
+    const resync = await resyncCheck(consumer.seen, rest, numbers);
+    log(`resync check: ${resync.ok ? 'ok' : 'FAIL'}: ${resync.detail}`);
     const sent = sim.sent();
     options.inspect?.(sim, consumer.seen);
     consumer.stop();
-    const numbers = {} as SoakNumbers;
     const checks = runChecks(
       {
         seen: consumer.seen,
@@ -135,7 +138,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         heartbeatTimeoutMs: CLIENT.heartbeatTimeoutMs,
       },
       numbers,
-    );
+    ).concat(resync);
     await sleep(200); // the user stream's fire-and-forget DELETE of its listen key
     const heapEnd = heapAfterGc();
     return {

@@ -30,6 +30,7 @@ export function formatSummary(r: SoakReport): string {
     row(['gaps signalled (trade / user)', `${n.tradeGaps} / ${n.userGaps}`]),
     row(['trades delivered', n.tradesDelivered]),
     row(['decode errors reported', n.decodeErrors]),
+    row(['state snapshots merged (orders$ / balances$ resyncs); compared at the end: orders / balances (reads)', `${n.resyncs}; ${n.resyncOrdersCompared} / ${n.resyncBalancesCompared} (${n.resyncReads})`]),
     row(['orders placed / accepted / rejected / failed', `${r.orders.placed} / ${r.orders.accepted} / ${r.orders.rejected} / ${r.orders.failed}`]),
     row(['requests rejected by injection', r.simFaults.rejectedRequests]),
     row(['heap after GC start → end (MB)', `${(r.heapStart / MB).toFixed(1)} → ${(r.heapEnd / MB).toFixed(1)}${r.gcAvailable ? '' : ' (no --expose-gc)'}`]),
