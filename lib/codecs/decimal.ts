@@ -1,16 +1,16 @@
 /**
- * Edge helpers for decimal text (prices and quantities decoded by `DecimalString`).
+ * Edge helpers for decimal text (prices and quantities decoded by `DecimalString`). The grammar and the exact
+ * arithmetic are those of the one decimal module (`lib/internal/decimal.ts`).
  *
  * @module
  */
 
-const DECIMAL_PARTS = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
-/** Exponents beyond this are refused by {@link averagePrice} (they would build enormous integers). */
-const MAX_EXPONENT = 1000;
+import { isDecimalText, parseDecimal } from '../internal/decimal';
 
 /**
  * Converts decimal text to a `number`, for display or charts. The result is the nearest double, so it is
- * not exact for every decimal (`"0.1"` → `0.1`), and `NaN` for text that is not a number. Keep the text
+ * not exact for every decimal (`"0.1"` → `0.1`), and `NaN` for text that is not decimal text (`""`, `" 1"`,
+ * `"0x10"`, `"Infinity"`: the grammar of `DecimalString`). Keep the text
  * for anything that adds, compares or stores amounts.
  *
  * @example
@@ -21,24 +21,7 @@ const MAX_EXPONENT = 1000;
  * ```
  */
 export function decimalToNumber(text: string): number {
-  return text.trim() === '' ? NaN : Number(text);
-}
-
-interface Scaled {
-  readonly units: bigint;
-  readonly scale: number;
-}
-
-function parse(text: string): Scaled | undefined {
-  const m = DECIMAL_PARTS.exec(text);
-  if (m === null) return undefined;
-  const [, sign, whole, fraction = '', exponent = '0'] = m;
-  const exp = Number(exponent);
-  if (Math.abs(exp) > MAX_EXPONENT) return undefined;
-  const digits = BigInt(whole + fraction);
-  const units = sign === '-' ? -digits : digits;
-  const scale = fraction.length - exp;
-  return scale >= 0 ? { units, scale } : { units: units * 10n ** BigInt(-scale), scale: 0 };
+  return isDecimalText(text) ? Number(text) : NaN;
 }
 
 /**
@@ -58,8 +41,8 @@ function parse(text: string): Scaled | undefined {
  * ```
  */
 export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fractionDigits = 18): string | undefined {
-  const n = parse(cumulativeQuote);
-  const d = parse(cumulativeQty);
+  const n = parseDecimal(cumulativeQuote);
+  const d = parseDecimal(cumulativeQty);
   if (n === undefined || d === undefined || d.units === 0n) return undefined;
   const digits = Math.max(0, Math.floor(fractionDigits));
   // (n.units / 10^n.scale) / (d.units / 10^d.scale), scaled by 10^digits

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { isDecimalText } from '../internal/decimal';
 import { plainNumberText } from '../internal/plainNumberText';
 
 /**
@@ -9,7 +10,6 @@ import { plainNumberText } from '../internal/plainNumberText';
  */
 
 const INT_TEXT = /^-?\d{1,16}$/;
-const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 /**
  * An integer (millisecond times `t`, `E`, `O`, `U`, `sendTime`, `ping`, `pong`, request ids): a JSON
@@ -117,9 +117,9 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  */
 export const DecimalString = new t.Type<string, string, unknown>(
   'DecimalString',
-  (u): u is string => typeof u === 'string' && DECIMAL_TEXT.test(u),
+  (u): u is string => typeof u === 'string' && isDecimalText(u),
   (u, c) => {
-    if (typeof u === 'string') return DECIMAL_TEXT.test(u) ? t.success(u) : t.failure(u, c);
+    if (typeof u === 'string') return isDecimalText(u) ? t.success(u) : t.failure(u, c);
     if (typeof u === 'number' && Number.isFinite(u)) return t.success(plainNumberText(u));
     return t.failure(u, c);
   },

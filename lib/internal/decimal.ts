@@ -1,63 +1,191 @@
 /**
- * Exact arithmetic on non-negative decimal text (`"27000.50"`, `"0.0001"`, `"1e-7"`), for order books
- * and trade ids: prices are compared and combined as text or as scaled `BigInt`s, never as floats.
- * None of these functions throws; malformed input gives `NaN` (comparisons) or `undefined` (arithmetic).
+ * Decimal text, the one module: the grammar every part of ex-streams accepts as a price, a quantity or an
+ * amount (the wire codecs, the folds of the user stream, the order book, the simulator), one total order over
+ * text ({@link compareDecimal}), and exact arithmetic on scaled `BigInt`s. Never through floats.
+ *
+ * The grammar (the `DecimalString` codec's): an optional `-`, digits, optionally `.` and digits, optionally
+ * an exponent `e` / `E`, an optional sign and digits: `/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/`. So `"27000.50"`,
+ * `"0.0001"`, `"-3.5"`, `"1e-7"`, `"1.5E+3"` are decimal text; `""`, `" 1"`, `"+1"`, `".5"`, `"5."`, `"1,000"`,
+ * `"NaN"` are not. Values with an exponent beyond ±{@link MAX_EXPONENT} are decimal text but have no value
+ * here (they would expand into huge numbers): the value functions treat them as malformed.
+ *
+ * None of these functions throws.
  *
  * @internal
  * @module
  */
 
-const PLAIN = /^(\d+)(?:\.(\d*))?$/;
-const SCIENTIFIC = /^(\d*)(?:\.(\d*))?[eE]([+-]?\d{1,4})$/;
-/** Exponents beyond this are refused rather than expanded into huge strings. */
-const MAX_EXPONENT = 400;
+/** Exponents beyond this (in absolute value) are refused rather than expanded into huge numbers. @internal */
+export const MAX_EXPONENT = 1000;
 
-/** A decimal split into an integer part without leading zeros and a fraction without trailing zeros. */
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+const LOWER_E = 101;
+const UPPER_E = 69;
+
+/** Index after the run of ASCII digits starting at `i`. */
+function skipDigits(s: string, i: number, n: number): number {
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+    i++;
+  }
+  return i;
+}
+
+/** Decimal text as written: sign, digits before and after the point, exponent. @internal */
+export interface DecimalText {
+  readonly negative: boolean;
+  /** The digits before the point, as written (leading zeros kept). */
+  readonly int: string;
+  /** The digits after the point, as written (trailing zeros kept); `''` without a point. */
+  readonly frac: string;
+  /** The exponent as written, `undefined` without one. */
+  readonly exponent: number | undefined;
+}
+
+/** Reads `s` by the grammar: its parts, or `undefined` when it is not decimal text. @internal */
+export function readDecimal(s: string): DecimalText | undefined {
+  const n = s.length;
+  const negative = n > 0 && s.charCodeAt(0) === MINUS;
+  const intStart = negative ? 1 : 0;
+  let i = skipDigits(s, intStart, n);
+  if (i === intStart) return undefined;
+  const int = s.slice(intStart, i);
+  let frac = '';
+  if (i < n && s.charCodeAt(i) === DOT) {
+    const start = ++i;
+    i = skipDigits(s, i, n);
+    if (i === start) return undefined;
+    frac = s.slice(start, i);
+  }
+  if (i === n) return { negative, int, frac, exponent: undefined };
+  const c = s.charCodeAt(i);
+  if (c !== LOWER_E && c !== UPPER_E) return undefined;
+  const signAt = ++i;
+  if (i < n && (s.charCodeAt(i) === PLUS || s.charCodeAt(i) === MINUS)) i++;
+  const digitsAt = i;
+  i = skipDigits(s, i, n);
+  if (i === digitsAt || i !== n) return undefined;
+  return { negative, int, frac, exponent: Number(s.slice(signAt)) };
+}
+
+/** The grammar in full (sign, fraction, exponent), without allocating. */
+function isDecimalTextGeneral(s: string): boolean {
+  const n = s.length;
+  let i = n > 0 && s.charCodeAt(0) === MINUS ? 1 : 0;
+  let start = i;
+  i = skipDigits(s, i, n);
+  if (i === start) return false;
+  if (i === n) return true;
+  let c = s.charCodeAt(i);
+  if (c === DOT) {
+    start = ++i;
+    i = skipDigits(s, i, n);
+    if (i === start) return false;
+    if (i === n) return true;
+    c = s.charCodeAt(i);
+  }
+  if (c !== LOWER_E && c !== UPPER_E) return false;
+  i++;
+  if (i < n) {
+    c = s.charCodeAt(i);
+    if (c === PLUS || c === MINUS) i++;
+  }
+  start = i;
+  i = skipDigits(s, i, n);
+  return i !== start && i === n;
+}
+
+/**
+ * Whether `s` is decimal text (the grammar above), without the regex engine and without allocating. The
+ * common form of market data (`digits` or `digits.digits`) is read once, each character once; anything else
+ * (a sign, an exponent, a non-digit) is decided by the general check. @internal
+ */
+export function isDecimalText(s: string): boolean {
+  const n = s.length;
+  let i = 0;
+  let c = 0;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+  }
+  if (i === n) return n > 0;
+  if (i === 0 || c !== DOT) return isDecimalTextGeneral(s);
+  const fraction = ++i;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+  }
+  return i === n ? i > fraction : isDecimalTextGeneral(s);
+}
+
+/** A decimal's value: sign, integer part without leading zeros, fraction without trailing zeros (zero is `+0`). */
 interface Parts {
+  readonly negative: boolean;
   readonly int: string;
   readonly frac: string;
 }
 
 function stripLeading(int: string): string {
   let i = 0;
-  while (i < int.length - 1 && int.charCodeAt(i) === 48) i++;
+  while (i < int.length - 1 && int.charCodeAt(i) === DIGIT_0) i++;
   return i === 0 ? int : int.slice(i);
 }
 
 function stripTrailing(frac: string): string {
   let end = frac.length;
-  while (end > 0 && frac.charCodeAt(end - 1) === 48) end--;
+  while (end > 0 && frac.charCodeAt(end - 1) === DIGIT_0) end--;
   return end === frac.length ? frac : frac.slice(0, end);
 }
 
-function fromScientific(text: string): Parts | undefined {
-  const m = SCIENTIFIC.exec(text);
-  if (m === null) return undefined;
-  const int = m[1] ?? '';
-  const frac = m[2] ?? '';
-  if (int.length + frac.length === 0) return undefined;
-  const exp = Number(m[3]);
-  if (Math.abs(exp) > MAX_EXPONENT) return undefined;
-  const digits = int + frac;
-  const point = int.length + exp;
-  if (point <= 0) return { int: '0', frac: stripTrailing('0'.repeat(-point) + digits) };
-  if (point >= digits.length) return { int: stripLeading(digits + '0'.repeat(point - digits.length)), frac: '' };
-  return { int: stripLeading(digits.slice(0, point)), frac: stripTrailing(digits.slice(point)) };
+/** The value of decimal text in canonical parts; `undefined` when malformed or its exponent is out of bounds. */
+function valueOf(text: DecimalText): Parts | undefined {
+  let int: string;
+  let frac: string;
+  const exp = text.exponent ?? 0;
+  if (exp === 0) {
+    int = stripLeading(text.int);
+    frac = stripTrailing(text.frac);
+  } else {
+    if (Math.abs(exp) > MAX_EXPONENT) return undefined;
+    const digits = text.int + text.frac;
+    const point = text.int.length + exp;
+    if (point <= 0) {
+      int = '0';
+      frac = stripTrailing('0'.repeat(-point) + digits);
+    } else if (point >= digits.length) {
+      int = stripLeading(digits + '0'.repeat(point - digits.length));
+      frac = '';
+    } else {
+      int = stripLeading(digits.slice(0, point));
+      frac = stripTrailing(digits.slice(point));
+    }
+  }
+  const zero = int === '0' && frac === '';
+  return { negative: text.negative && !zero, int, frac };
 }
 
-/** Splits non-negative decimal text into canonical parts, or `undefined` when it is not one. @internal */
-export function decimalParts(text: string): Parts | undefined {
-  const m = PLAIN.exec(text);
-  if (m !== null) return { int: stripLeading(m[1] as string), frac: stripTrailing(m[2] ?? '') };
-  return fromScientific(text);
+function partsOf(text: string): Parts | undefined {
+  const read = readDecimal(text);
+  return read === undefined ? undefined : valueOf(read);
 }
 
-/** Whether `text` is non-negative decimal text this module understands. @internal */
+/** Whether `text` is decimal text with a value here (exponent within bounds). @internal */
 export function isDecimal(text: string): boolean {
-  return decimalParts(text) !== undefined;
+  return partsOf(text) !== undefined;
 }
 
-function compareParts(a: Parts, b: Parts): number {
+/** Whether `text` is decimal text with a value here, and not below zero (`"-0"` is zero). @internal */
+export function isNonNegativeDecimal(text: string): boolean {
+  const parts = partsOf(text);
+  return parts !== undefined && !parts.negative;
+}
+
+function compareMagnitude(a: Parts, b: Parts): number {
   if (a.int.length !== b.int.length) return a.int.length < b.int.length ? -1 : 1;
   if (a.int !== b.int) return a.int < b.int ? -1 : 1;
   if (a.frac !== b.frac) return a.frac < b.frac ? -1 : 1;
@@ -65,42 +193,62 @@ function compareParts(a: Parts, b: Parts): number {
 }
 
 /**
- * Compares two non-negative decimals exactly: `-1`, `0` or `1`; `NaN` when either is malformed.
- * `"1.50"` equals `"01.5"`; `"10"` is greater than `"9.99"`. Works for 64-bit ids in decimal text too.
+ * Compares two texts as decimals, exactly: `-1`, `0` or `1`, never `NaN`. A total order over all text:
+ * decimals by value (`"1.50"` equals `"01.5"` and `"1.5e0"`; `"10"` is above `"9.99"`; `"-2"` below `"1"`;
+ * 64-bit ids in decimal text compare exactly); text that is not a decimal (or whose exponent is out of bounds)
+ * sorts below every decimal, and among itself by UTF-16 code units.
  * @internal
  */
 export function compareDecimal(a: string, b: string): number {
-  const pa = decimalParts(a);
-  const pb = decimalParts(b);
-  if (pa === undefined || pb === undefined) return NaN;
-  return compareParts(pa, pb);
+  if (a === b) return 0; // the common case of the folds (an unchanged amount): no parsing
+  const x = partsOf(a);
+  const y = partsOf(b);
+  if (x === undefined || y === undefined) {
+    if (x === undefined && y === undefined) return a < b ? -1 : 1;
+    return x === undefined ? -1 : 1;
+  }
+  if (x.negative !== y.negative) return x.negative ? -1 : 1;
+  const magnitude = compareMagnitude(x, y);
+  return x.negative ? -magnitude || 0 : magnitude;
 }
 
-/** A decimal as a scaled integer: value = units / 10^scale. */
-interface Scaled {
+/** A decimal as a scaled integer: value = units / 10^scale. @internal */
+export interface Scaled {
   readonly units: bigint;
   readonly scale: number;
 }
 
-function toScaled(p: Parts, scale: number): bigint {
-  return BigInt(p.int + p.frac.padEnd(scale, '0'));
+/**
+ * The exact value of decimal text as a scaled integer, at the scale it is written with (its fraction length,
+ * trailing zeros kept; for an exponent form, the fewest digits that hold it, never below 0): `"1.50"` →
+ * `150 / 10^2`, `"-1e-7"` → `-1 / 10^7`, `"1.5e3"` → `1500 / 10^0`. `undefined` when it is not decimal text
+ * or its exponent is out of bounds. @internal
+ */
+export function parseDecimal(text: string): Scaled | undefined {
+  const read = readDecimal(text);
+  if (read === undefined) return undefined;
+  const parts = valueOf(read);
+  if (parts === undefined) return undefined;
+  const scale = read.exponent === undefined ? read.frac.length : parts.frac.length;
+  return scaledOf(parts, scale);
 }
 
-/** The scale of a decimal as written (its fraction length, trailing zeros kept). */
-function writtenScale(text: string, parts: Parts): number {
-  const m = PLAIN.exec(text);
-  return m !== null ? (m[2] ?? '').length : parts.frac.length;
+function scaledOf(parts: Parts, scale: number): Scaled {
+  const digits = BigInt(parts.int + parts.frac.padEnd(scale, '0'));
+  return { units: parts.negative ? -digits : digits, scale };
 }
 
-function pair(a: string, b: string): readonly [Scaled, Scaled] | undefined {
-  const pa = decimalParts(a);
-  const pb = decimalParts(b);
-  if (pa === undefined || pb === undefined) return undefined;
-  const scale = Math.max(writtenScale(a, pa), writtenScale(b, pb));
-  return [
-    { units: toScaled(pa, scale), scale },
-    { units: toScaled(pb, scale), scale },
-  ];
+/** `a` at a larger (or equal) scale. */
+function rescale(a: Scaled, scale: number): bigint {
+  return scale === a.scale ? a.units : a.units * 10n ** BigInt(scale - a.scale);
+}
+
+function pair(a: string, b: string): readonly [bigint, bigint, number] | undefined {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  if (x === undefined || y === undefined) return undefined;
+  const scale = Math.max(x.scale, y.scale);
+  return [rescale(x, scale), rescale(y, scale), scale];
 }
 
 /** Formats a scaled integer as decimal text with exactly `scale` fraction digits (sign kept). @internal */
@@ -111,24 +259,22 @@ export function formatScaled({ units, scale }: Scaled): string {
   return negative ? `-${body}` : body;
 }
 
-/** `a - b` as exact decimal text (may be negative), keeping the larger written scale. @internal */
+/** `a - b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
 export function subtractDecimal(a: string, b: string): string | undefined {
   const p = pair(a, b);
-  return p && formatScaled({ units: p[0].units - p[1].units, scale: p[0].scale });
+  return p && formatScaled({ units: p[0] - p[1], scale: p[2] });
 }
 
-/** `a + b` as exact decimal text, keeping the larger written scale. @internal */
+/** `a + b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
 export function addDecimal(a: string, b: string): string | undefined {
   const p = pair(a, b);
-  return p && formatScaled({ units: p[0].units + p[1].units, scale: p[0].scale });
+  return p && formatScaled({ units: p[0] + p[1], scale: p[2] });
 }
 
 /** `(a + b) / 2` as exact decimal text: one more fraction digit only when the sum is odd. @internal */
 export function midDecimal(a: string, b: string): string | undefined {
   const p = pair(a, b);
   if (p === undefined) return undefined;
-  const sum = p[0].units + p[1].units;
-  return sum % 2n === 0n
-    ? formatScaled({ units: sum / 2n, scale: p[0].scale })
-    : formatScaled({ units: sum * 5n, scale: p[0].scale + 1 });
+  const sum = p[0] + p[1];
+  return sum % 2n === 0n ? formatScaled({ units: sum / 2n, scale: p[2] }) : formatScaled({ units: sum * 5n, scale: p[2] + 1 });
 }

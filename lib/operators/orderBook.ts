@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import { compareDecimal, isDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
+import { compareDecimal, isNonNegativeDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
 
 /**
  * One price level: `[price, quantity]`, both decimal text as the service sent them.
@@ -96,7 +96,7 @@ const ascending: Cmp = (x, y) => compareDecimal(x[0], y[0]);
 const descending: Cmp = (x, y) => compareDecimal(y[0], x[0]);
 
 function isLevel(l: unknown): l is OrderBookLevel {
-  return Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isDecimal(l[0]) && isDecimal(l[1]);
+  return Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
 }
 
 /** Keeps valid levels, sorted by `cmp`, and tells whether they already were (strictly). */

@@ -1,3 +1,5 @@
+import { readDecimal } from '../internal/decimal';
+
 /**
  * Decimal arithmetic on integers scaled by 10^18 (BigInt), so prices and quantities never touch floats.
  * @internal
@@ -6,13 +8,15 @@ export const SCALE = 18;
 /** @internal */
 export const ONE = 10n ** BigInt(SCALE);
 
-/** Parses plain decimal text ("12", "0.5", "3.25") with at most `maxDecimals` decimals; undefined otherwise. @internal */
+/**
+ * Parses plain decimal text ("12", "0.5", "3.25": the one decimal grammar of `lib/internal/decimal.ts`, without a
+ * sign or an exponent, as the simulated exchange accepts it) with at most `maxDecimals` decimals; undefined
+ * otherwise. @internal
+ */
 export function parseDecimal(text: string, maxDecimals = SCALE): bigint | undefined {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (m === null) return undefined;
-  const [, int = '0', frac = ''] = m;
-  if (frac.length > maxDecimals) return undefined;
-  return BigInt(int) * ONE + BigInt(frac.padEnd(SCALE, '0') || '0');
+  const d = readDecimal(text);
+  if (d === undefined || d.negative || d.exponent !== undefined || d.frac.length > maxDecimals) return undefined;
+  return BigInt(d.int) * ONE + BigInt(d.frac.padEnd(SCALE, '0') || '0');
 }
 
 /** Formats with exactly `decimals` decimals (truncating). @internal */

@@ -1,6 +1,6 @@
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { RestBalance } from '../codecs/rest/account';
-import { compareDecimal } from './internal/decimal';
+import { compareDecimal } from '../internal/decimal';
 
 const sameAmounts = (a: BalanceState, b: BalanceState): boolean =>
   compareDecimal(a.free, b.free) === 0 && compareDecimal(a.locked, b.locked) === 0;

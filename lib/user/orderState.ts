@@ -1,7 +1,7 @@
 import { type ExecutionReport, type OrderSide, type OrderStatus, OrderStatusCodec } from '../codecs/executionReport';
 import { averagePrice } from '../codecs/decimal';
 import type { RestOrder } from '../codecs/rest/order';
-import { compareDecimal } from './internal/decimal';
+import { compareDecimal } from '../internal/decimal';
 
 /**
  * The current state of one order, folded from its execution reports by {@link foldOrders}.

@@ -11,6 +11,8 @@ describe('decimalToNumber', () => {
     expect(decimalToNumber('12a')).toBeNaN();
     expect(decimalToNumber('')).toBeNaN();
     expect(decimalToNumber('  ')).toBeNaN();
+    // the one grammar of decimal text (DecimalString's), not Number()'s: these were numbers before
+    for (const text of [' 1', '0x10', 'Infinity', '+1', '.5', '1.']) expect(decimalToNumber(text)).toBeNaN();
   });
 });
 

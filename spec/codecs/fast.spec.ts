@@ -35,7 +35,8 @@ import {
   FastTradeRecordCodec,
 } from '../../lib/codecs/fast';
 import { fastCheckOf } from '../../lib/codecs/fast/fastCodec';
-import { fastBoolean, fastDecimal, fastDecimalOrEmpty, fastId, fastInt, fastText, FAIL, isDecimalText, isIntText } from '../../lib/codecs/fast/scalars';
+import { fastBoolean, fastDecimal, fastDecimalOrEmpty, fastId, fastInt, fastText, FAIL, isIntText } from '../../lib/codecs/fast/scalars';
+import { isDecimalText } from '../../lib/internal/decimal';
 
 const RUNS = { numRuns: 400 };
 

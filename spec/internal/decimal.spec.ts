@@ -1,5 +1,66 @@
 import fc from 'fast-check';
-import { addDecimal, compareDecimal, isDecimal, midDecimal, subtractDecimal } from '../../lib/internal/decimal';
+import {
+  addDecimal,
+  compareDecimal,
+  isDecimal,
+  isDecimalText,
+  isNonNegativeDecimal,
+  midDecimal,
+  parseDecimal,
+  readDecimal,
+  subtractDecimal,
+} from '../../lib/internal/decimal';
+
+/** The grammar, as the `DecimalString` codec has always stated it. */
+const GRAMMAR = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Text made of the characters decimal text is made of, and a few others. */
+const candidates = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '-', '+', 'e', 'E', ' ', 'x'), maxLength: 10 });
+
+describe('decimal grammar', () => {
+  it.each(['0', '27000.50', '0.0001', '-3.5', '1e-7', '1.5E+3', '007', '-0', '929681067596857345'])('accepts %j', (text) => {
+    expect(isDecimalText(text)).toBe(true);
+    expect(readDecimal(text)).toBeDefined();
+  });
+
+  it.each(['', ' 1', '1 ', '+1', '.5', '5.', '1.', '-', '.', '1,000', '1.2.3', 'NaN', 'Infinity', '0x10', '1e', '1e+', '--1', '1_000'])(
+    'refuses %j',
+    (text) => {
+      expect(isDecimalText(text)).toBe(false);
+      expect(readDecimal(text)).toBeUndefined();
+      expect(isDecimal(text)).toBe(false);
+    },
+  );
+
+  it('isDecimalText and readDecimal agree with the grammar (property)', () => {
+    fc.assert(
+      fc.property(candidates, (s) => {
+        expect(isDecimalText(s)).toBe(GRAMMAR.test(s));
+        expect(readDecimal(s) !== undefined).toBe(GRAMMAR.test(s));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('reads the parts as written', () => {
+    expect(readDecimal('-012.340e-5')).toEqual({ negative: true, int: '012', frac: '340', exponent: -5 });
+    expect(readDecimal('7')).toEqual({ negative: false, int: '7', frac: '', exponent: undefined });
+  });
+
+  it('gives no value to exponents beyond ±1000 (grammar text still)', () => {
+    expect(isDecimalText('1e99999')).toBe(true);
+    expect(isDecimal('1e99999')).toBe(false);
+    expect(parseDecimal('1e99999')).toBeUndefined();
+    expect(isDecimal('1e1000')).toBe(true);
+  });
+
+  it('tells non-negative decimals ("-0" is zero)', () => {
+    expect(isNonNegativeDecimal('0.5')).toBe(true);
+    expect(isNonNegativeDecimal('-0.000')).toBe(true);
+    expect(isNonNegativeDecimal('-0.1')).toBe(false);
+    expect(isNonNegativeDecimal('abc')).toBe(false);
+  });
+});
 
 describe('compareDecimal', () => {
   it.each([
@@ -10,8 +71,15 @@ describe('compareDecimal', () => {
     ['0.0001', '0.001', -1],
     ['27000.10', '27000.1', 0],
     ['000', '0.000', 0],
+    ['-0', '0', 0],
     ['1e-7', '0.0000001', 0],
     ['1.5e3', '1500', 0],
+    ['1.5E+2', '150', 0],
+    ['-2', '1', -1],
+    ['-2', '-10', 1],
+    ['-0.5', '-0.49', -1],
+    ['0.30000000000000000001', '0.3', 1], // floats cannot tell these apart
+    ['10', '9.999999999999999999999', 1],
     ['929681067596857345', '929681067596857344', 1],
     ['9007199254740993', '9007199254740992', 1],
   ])('%s vs %s → %d', (a, b, expected) => {
@@ -19,28 +87,60 @@ describe('compareDecimal', () => {
     expect(compareDecimal(b, a)).toBe(-expected || 0);
   });
 
-  it('gives NaN for malformed text and never throws', () => {
-    for (const bad of ['', '-1', 'abc', '1.2.3', '1e99999', '.', 'NaN', ' 1']) {
-      expect(isDecimal(bad)).toBe(false);
-      expect(compareDecimal(bad, '1')).toBeNaN();
+  it('is a total order: text that is not a decimal sorts below every decimal, by its code units, never NaN', () => {
+    for (const bad of ['', 'abc', '1.2.3', '1e99999', '.', 'NaN', ' 1', '+1', '.5']) {
+      expect(compareDecimal(bad, '-1000')).toBe(-1);
+      expect(compareDecimal('0', bad)).toBe(1);
+      expect(compareDecimal(bad, bad)).toBe(0);
     }
+    expect(compareDecimal('abc', 'abd')).toBe(-1);
+    expect(compareDecimal('abd', 'abc')).toBe(1);
   });
 
-  it('agrees with exact BigInt comparison', () => {
+  it('is antisymmetric and transitive over any text (property)', () => {
+    const text = fc.oneof(candidates, fc.constantFrom('1', '1.0', '-1', '0', '-0', '1e0', '10e-1', 'abc'));
+    fc.assert(
+      fc.property(text, text, text, (a, b, c) => {
+        const ab = compareDecimal(a, b);
+        expect([-1, 0, 1]).toContain(ab);
+        expect(compareDecimal(b, a)).toBe(-ab || 0);
+        if (ab <= 0 && compareDecimal(b, c) <= 0) expect(compareDecimal(a, c)).toBeLessThanOrEqual(0);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agrees with exact BigInt comparison, signs and exponents included (property)', () => {
     const decimal = fc
-      .tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 3 }))
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 3 }))
       .map(([units, scale, pad]) => {
-        const digits = units.toString().padStart(scale + 1, '0');
-        const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-        return { text: '0'.repeat(pad) + text + (scale > 0 ? '0'.repeat(pad) : ''), units, scale };
+        const sign = units < 0n ? '-' : '';
+        const digits = (units < 0n ? -units : units).toString();
+        const padded = digits.padStart(scale + 1, '0');
+        const body = scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}`;
+        const plain = sign + '0'.repeat(pad) + body + (scale > 0 ? '0'.repeat(pad) : '');
+        // the same value written with exponents
+        const texts = [plain, `${plain}e0`, `${sign}${digits}e-${scale}`, `${sign}${digits}${'0'.repeat(pad)}E-${scale + pad}`];
+        return { texts, units, scale };
       });
     fc.assert(
       fc.property(decimal, decimal, (a, b) => {
         const x = a.units * 10n ** BigInt(b.scale);
         const y = b.units * 10n ** BigInt(a.scale);
-        expect(compareDecimal(a.text, b.text)).toBe(x < y ? -1 : x > y ? 1 : 0);
+        const expected = x < y ? -1 : x > y ? 1 : 0;
+        for (const ta of a.texts) for (const tb of b.texts) expect(compareDecimal(ta, tb)).toBe(expected);
       }),
     );
+  });
+});
+
+describe('parseDecimal', () => {
+  it('gives the exact value at the written scale', () => {
+    expect(parseDecimal('1.50')).toEqual({ units: 150n, scale: 2 });
+    expect(parseDecimal('-1e-7')).toEqual({ units: -1n, scale: 7 });
+    expect(parseDecimal('1.5e3')).toEqual({ units: 1500n, scale: 0 });
+    expect(parseDecimal('007')).toEqual({ units: 7n, scale: 0 });
+    expect(parseDecimal('x')).toBeUndefined();
   });
 });
 
@@ -49,12 +149,14 @@ describe('decimal arithmetic', () => {
     expect(subtractDecimal('100.50', '100.40')).toBe('0.10');
     expect(subtractDecimal('0.3', '0.1')).toBe('0.2');
     expect(subtractDecimal('1', '1.25')).toBe('-0.25');
+    expect(subtractDecimal('-1', '0.5')).toBe('-1.5');
     expect(subtractDecimal('x', '1')).toBeUndefined();
   });
 
   it('adds exactly', () => {
     expect(addDecimal('0.1', '0.2')).toBe('0.3');
     expect(addDecimal('99999999999999999.9', '0.1')).toBe('100000000000000000.0');
+    expect(addDecimal('1e-7', '1')).toBe('1.0000001');
   });
 
   it('halves with one more digit only when needed', () => {
@@ -62,5 +164,6 @@ describe('decimal arithmetic', () => {
     expect(midDecimal('1', '2')).toBe('1.5');
     expect(midDecimal('27000.1', '27000.3')).toBe('27000.2');
     expect(midDecimal('0.00000001', '0.00000002')).toBe('0.000000015');
+    expect(midDecimal('-1', '-2')).toBe('-1.5');
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DecimalString } from '../../lib/codecs/primitives';
-import { isDecimalText } from '../../lib/codecs/fast/scalars';
+import { isDecimalText } from '../../lib/internal/decimal';
 import { plainNumberText } from '../../lib/internal/plainNumberText';
 
 const PLAIN = /^-?\d+(?:\.\d+)?$/;

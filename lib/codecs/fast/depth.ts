@@ -3,7 +3,8 @@ import { DepthEnvelopeCodec, DepthRecordCodec, type DepthEnvelope, type DepthLev
 import { fastEnvelope } from './envelope';
 import { fastCodec } from './fastCodec';
 import { fastArray, fastPair, fastStruct } from './fastStruct';
-import { FAIL, type Fast, fastDecimal, fastId, fastInt, fastString, isDecimalText } from './scalars';
+import { isDecimalText } from '../../internal/decimal';
+import { FAIL, type Fast, fastDecimal, fastId, fastInt, fastString } from './scalars';
 
 const slowLevels = fastArray(fastPair(fastDecimal, fastDecimal));
 

@@ -3,7 +3,8 @@ import { KlineEnvelopeCodec, KlineRecordCodec, type KlineEnvelope, type KlineRec
 import { fastEnvelope } from './envelope';
 import { fastCodec } from './fastCodec';
 import { isRecord } from './fastStruct';
-import { FAIL, type Fast, fastDecimal, fastInt, isDecimalText } from './scalars';
+import { isDecimalText } from '../../internal/decimal';
+import { FAIL, type Fast, fastDecimal, fastInt } from './scalars';
 
 /** A `DecimalString` field: the common text case inline, {@link fastDecimal} otherwise. */
 const decimal = (u: unknown): unknown => (typeof u === 'string' && isDecimalText(u) ? u : fastDecimal(u));

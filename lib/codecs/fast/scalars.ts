@@ -7,6 +7,7 @@
  * @module
  */
 
+import { isDecimalText } from '../../internal/decimal';
 import { plainNumberText } from '../../internal/plainNumberText';
 
 /** The "no" of a fast check: the combinator codec must run to produce the errors. @internal */
@@ -19,10 +20,6 @@ export type FastCheck<A = unknown> = (u: unknown) => Fast<A>;
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
 const MINUS = 45;
-const PLUS = 43;
-const DOT = 46;
-const LOWER_E = 101;
-const UPPER_E = 69;
 const MAX_INT_DIGITS = 16;
 
 /** Index after the run of ASCII digits starting at `i`. */
@@ -33,56 +30,6 @@ function skipDigits(s: string, i: number, n: number): number {
     i++;
   }
   return i;
-}
-
-/** {@link isDecimalText} for every form: sign, fraction, exponent. */
-function isDecimalTextGeneral(s: string): boolean {
-  const n = s.length;
-  let i = n > 0 && s.charCodeAt(0) === MINUS ? 1 : 0;
-  let start = i;
-  i = skipDigits(s, i, n);
-  if (i === start) return false;
-  if (i === n) return true;
-  let c = s.charCodeAt(i);
-  if (c === DOT) {
-    start = ++i;
-    i = skipDigits(s, i, n);
-    if (i === start) return false;
-    if (i === n) return true;
-    c = s.charCodeAt(i);
-  }
-  if (c !== LOWER_E && c !== UPPER_E) return false;
-  i++;
-  if (i < n) {
-    c = s.charCodeAt(i);
-    if (c === PLUS || c === MINUS) i++;
-  }
-  start = i;
-  i = skipDigits(s, i, n);
-  return i !== start && i === n;
-}
-
-/**
- * `/^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(s)` without the regex engine. The common form of market data
- * (`digits` or `digits.digits`) is read once, each character once; anything else (a sign, an exponent, a
- * non-digit) is decided by the general check. @internal
- */
-export function isDecimalText(s: string): boolean {
-  const n = s.length;
-  let i = 0;
-  let c = 0;
-  for (; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) break;
-  }
-  if (i === n) return n > 0;
-  if (i === 0 || c !== DOT) return isDecimalTextGeneral(s);
-  const fraction = ++i;
-  for (; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) break;
-  }
-  return i === n ? i > fraction : isDecimalTextGeneral(s);
 }
 
 /** `/^-?\d{1,16}$/.test(s)` without the regex engine. @internal */

@@ -3,7 +3,8 @@ import { TradeEnvelopeCodec, TradeRecordCodec, type TradeEnvelope, type TradeRec
 import { fastEnvelope } from './envelope';
 import { fastCodec } from './fastCodec';
 import { isRecord } from './fastStruct';
-import { FAIL, type Fast, fastBoolean, fastDecimal, fastId, fastInt, isDecimalText } from './scalars';
+import { isDecimalText } from '../../internal/decimal';
+import { FAIL, type Fast, fastBoolean, fastDecimal, fastId, fastInt } from './scalars';
 
 /**
  * `fastStruct({ v: fastId, t: fastInt, p: fastDecimal, q: fastDecimal, m: fastBoolean })` written out:
