@@ -5,6 +5,7 @@ import { decodeWith, rawExcerpt, showValue } from './decode';
 import { ExecutionReportCodec, type ExecutionReport } from './executionReport';
 import { OutboundAccountInfoCodec, type OutboundAccountInfo } from './outboundAccountInfo';
 import { TicketInfoCodec, type TicketInfo } from './ticketInfo';
+import { isRecord } from '../internal/guards';
 
 export { ExecutionReportCodec, OrderSideCodec, OrderStatusCodec } from './executionReport';
 export type { ExecutionReport, OrderSide, OrderStatus } from './executionReport';
@@ -53,9 +54,6 @@ const codecOf = (tag: PrivateEvent['e']): EventDecoder => {
   }
 };
 
-const isObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
-
 /**
  * Any private stream event, dispatched on its `e` field to {@link OutboundAccountInfoCodec},
  * {@link ExecutionReportCodec} or {@link TicketInfoCodec}. Only the selected codec runs, so a failure
@@ -73,9 +71,9 @@ const isObject = (u: unknown): u is Record<string, unknown> =>
  */
 export const PrivateEventCodec = new t.Type<PrivateEvent, PrivateEvent, unknown>(
   'PrivateEvent',
-  (u): u is PrivateEvent => isObject(u) && PrivateEventTypeCodec.is(u['e']) && codecOf(u['e']).is(u),
+  (u): u is PrivateEvent => isRecord(u) && PrivateEventTypeCodec.is(u['e']) && codecOf(u['e']).is(u),
   (u, c) => {
-    if (!isObject(u)) return t.failure(u, c);
+    if (!isRecord(u)) return t.failure(u, c);
     const tag = u['e'];
     if (!PrivateEventTypeCodec.is(tag)) return t.failure(tag, t.appendContext(c, 'e', PrivateEventTypeCodec, tag));
     const codec = codecOf(tag);
@@ -115,7 +113,7 @@ const PrivateFrameName = 'PrivateFrame';
  */
 export function decodePrivateFrame(json: unknown): Array<E.Either<DecodeError, PrivateEvent>> {
   if (Array.isArray(json)) return json.map((element) => decodeWith(PrivateEventCodec, element));
-  if (isObject(json)) return [decodeWith(PrivateEventCodec, json)];
+  if (isRecord(json)) return [decodeWith(PrivateEventCodec, json)];
   return [
     E.left(
       new DecodeError(

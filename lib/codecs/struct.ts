@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
+import { isRecord } from '../internal/guards';
 
 /**
  * Internal codec combinators shared by the wire codecs.
@@ -7,9 +8,6 @@ import * as t from 'io-ts';
  * @internal
  * @module
  */
-
-const isObject = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /** The codec of key `k` of `props`; `k` comes from `Object.keys(props)`, so it is there. */
 const codecAt = (props: t.Props, k: string): t.Mixed => props[k] as t.Mixed;
@@ -37,11 +35,11 @@ export function struct<R extends t.Props, P extends t.Props>(
   return new t.Type<A, O, unknown>(
     name,
     (u): u is A =>
-      isObject(u) &&
+      isRecord(u) &&
       requiredKeys.every((k) => codecAt(required, k).is(u[k])) &&
       optionalKeys.every((k) => u[k] === undefined || codecAt(optional, k).is(u[k])),
     (u, c) => {
-      if (!isObject(u)) return t.failure(u, c);
+      if (!isRecord(u)) return t.failure(u, c);
       let out = u;
       let errors: t.ValidationError[] | undefined;
       const check = (k: string, codec: t.Mixed): void => {

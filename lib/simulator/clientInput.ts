@@ -27,5 +27,3 @@ export function clientNumber(v: unknown): number {
   return Number.NaN;
 }
 
-/** A plain JSON object (not null, not an array). @internal */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -2,7 +2,7 @@ import type { HttpAnswer } from './httpApi';
 import type { SimulatorControl } from './simulatorControl';
 import type { StreamSelector } from './streamKind';
 
-import { isRecord } from './clientInput';
+import { isRecord } from '../internal/guards';
 
 const stream = (v: unknown): StreamSelector => {
   if (v === 'public' || v === 'private' || v === 'all') return v;

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
-import { clientNumber, clientText, isRecord } from './clientInput';
+import { isRecord } from '../internal/guards';
+import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
 import type { ListenKeyEnd } from './listenKeys';
 import type { Peer } from './peers';

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { isKlineInterval, type KlineInterval } from './candles';
-import { clientNumber, clientText, isRecord } from './clientInput';
+import { isRecord } from '../internal/guards';
+import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
 import { envelopeText, zipText } from './envelope';
 import type { SymbolMarket } from './market';

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { parseJson } from '../internal/json';
+import { isRecord } from '../internal/guards';
 
 /**
  * Which stream of the test exchange a socket belongs to: `public` (market data, `/quote/ws/v1`) or `private`
@@ -73,14 +74,13 @@ export interface SentFrameFilter {
   readonly topic?: string | undefined;
 }
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /** Decodes and classifies one client frame. @internal */
 export function classifyFrame(text: string): { kind: SentFrameKind; frame: unknown } {
   const parsed = parseJson(text);
   if (E.isLeft(parsed)) return { kind: 'other', frame: text };
   const frame = parsed.right;
-  if (!isObject(frame)) return { kind: 'other', frame };
+  if (!isRecord(frame)) return { kind: 'other', frame };
   if (frame['ping'] !== undefined) return { kind: 'ping', frame };
   if (frame['pong'] !== undefined) return { kind: 'pong', frame };
   const event = frame['event'];
@@ -93,7 +93,7 @@ export function matchesFilter(sent: SentFrame, filter: SentFrameFilter): boolean
   if (filter.stream !== undefined && sent.stream !== filter.stream) return false;
   if (filter.kind !== undefined && sent.kind !== filter.kind) return false;
   if (filter.connection !== undefined && sent.connection !== filter.connection) return false;
-  const frame = isObject(sent.frame) ? sent.frame : {};
+  const frame = isRecord(sent.frame) ? sent.frame : {};
   if (filter.symbol !== undefined && frame['symbol'] !== filter.symbol) return false;
   if (filter.topic !== undefined && frame['topic'] !== filter.topic) return false;
   return true;

@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from '../envelope';
 import { fastCodec } from './fastCodec';
-import { fastArray, isRecord } from './fastStruct';
+import { isRecord } from '../../internal/guards';
+import { fastArray } from './fastStruct';
 import { FAIL, type Fast, fastBoolean, type FastCheck, fastId, fastInt, fastUnknown } from './scalars';
 
 /**

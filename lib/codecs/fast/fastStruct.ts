@@ -1,4 +1,5 @@
 import { FAIL, type Fast, type FastCheck } from './scalars';
+import { isRecord } from '../../internal/guards';
 
 /**
  * Fast checks of the composite combinators (`struct`, `t.array`, `t.tuple`), with the same output
@@ -10,10 +11,6 @@ import { FAIL, type Fast, type FastCheck } from './scalars';
  */
 
 type Fields = Readonly<Record<string, FastCheck>>;
-
-/** Plain object (not an array, not `null`), as `struct` requires. @internal */
-export const isRecord = (u: unknown): u is Record<string, unknown> =>
-  typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /**
  * The fast check of `struct(name, required, optional)`: required fields must pass, optional ones pass or

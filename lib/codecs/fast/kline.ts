@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import { KlineEnvelopeCodec, KlineRecordCodec, type KlineEnvelope, type KlineRecord } from '../kline';
 import { fastEnvelope } from './envelope';
 import { fastCodec } from './fastCodec';
-import { isRecord } from './fastStruct';
+import { isRecord } from '../../internal/guards';
 import { isDecimalText } from '../../internal/decimal';
 import { FAIL, type Fast, fastDecimal, fastInt } from './scalars';
 

@@ -7,7 +7,8 @@ import { decodePrivateFrame, PrivateEventCodec, type PrivateEvent } from '../pri
 import { TicketInfoCodec, type TicketInfo } from '../ticketInfo';
 import type { DecodeError } from '../../errors';
 import { fastCodec } from './fastCodec';
-import { fastArray, fastStruct, isRecord } from './fastStruct';
+import { isRecord } from '../../internal/guards';
+import { fastArray, fastStruct } from './fastStruct';
 import {
   FAIL,
   type Fast,

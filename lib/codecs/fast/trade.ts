@@ -2,7 +2,7 @@ import type * as t from 'io-ts';
 import { TradeEnvelopeCodec, TradeRecordCodec, type TradeEnvelope, type TradeRecord } from '../trade';
 import { fastEnvelope } from './envelope';
 import { fastCodec } from './fastCodec';
-import { isRecord } from './fastStruct';
+import { isRecord } from '../../internal/guards';
 import { isDecimalText } from '../../internal/decimal';
 import { FAIL, type Fast, fastBoolean, fastDecimal, fastId, fastInt } from './scalars';
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
+import { isRecord } from '../../internal/guards';
 
 /**
  * One trade of `GET /quote/v1/trades`: time `t` (ms), price `p`, quantity `q` (decimal text), `ibm` (the
@@ -99,7 +100,7 @@ const KLINE_FIELDS = [
  */
 export const RestKlineCodec = new t.Type<RestKline, unknown, unknown>(
   'RestKline',
-  (u): u is RestKline => typeof u === 'object' && u !== null && !Array.isArray(u) && typeof (u as { t?: unknown }).t === 'number',
+  (u): u is RestKline => isRecord(u) && typeof u['t'] === 'number',
   (u, c) => {
     if (!Array.isArray(u) || u.length < 6) return t.failure(u, c);
     const out: Record<string, unknown> = {};

@@ -7,6 +7,7 @@ import { FAIL } from '../../codecs/fast/scalars';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
 import { excerpt } from '../../internal/redact';
+import { isRecord } from '../../internal/guards';
 
 /**
  * Routes public stream messages to the topic subscriptions that asked for them: by the echoed request `id`
@@ -41,7 +42,6 @@ export function requestTopic(topic: string, klineType: string | undefined): stri
 
 const keyOf = (symbol: string, topic: string): string => `${symbol}|${topic}`;
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 /** A service code that means success (some deployments acknowledge requests with code 0). */
 const isSuccessCode = (code: number | string): boolean => Number(code) === 0;
@@ -135,7 +135,7 @@ export class TopicRouter {
    * `describe`, else just {@link UNUSABLE}.
    */
   private handle(message: unknown, describe: boolean): Issue {
-    if (!isObject(message)) return describe ? unknownMessage(message) : UNUSABLE;
+    if (!isRecord(message)) return describe ? unknownMessage(message) : UNUSABLE;
     if ('data' in message && 'topic' in message) return this.onEnvelope(message, describe);
     if ('code' in message) return this.onErrorFrame(message, describe);
     if ('pong' in message || 'ping' in message) return undefined;

@@ -6,6 +6,7 @@ import { zipFrame } from '../zipFrame';
 import { ExchangeSocket, type SocketHooks } from './exchangeSocket';
 import type { RunLimit } from './runLimit';
 import type { CloseSpec, ScriptStep } from './script';
+import { isRecord } from '../../internal/guards';
 
 /** Settings of the server side of a test exchange (see `TestExchangeConfig`). @internal */
 export interface ServerSettings {
@@ -37,14 +38,13 @@ export interface StreamSide {
 
 const side = (): StreamSide => ({ sockets: [], logs: [], opened: 0, stalled: false, pending: [], refusal: undefined, scripts: [] });
 
-const isObject = (u: unknown): u is Record<string, unknown> => typeof u === 'object' && u !== null && !Array.isArray(u);
 
 const isRaw = (u: unknown): u is string | ArrayBuffer | ArrayBufferView =>
   typeof u === 'string' || u instanceof ArrayBuffer || ArrayBuffer.isView(u);
 
 /** `kline` + `klineType: "1m"` answers `kline_1m`. */
 function requestTopic(envelope: Record<string, unknown>): string {
-  const params = isObject(envelope['params']) ? envelope['params'] : {};
+  const params = isRecord(envelope['params']) ? envelope['params'] : {};
   return envelope['topic'] === 'kline' && typeof params['klineType'] === 'string' ? `kline_${params['klineType']}` : String(envelope['topic']);
 }
 
@@ -88,13 +88,13 @@ export class ExchangeServer implements SocketHooks {
     this.frames.push(record);
     this.sent$.next(record);
     this.limit.check();
-    if (!isObject(frame)) return;
+    if (!isRecord(frame)) return;
     switch (kind) {
       case 'sub':
         if (socket.stream !== 'public') return;
         socket.live.set(`${String(frame['symbol'])}|${String(frame['topic'])}`, {
           id: String(frame['id']),
-          binary: isObject(frame['params']) && (frame['params']['binary'] === true || frame['params']['binary'] === 'true'),
+          binary: isRecord(frame['params']) && (frame['params']['binary'] === true || frame['params']['binary'] === 'true'),
         });
         if (this.settings.answerSubscriptions) {
           this.reply(socket, { id: String(frame['id']), code: '0', msg: 'Success', event: 'sub', symbol: frame['symbol'], topic: frame['topic'] });
@@ -208,7 +208,7 @@ export class ExchangeServer implements SocketHooks {
   /** Objects are JSON; an envelope without `id` gets the live subscription's id, zipped if it asked for binary. */
   private encode(socket: ExchangeSocket, value: unknown): string | ArrayBuffer | ArrayBufferView {
     if (isRaw(value)) return value;
-    if (!this.settings.matchSubscriptions || !isObject(value) || !('data' in value) || typeof value['symbol'] !== 'string') {
+    if (!this.settings.matchSubscriptions || !isRecord(value) || !('data' in value) || typeof value['symbol'] !== 'string') {
       return JSON.stringify(value);
     }
     const live = socket.live.get(`${value['symbol']}|${requestTopic(value)}`);
