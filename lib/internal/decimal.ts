@@ -26,8 +26,8 @@ const DOT = 46;
 const LOWER_E = 101;
 const UPPER_E = 69;
 
-/** Index after the run of ASCII digits starting at `i`. */
-function skipDigits(s: string, i: number, n: number): number {
+/** Index after the run of ASCII digits starting at `i`. @internal */
+export function skipDigits(s: string, i: number, n: number): number {
   while (i < n) {
     const c = s.charCodeAt(i);
     if (c < DIGIT_0 || c > DIGIT_9) break;

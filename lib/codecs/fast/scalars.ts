@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isDecimalText } from '../../internal/decimal';
+import { isDecimalText, skipDigits } from '../../internal/decimal';
 import { plainNumberText } from '../../internal/plainNumberText';
 
 /** The "no" of a fast check: the combinator codec must run to produce the errors. @internal */
@@ -17,20 +17,9 @@ export type Fast<A> = A | typeof FAIL;
 /** A fast check of one value. @internal */
 export type FastCheck<A = unknown> = (u: unknown) => Fast<A>;
 
-const DIGIT_0 = 48;
-const DIGIT_9 = 57;
 const MINUS = 45;
 const MAX_INT_DIGITS = 16;
 
-/** Index after the run of ASCII digits starting at `i`. */
-function skipDigits(s: string, i: number, n: number): number {
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) break;
-    i++;
-  }
-  return i;
-}
 
 /** `/^-?\d{1,16}$/.test(s)` without the regex engine. @internal */
 export function isIntText(s: string): boolean {
