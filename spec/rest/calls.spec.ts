@@ -141,4 +141,27 @@ describe('restClient typed calls (simulator, real sockets)', () => {
     await expect(firstValueFrom(rest.cancelOrder({ orderId: placed.orderId }))).resolves.toMatchObject({ orderId: placed.orderId, status: 'CANCELED' });
     await expect(firstValueFrom(rest.openOrders())).resolves.toEqual([]);
   });
+
+  it('exchangeInfo, depth, trades, klines, testOrder, cancelOpenOrders, myTrades, getOrder by clientOrderId', async () => {
+    const info = await firstValueFrom(rest.exchangeInfo());
+    expect(info.symbols.map((s) => s.symbol)).toEqual(['BTCUSDT']);
+    sim.injectTrade({ symbol: 'BTCUSDT', price: '30000', quantity: '0.01' });
+    const book = await firstValueFrom(rest.depth({ symbol: 'BTCUSDT', limit: 5 }));
+    expect(book.b.length + book.a.length).toBeGreaterThan(0);
+    expect(book.b.length).toBeLessThanOrEqual(5);
+    const trades = await firstValueFrom(rest.trades({ symbol: 'BTCUSDT', limit: 10 }));
+    expect(trades.length).toBeGreaterThan(0);
+    expect(trades.length).toBeLessThanOrEqual(10);
+    const klines = await firstValueFrom(rest.klines({ symbol: 'BTCUSDT', interval: '1m', limit: 3 }));
+    expect(klines.length).toBeGreaterThan(0);
+    await expect(firstValueFrom(rest.testOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '1', quantity: '1' }))).resolves.toBeUndefined();
+    await expect(firstValueFrom(rest.openOrders())).resolves.toEqual([]); // a test order is not placed
+    await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '1', quantity: '0.5', newClientOrderId: 'calls-spec-2' }));
+    await expect(firstValueFrom(rest.getOrder({ clientOrderId: 'calls-spec-2' }))).resolves.toMatchObject({ clientOrderId: 'calls-spec-2', status: 'NEW' });
+    await expect(firstValueFrom(rest.cancelOpenOrders({ symbol: 'BTCUSDT' }))).resolves.toBeUndefined();
+    await expect(firstValueFrom(rest.openOrders())).resolves.toEqual([]);
+    const taker = await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '1000000', quantity: '0.001' }));
+    const mine = await firstValueFrom(rest.myTrades({ symbol: 'BTCUSDT' }));
+    expect(mine).toEqual(expect.arrayContaining([expect.objectContaining({ orderId: taker.orderId, symbol: 'BTCUSDT' })]));
+  });
 });
