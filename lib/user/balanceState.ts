@@ -24,8 +24,8 @@ export interface BalanceState {
   readonly locked: string;
   /**
    * Event time `E` of the account update this balance comes from, in ms; for a balance from an account
-   * snapshot (the user stream's, after it starts and after each gap), the snapshot's time (see
-   * {@link applyBalanceSnapshot}).
+   * snapshot (the user stream's, after it starts and after each gap), the snapshot's time (see "State that
+   * heals itself" in docs/user-stream.md).
    */
   readonly eventTime: number;
 }
