@@ -22,7 +22,9 @@ const path = require('node:path');
  */
 const CASES = [
   { name: 'decodeWith', maxBytes: 12_000 },
-  { name: 'TradeRecordCodec', maxBytes: 12_000 },
+  // 13 952 after the session's later work (struct reports its errors through the bounded reporter, declaredAs, the
+  // one decimal grammar): all of it used by the codec; the regression this guards against is the 65 KB of every codec.
+  { name: 'TradeRecordCodec', maxBytes: 16_000 },
 ].map((c) => ({ ...c, source: `import { ${c.name} } from 'ex-streams/codecs';\nexport { ${c.name} };\n` }));
 
 const external = (id) => /^(rxjs|io-ts|fp-ts|ws|fflate)(\/|$)/.test(id) || id.startsWith('node:');
