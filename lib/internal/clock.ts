@@ -1,9 +1,12 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 
 /**
- * The one place where ex-streams reads the time: the injected scheduler's clock. Everything that needs
- * "now" (signing timestamps, heartbeat windows, gap intervals) goes through here, so a `TestScheduler`
- * virtualizes all of it.
+ * `scheduler.now()` with the default scheduler filled in. The time rule (docs/architecture.md, "Time"): lib code
+ * reads the time only through an injected `SchedulerLike`'s `now()` (this helper, or `scheduler.now()` directly
+ * where a scheduler is already in hand), and waits only through that scheduler (`timer`, `delay`, `schedule`), so
+ * a `TestScheduler` virtualizes all of it. No `Date.now()`, `performance.now()`, `setTimeout` or `setInterval` in
+ * `lib/` outside `lib/simulator/`; spec/internal/clock.spec.ts fails if one appears. This helper is not the only
+ * reader: it is for code whose scheduler is optional (signing timestamps, the user stream's session tracking).
  * @internal
  */
 export function nowMs(scheduler: SchedulerLike = asyncScheduler): number {
