@@ -6,8 +6,8 @@ function recordingClock(): ServerClockSampler & { readonly calls: string[] } {
   const calls: string[] = [];
   return {
     calls,
-    rtt: (rttMs) => calls.push(`rtt ${rttMs}`),
-    sample: (offsetMs, rttMs) => calls.push(`sample ${offsetMs} ${rttMs}`),
+    rtt: (rttMs: number) => calls.push(`rtt ${rttMs}`),
+    sample: (offsetMs: number, rttMs: number) => calls.push(`sample ${offsetMs} ${rttMs}`),
     offsetMs: () => 0,
     rttMs: () => undefined,
   } as unknown as ServerClockSampler & { readonly calls: string[] };
