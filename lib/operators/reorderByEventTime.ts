@@ -7,7 +7,6 @@ import {
   type Subscription,
 } from 'rxjs';
 import { ConfigError } from '../errors';
-import { DeadlineQueue } from '../internal/deadlineQueue';
 import { EventHeap } from '../internal/heap';
 import { RecentKeys } from '../internal/recentKeys';
 import { LateEventError } from './lateEventError';
@@ -185,7 +184,7 @@ export function reorderBuffer<T>(
   return (out) => {
     const heap = new EventHeap<T>();
     // (deadline, running max of E) per new maximum, arrival order; one entry per distinct deadline.
-    const deadlines = new DeadlineQueue();
+    const deadlines: { readonly deadline: number; time: number }[] = [];
     const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
     let watermark = -Infinity; // E of the last event emitted in order
     let queuedMax = -Infinity; // highest E pushed to `deadlines`
@@ -201,13 +200,10 @@ export function reorderBuffer<T>(
     function onTimer(this: SchedulerAction<undefined>): void {
       const now = scheduler.now();
       let threshold = -Infinity;
-      while (deadlines.size > 0 && deadlines.headDeadline() <= now) {
-        threshold = deadlines.headTime();
-        deadlines.shift();
-      }
+      while (deadlines.length > 0 && deadlines[0]!.deadline <= now) threshold = deadlines.shift()!.time;
       release(threshold);
-      while (deadlines.size > 0 && deadlines.headTime() < watermark) deadlines.shift();
-      timer = deadlines.size > 0 && !out.closed ? this.schedule(undefined, deadlines.headDeadline() - now) : undefined;
+      while (deadlines.length > 0 && deadlines[0]!.time < watermark) deadlines.shift();
+      timer = deadlines.length > 0 && !out.closed ? this.schedule(undefined, deadlines[0]!.deadline - now) : undefined;
     }
 
     const stopTimer = (): void => {
@@ -260,7 +256,10 @@ export function reorderBuffer<T>(
         if (timed && time >= queuedMax) {
           queuedMax = time;
           // Same deadline as the newest entry (same clock reading): raise its time instead of adding one.
-          deadlines.pushOrRaise(now + maxDelayMs, time);
+          const deadline = now + maxDelayMs;
+          const newest = deadlines[deadlines.length - 1];
+          if (newest !== undefined && newest.deadline === deadline) newest.time = time;
+          else deadlines.push({ deadline, time });
           // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
           if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
         }
@@ -284,7 +283,7 @@ export function reorderBuffer<T>(
       dispose: () => {
         stopTimer();
         heap.clear();
-        deadlines.clear();
+        deadlines.length = 0;
         seen?.clear();
       },
     };
