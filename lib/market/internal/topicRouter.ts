@@ -52,13 +52,6 @@ export class TopicRouter {
   private readonly byKey = new Map<string, RoutedTopic>();
   /** `byKey` as symbol → request topic → subscription: routing a message builds no key string. */
   private readonly bySymbol = new Map<string, Map<string, RoutedTopic>>();
-  /** The last `kline_<klineType>` built by {@link requestTopicOf}, so klines do not build one per message. */
-  private klineType: string | undefined;
-  private klineTopic = '';
-  /** The last `(symbol, request topic)` found in {@link bySymbol} and its subscription; forgotten on every add/remove. */
-  private lastSymbol: string | undefined;
-  private lastTopicName = '';
-  private lastTopic: RoutedTopic | undefined;
   private readonly idOf = new Map<RoutedTopic, string>();
   /** Epoch of the socket the next message comes from. */
   epoch = 0;
@@ -67,7 +60,6 @@ export class TopicRouter {
   constructor(private readonly onIssue: (issue: DecodeError) => void) {}
 
   add(topic: RoutedTopic): void {
-    this.lastSymbol = undefined;
     this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
     let topics = this.bySymbol.get(topic.symbol);
     if (topics === undefined) this.bySymbol.set(topic.symbol, (topics = new Map()));
@@ -83,7 +75,6 @@ export class TopicRouter {
   }
 
   remove(topic: RoutedTopic): void {
-    this.lastSymbol = undefined;
     const id = this.idOf.get(topic);
     if (id !== undefined) this.byId.delete(id);
     this.idOf.delete(topic);
@@ -152,36 +143,14 @@ export class TopicRouter {
       if (E.isLeft(decoded)) return decoded.left;
       envelope = decoded.right;
     }
-    const topicName = this.requestTopicOf(envelope.topic, envelope.params?.klineType);
+    const topicName = requestTopic(envelope.topic, envelope.params?.klineType);
     const id = envelope.id;
     const topic =
       (id !== undefined ? this.byId.get(id) : undefined) ??
-      this.bySymbolTopic(envelope.symbol, topicName) ??
+      this.bySymbol.get(envelope.symbol)?.get(topicName) ??
       (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
     topic?.deliver(envelope, this.epoch);
     return undefined;
-  }
-
-  /** `bySymbol.get(symbol)?.get(topicName)`, remembering the last subscription found (a stream sends one topic after another). */
-  private bySymbolTopic(symbol: string, topicName: string): RoutedTopic | undefined {
-    if (symbol === this.lastSymbol && topicName === this.lastTopicName) return this.lastTopic;
-    const topic = this.bySymbol.get(symbol)?.get(topicName);
-    if (topic !== undefined) {
-      this.lastSymbol = symbol;
-      this.lastTopicName = topicName;
-      this.lastTopic = topic;
-    }
-    return topic;
-  }
-
-  /** {@link requestTopic}, remembering the last kline topic it built. */
-  private requestTopicOf(topic: string, klineType: string | undefined): string {
-    if (topic !== 'kline' || klineType === undefined) return topic;
-    if (klineType !== this.klineType) {
-      this.klineType = klineType;
-      this.klineTopic = requestTopic(topic, klineType);
-    }
-    return this.klineTopic;
   }
 
   private onErrorFrame(message: Record<string, unknown>, describe: boolean): Issue {
