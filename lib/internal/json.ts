@@ -83,50 +83,6 @@ export function mayHaveLongInteger(text: string): boolean {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-/** {@link valueStartsAt} over UTF-8 bytes. */
-function valueStartsAtByte(bytes: Uint8Array, start: number): boolean {
-  let i = start - 1;
-  if (i >= 0 && bytes[i] === MINUS) i--;
-  for (; i >= 0; i--) {
-    const c = bytes[i]!;
-    if (c !== SPACE && c !== TAB && c !== LF && c !== CR) return c === COLON || c === COMMA || c === OPEN_BRACKET;
-  }
-  return true;
-}
-
-/**
- * {@link mayHaveLongInteger} over the UTF-8 bytes of a text frame, before they are decoded to a string: the
- * same search, on a typed array (cheaper per read than `charCodeAt` on a fresh string). Exact for the
- * same reason: in UTF-8 every byte of a multi-byte character is `0x80` or above, so digits, quotes and the
- * JSON punctuation it looks for are the same single bytes as in the text, and runs of digits are the same
- * runs. Never says no when {@link quoteLongIntegers} would quote something in the decoded text.
- * @internal
- */
-export function mayHaveLongIntegerBytes(bytes: Uint8Array): boolean {
-  const n = bytes.length;
-  let i = 0;
-  while (i + LONG_DIGITS <= n) {
-    const j = i + LONG_DIGITS - 1;
-    let c = bytes[j]!;
-    if (c < DIGIT_0 || c > DIGIT_9) {
-      i = j + 1;
-      continue;
-    }
-    let p = j - 1;
-    for (; p >= i; p--) {
-      c = bytes[p]!;
-      if (c < DIGIT_0 || c > DIGIT_9) break;
-    }
-    if (p >= i) {
-      i = mayPrecedeNumber(c) ? p + 1 : j + 2;
-      continue;
-    }
-    if (valueStartsAtByte(bytes, i)) return true;
-    i = j + 2;
-  }
-  return false;
-}
-
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** Characters that may continue a JSON number after its integer digits: `.`, `e`, `E`, `+`, `-`, digits. */
 const continuesNumber = (c: number): boolean =>
@@ -203,13 +159,11 @@ export function parseJson(text: string, secrets?: readonly string[]): E.Either<D
 /**
  * {@link parseJson} without the `Either`: the parsed value, or the `DecodeError` itself (`JSON.parse` never
  * yields a class instance, so `instanceof DecodeError` tells them apart). The hot path of the socket layer
- * uses this to allocate nothing beyond what `JSON.parse` builds. `mayHaveLong`, when given, is the answer of
- * the long-integer pre-check already computed by the caller on the frame's bytes
- * ({@link mayHaveLongIntegerBytes}); it must never be `false` where {@link mayHaveLongInteger} would say yes.
+ * uses this to allocate nothing beyond what `JSON.parse` builds.
  * @internal
  */
-export function parseJsonValue(text: string, secrets?: readonly string[], mayHaveLong?: boolean): unknown {
-  const source = (mayHaveLong ?? mayHaveLongInteger(text)) ? quoteLongIntegers(text) : text;
+export function parseJsonValue(text: string, secrets?: readonly string[]): unknown {
+  const source = mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
   try {
     return JSON.parse(source);
   } catch (e) {

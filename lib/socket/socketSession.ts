@@ -2,7 +2,6 @@ import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { decodeFrameValue, type FrameLimits } from './decodeFrame';
-import { decodeTextBytesValue, type TextBytes } from './decodeTextBytes';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
@@ -111,12 +110,12 @@ export function socketSession(s: SessionSettings): Observable<never> {
     // The one seam of frame handling (one try/catch per frame): whatever the decoder, the heartbeat or a sink
     // throws (a stack overflow on a hostile frame, a bug) becomes a `DecodeError` and the socket keeps going.
     // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
-    // A text frame arrives as its UTF-8 bytes: the long-integer pre-check reads them before they become a string.
-    const onData = (data: TextBytes, isBinary: boolean): void => {
+    // A text frame arrives as its UTF-8 bytes (a `Buffer`): decoded to a string, then parsed like any text frame.
+    const onData = (data: WsData, isBinary: boolean): void => {
       const now = scheduler.now();
       lastSeenAt = now;
       try {
-        handle(isBinary || !(data instanceof Uint8Array) ? decodeFrameValue(data, s.limits) : decodeTextBytesValue(data, s.limits), now);
+        handle(decodeFrameValue(isBinary || !(data instanceof Uint8Array) ? data : data.toString(), s.limits), now);
       } catch (thrown: unknown) {
         s.onDecodeError(handlerFailure(thrown, secrets));
       }
@@ -197,10 +196,15 @@ export function handlerFailure(thrown: unknown, secrets: readonly string[]): Dec
   return new DecodeError('codec', `frame handling failed: ${short}`);
 }
 
+/** What `ws` hands its `'message'` listeners on Node: a text frame's UTF-8 bytes, or a binary frame, as a `Buffer`. */
+interface WsData extends Uint8Array {
+  toString(): string;
+}
+
 /** The `message` listener API of a `ws` WebSocket (Node). @internal */
 interface WsEmitter {
-  on(event: 'message', listener: (data: TextBytes, isBinary: boolean) => void): unknown;
-  removeListener(event: 'message', listener: (data: TextBytes, isBinary: boolean) => void): unknown;
+  on(event: 'message', listener: (data: WsData, isBinary: boolean) => void): unknown;
+  removeListener(event: 'message', listener: (data: WsData, isBinary: boolean) => void): unknown;
 }
 
 /** The socket's `ws` listener API when it is a `ws` WebSocket (`on`, `removeListener` and `terminate`), else `undefined`. */

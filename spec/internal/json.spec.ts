@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import fc from 'fast-check';
-import { mayHaveLongInteger, mayHaveLongIntegerBytes, parseJson, parseJsonValue, quoteLongIntegers } from '../../lib/internal/json';
+import { mayHaveLongInteger, parseJson, quoteLongIntegers } from '../../lib/internal/json';
 
 const right = (text: string): unknown => {
   const r = parseJson(text);
@@ -91,9 +91,7 @@ describe('quoteLongIntegers', () => {
   });
 });
 
-const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-/** The exact question both pre-checks answer: a maximal run of 16+ digits standing where a JSON value starts. */
+/** The exact question the pre-check answers: a maximal run of 16+ digits standing where a JSON value starts. */
 const longRunModel = (text: string): boolean => {
   for (const m of text.matchAll(/\d{16,}/g)) if (/(?:^|[:,[])[ \t\n\r]*-?$/.test(text.slice(0, m.index))) return true;
   return false;
@@ -173,61 +171,6 @@ describe('mayHaveLongInteger', () => {
       }),
       { numRuns: 2000 },
     );
-  });
-});
-
-
-describe('mayHaveLongIntegerBytes', () => {
-  it('answers exactly the long-run question over UTF-8 bytes, multi-byte characters before runs included', () => {
-    for (let pad = 0; pad < 40; pad++) {
-      for (const filler of ['a', 'é', '€', '𝄞']) {
-        for (const [text, expected] of layouts(filler.repeat(pad))) expect(mayHaveLongIntegerBytes(utf8(text))).toBe(expected);
-      }
-    }
-    fc.assert(
-      fc.property(runText, (text) => {
-        expect(mayHaveLongIntegerBytes(utf8(text))).toBe(longRunModel(text));
-      }),
-      { numRuns: 3000 },
-    );
-  });
-
-  it('finds bare long integers in UTF-8 bytes wherever the samples fall, multi-byte text before them included', () => {
-    for (let pad = 0; pad < 40; pad++) {
-      for (const filler of ['a', 'é', '€', '𝄞']) {
-        const prefix = `{"x":"${filler.repeat(pad)}",`;
-        expect(mayHaveLongIntegerBytes(utf8(`${prefix}"i":1234567890123456}`))).toBe(true);
-        expect(mayHaveLongIntegerBytes(utf8(`${prefix}"i": -12345678901234567890}`))).toBe(true);
-        expect(mayHaveLongIntegerBytes(utf8(`${prefix}"i":[ 1,\n 1234567890123456]}`))).toBe(true);
-        expect(mayHaveLongIntegerBytes(utf8(`${prefix}"i":"1234567890123456789"}`))).toBe(false);
-        expect(mayHaveLongIntegerBytes(utf8(`${prefix}"t":123456789012345,"u":1625562619577}`))).toBe(false);
-      }
-    }
-    expect(mayHaveLongIntegerBytes(utf8('1234567890123456'))).toBe(true);
-    expect(mayHaveLongIntegerBytes(new Uint8Array(0))).toBe(false);
-  });
-
-  it('never says no when quoteLongIntegers would quote something in the decoded text (any Unicode)', () => {
-    const ws = fc.string({ unit: fc.constantFrom(' ', '\n', '\t', '\r'), maxLength: 3 });
-    const leaf = fc.oneof(
-      fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }).map(String),
-      fc.string({ unit: fc.oneof(fc.constantFrom('1', '9', '0', ':', ',', '[', '"', '\\', ' '), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 })), maxLength: 20 }).map((x) => JSON.stringify(x)),
-      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
-    );
-    const doc = fc.array(fc.tuple(ws, leaf, ws), { maxLength: 8 }).map((items) => `[${items.map(([a, v, b]) => a + v + b).join(',')}]`);
-    fc.assert(
-      fc.property(doc, (text) => {
-        expect(() => JSON.parse(text)).not.toThrow();
-        if (quoteLongIntegers(text) !== text) expect(mayHaveLongIntegerBytes(utf8(text))).toBe(true);
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('as parseJsonValue\'s precomputed answer gives the same value as the string pre-check', () => {
-    const text = '{"i":1291488620385157122,"s":"é","t":1625562619577}';
-    expect(parseJsonValue(text, [], mayHaveLongIntegerBytes(utf8(text)))).toEqual(parseJsonValue(text));
-    expect(parseJsonValue(text, [], mayHaveLongIntegerBytes(utf8(text)))).toEqual({ i: '1291488620385157122', s: 'é', t: 1625562619577 });
   });
 });
 
