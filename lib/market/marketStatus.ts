@@ -1,21 +1,17 @@
-import type { ConnectionStatus } from '../socket/connectionStatus';
+import type { StreamStatus } from '../socket/streamStatus';
 
 /**
- * The state of a `marketStreams` connection: the socket core's status (with its epoch) plus counters
- * since the streams were created, and the age of the data in hand. Emitted when the connection changes, and
- * for counter changes once per burst (see `MarketStreams.status$`).
+ * The counters of a {@link MarketStatus}: since the streams were created, plus the age of the data in hand.
  *
  * @example
  * ```ts
- * import { marketStreams } from 'ex-streams';
+ * import { marketStreams, type MarketCounters } from 'ex-streams';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
- * market.status$.subscribe((s) => console.log(s.connection.type, s.connection.epoch, s.topics, s.tradeGaps));
- * // 'open' 1 4 0
+ * const refused = (c: MarketCounters): number => c.decodeErrors + c.rejections;
+ * market.status$.subscribe((s) => console.log(refused(s))); // 0
  * ```
  */
-export interface MarketStatus {
-  /** Status of the underlying connection (see `ConnectionStatus`). */
-  readonly connection: ConnectionStatus;
+export interface MarketCounters {
   /** Topic subscriptions live now (each `(symbol, topic, binary)` once, however many observers share it). */
   readonly topics: number;
   /** Trade gaps detected (see `gaps$`). */
@@ -39,5 +35,18 @@ export interface MarketStatus {
   readonly dataAgeMs?: number;
 }
 
-/** The counters of {@link MarketStatus}. @internal */
-export type MarketCounters = Omit<MarketStatus, 'connection'>;
+/**
+ * The state of a `marketStreams` connection: the socket core's status (with its epoch) plus counters
+ * since the streams were created, and the age of the data in hand (see {@link MarketCounters}). The same
+ * shape as `UserStatus` (see `StreamStatus`). Emitted when the connection changes, and for counter changes
+ * once per burst (see `MarketStreams.status$`).
+ *
+ * @example
+ * ```ts
+ * import { marketStreams } from 'ex-streams';
+ * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
+ * market.status$.subscribe((s) => console.log(s.connection.type, s.connection.epoch, s.topics, s.tradeGaps));
+ * // 'open' 1 4 0
+ * ```
+ */
+export type MarketStatus = StreamStatus<MarketCounters>;

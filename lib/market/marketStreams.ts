@@ -1,22 +1,15 @@
 import {
   asyncScheduler,
-  auditTime,
   BehaviorSubject,
-  combineLatest,
-  concat,
   defer,
-  distinctUntilChanged,
   identity,
-  map,
   type MonoTypeOperatorFunction,
   merge,
   Observable,
   type SchedulerLike,
   share,
-  skip,
   Subject,
   type Subscription,
-  take,
 } from 'rxjs';
 import type * as t from 'io-ts';
 import type { DepthRecord } from '../codecs/depth';
@@ -34,6 +27,7 @@ import type { RestCalls } from '../rest/callTypes';
 import type { RestClient } from '../rest/types';
 import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
+import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { pacer } from './internal/pacer';
 import { restTrades } from './internal/restTrades';
@@ -214,22 +208,6 @@ function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['st
   if (topic === 'depth') return config.depth ?? 30_000;
   if (topic === 'realtimes') return config.realtimes ?? 60_000;
   return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
-}
-
-/** Field by field equality of two counter sets. @internal */
-function sameCounters(a: MarketCounters, b: MarketCounters): boolean {
-  for (const key of Object.keys(a) as (keyof MarketCounters)[]) if (a[key] !== b[key]) return false;
-  return Object.keys(a).length === Object.keys(b).length;
-}
-
-/**
- * The counters as `status$` shows them: the current set at once, then at most one set per burst of changes
- * (the changes made in one synchronous run, e.g. twelve topics subscribed in a row, are published once, at the
- * end of it on `scheduler`), and only when a field differs from the set published last. @internal
- */
-function coalesced(counters: BehaviorSubject<MarketCounters>, scheduler: SchedulerLike): Observable<MarketCounters> {
-  const later = counters.pipe(skip(1), auditTime(0, scheduler));
-  return defer(() => concat(counters.pipe(take(1)), later)).pipe(distinctUntilChanged(sameCounters));
 }
 
 function positive(option: string, value: number, integer: boolean): number {
@@ -499,7 +477,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           ),
         ),
       ),
-    status$: combineLatest([conn.status$, coalesced(counters, scheduler)]).pipe(map(([connection, c]) => ({ connection, ...c }))),
+    status$: streamStatus(conn.status$, counters, scheduler),
     errors$: merge(conn.errors$, errors),
     gaps$: gaps.asObservable(),
     serverClock: conn.serverClock,

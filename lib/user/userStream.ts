@@ -1,5 +1,6 @@
 import {
   asyncScheduler,
+  BehaviorSubject,
   defer,
   filter,
   merge,
@@ -15,12 +16,13 @@ import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
-import { ConfigError, EventTimeOutOfRangeError } from '../errors';
+import { ConfigError, DecodeError, EventTimeOutOfRangeError } from '../errors';
 import { backoffDelayMs } from '../operators/reconnect';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
+import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { BalancesState } from './foldBalances';
 import type { OrdersState } from './foldOrders';
@@ -37,6 +39,7 @@ import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
 import { sharedListenKey } from './internal/sharedListenKey';
 import { privateEventKey } from './privateEventKey';
 import type { StateSync } from './stateSync';
+import type { UserCounters, UserStatus } from './userStatus';
 import type { UserStreamGap } from './userStreamGap';
 
 /**
@@ -151,12 +154,15 @@ export interface UserStream {
    */
   readonly balances$: Observable<BalancesState & StateSync>;
   /**
-   * Connection status, epochs counted across listen keys; replays the current one. Never shows a listen key.
+   * Connection status (epochs counted across listen keys; never shows a listen key) plus counters since the
+   * stream was created ({@link UserStatus}, the shape of `MarketStreams.status$`). Replays the current one at
+   * once (`closed`, epoch 0, before the first start); then emits every connection transition at once and
+   * counter changes coalesced, one emission per burst, none when the counters end where they were.
    * Observes only: subscribing to it starts nothing (subscribe to an event or state stream for that); when
    * the stream stops (last subscriber gone, or ended by your own settings) it shows `closed` and stays
    * subscribed for the next start. Never errors or completes.
    */
-  readonly status$: Observable<ConnectionStatus>;
+  readonly status$: Observable<UserStatus>;
   /**
    * Every error, none of which ends anything: `DecodeError`s (the other events of the frame still arrive), lost
    * sockets, failed or rejected listen-key calls (retried), `EventTimeOutOfRangeError`s (event dropped).
@@ -166,6 +172,9 @@ export interface UserStream {
   /** One item per reconnection (or key change) after the first open: the interval whose events are lost. Observes only, like `status$`. */
   readonly gaps$: Observable<UserStreamGap>;
 }
+
+/** The status item a start emits (before any key or socket). */
+const STARTING: UserItem = { type: 'status', status: { type: 'connecting', epoch: 0, attempt: 0 } };
 
 /** Keys remembered for redaction (the current one and a few before it). */
 const REMEMBERED_KEYS = 4;
@@ -203,7 +212,9 @@ const REMEMBERED_KEYS = 4;
  *   and the account are fetched (failures on `errors$`, retried with backoff, at least `Retry-After`) and merged
  *   by update time; every state says whether it is `authoritative` ({@link StateSync}), `false` from a lost
  *   socket until the next snapshot is merged;
- * - `status$`, `errors$` and `gaps$` observe only: subscribed alone they start nothing;
+ * - `status$`, `errors$` and `gaps$` observe only: subscribed alone they start nothing; `status$` counts, since
+ *   the stream was created, gaps, key changes, failed key calls, decode errors, events dropped for their time
+ *   and late events, and shows whether the state is authoritative ({@link UserCounters});
  * - one socket however many subscribers to however many of the streams; cold: the socket opens on the first
  *   subscription and closes (and the key is closed) after the last unsubscription;
  * - the listen key never appears in `status$`, `errors$` or any error (it is redacted).
@@ -244,8 +255,29 @@ export function userStream(config: UserStreamConfig): UserStream {
   const base = url.replace(/\/+$/, '');
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
   const { dedupeKey } = reorder;
+  // What `status$` shows: the connection (fed by the hub below) and the counters, counted where each thing happens.
+  const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
+  const counters = new BehaviorSubject<UserCounters>({
+    gaps: 0,
+    keyChanges: 0,
+    keyErrors: 0,
+    decodeErrors: 0,
+    outOfRangeEvents: 0,
+    lateEvents: 0,
+    authoritative: false,
+  });
+  const count = (change: (c: UserCounters) => Partial<UserCounters>): void =>
+    counters.next({ ...counters.value, ...change(counters.value) });
+  const { onLate } = reorder;
   const openReorder = reorderBuffer<PrivateEvent>(
-    { ...reorder, scheduler },
+    {
+      ...reorder,
+      scheduler,
+      onLate: (event, watermark) => {
+        count((c) => ({ lateEvents: c.lateEvents + 1 }));
+        onLate?.(event, watermark);
+      },
+    },
     'dedupeKey' in reorder
       ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now))
       : rememberPrivateEvent,
@@ -261,6 +293,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       const offset = serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!();
       const skew = event.E - (now + offset);
       if (skew > maxEventTimeSkewMs || -skew > maxEventTimeSkewMs) {
+        count((c) => ({ outOfRangeEvents: c.outOfRangeEvents + 1 }));
         sideItems$.next({
           type: 'error',
           error: new EventTimeOutOfRangeError(event.e, event.E, now + offset, maxEventTimeSkewMs),
@@ -277,6 +310,7 @@ export function userStream(config: UserStreamConfig): UserStream {
     let currentKey: string | undefined;
     let currentDead = false;
     const onError = (error: unknown): void => {
+      count((c) => ({ keyErrors: c.keyErrors + 1 }));
       listenKeyOptions.onError?.(error);
       sideItems$.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
     };
@@ -309,6 +343,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       tap((key) => {
         sameKeyRetries = key === currentKey ? sameKeyRetries + 1 : 0;
         keyChanged = currentKey !== undefined && key !== currentKey;
+        if (keyChanged) count((c) => ({ keyChanges: c.keyChanges + 1 }));
         currentKey = key;
         currentDead = false;
         if (!keys.includes(key)) keys.push(key);
@@ -329,7 +364,9 @@ export function userStream(config: UserStreamConfig): UserStream {
         );
       }),
       trackSessions(scheduler, frameClock),
-      (items$) => merge(sideItems$, items$), // side items first: a creation failing at once is not lost
+      // Side items first: a creation failing at once is not lost. A start shows as `connecting` at once, also
+      // while the first key is being created (the connection's own first `connecting` then adds nothing).
+      (items$) => merge(sideItems$, items$).pipe(startWith(STARTING)),
       // After each open: REST snapshots of the orders and the account, merged by the fold (see resync).
       (items$) =>
         snapshots === undefined
@@ -345,6 +382,13 @@ export function userStream(config: UserStreamConfig): UserStream {
                 random: listenKeyOptions.random ?? Math.random,
               }),
             ),
+      // The counters of the items that are not events (events are counted where they are dropped).
+      tap((item) => {
+        if (item.type === 'gap') count((c) => ({ gaps: c.gaps + 1 }));
+        else if (item.type === 'error' && item.error instanceof DecodeError) count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
+        else if (item.type === 'sync') count(() => ({ authoritative: true, syncedEpoch: item.epoch }));
+        else if (item.type === 'unsync') count(() => ({ authoritative: false }));
+      }),
       // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
       // are scrubbed and passed on.
       foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {
@@ -355,6 +399,17 @@ export function userStream(config: UserStreamConfig): UserStream {
   });
   // `share()` + `filter` + `map` per stream, as one hub: each item goes to the subscribers of its kind only.
   const hub = new ItemHub(core$);
+  // The connection as every status$ observer sees it (a passive listener starts nothing, and stays across
+  // starts); a stop also ends the sync of the state (the next start folds afresh).
+  hub.pick('status', (i) => i.status, true).subscribe((status) => {
+    const shown = connectionStatus.value;
+    if (status.type === 'connecting' && shown.type === 'connecting' && status.epoch === shown.epoch && status.attempt === shown.attempt) return;
+    if (status.type === 'closed' && (counters.value.authoritative || counters.value.syncedEpoch !== undefined)) {
+      const { syncedEpoch: _, ...rest } = counters.value;
+      counters.next({ ...rest, authoritative: false });
+    }
+    connectionStatus.next(status);
+  });
 
   const withLatest = <A>(source: Observable<A>, current: () => A | undefined): Observable<A> =>
     defer(() => {
@@ -371,7 +426,7 @@ export function userStream(config: UserStreamConfig): UserStream {
     orders$: withLatest(hub.pick('orders', (i) => i.orders), () => latest.orders),
     balances$: withLatest(hub.pick('balances', (i) => i.balances), () => latest.balances),
     // Observers: they see what runs, they start nothing (see ItemHub).
-    status$: withLatest(hub.pick('status', (i) => i.status, true), () => latest.status),
+    status$: streamStatus(connectionStatus, counters, scheduler),
     errors$: hub.pick('error', (i) => i.error, true),
     gaps$: hub.pick('gap', (i) => i.gap, true),
   };

@@ -1,3 +1,6 @@
+import { distinctUntilChanged, map, type Observable } from 'rxjs';
+import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
+import type { UserStream } from '../../lib/user/userStream';
 import { executionReport } from '../../lib/testing/privateMessages';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
@@ -40,3 +43,13 @@ export function ticket(T: string, over: Partial<TicketInfo> = {}): TicketInfo {
     ...over,
   } as TicketInfo;
 }
+
+/**
+ * The connection part of a user stream's `status$`, one value per transition (an emission for counters alone
+ * carries the same connection object and is skipped).
+ */
+export const connectionOf = (user: Pick<UserStream, 'status$'>): Observable<ConnectionStatus> =>
+  user.status$.pipe(
+    map((s) => s.connection),
+    distinctUntilChanged(),
+  );

@@ -8,7 +8,7 @@ import { userStream, type UserStream } from '../../lib/user/userStream';
 import type { UserStreamGap } from '../../lib/user/userStreamGap';
 import { startHttpServer, type Reply, type TestHttpServer } from '../helpers/httpServer';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
-import { account } from './fixtures';
+import { account, connectionOf } from './fixtures';
 
 /**
  * The user stream against hostile services, on real sockets: a key endpoint that rejects, a stream that
@@ -67,13 +67,15 @@ describe('userStream (hostile services, real sockets)', () => {
     subs.push(user.orders$.subscribe(() => undefined), user.events$.subscribe(() => undefined));
     const errors: Error[] = [];
     const statuses: ConnectionStatus[] = [];
-    subs.push(user.errors$.subscribe((e) => errors.push(e)), user.status$.subscribe((s) => statuses.push(s)));
+    subs.push(user.errors$.subscribe((e) => errors.push(e)), connectionOf(user).subscribe((s) => statuses.push(s)));
     await firstValueFrom(user.errors$.pipe(skip(2 * answers.length)));
     expect(posts(server)).toBeGreaterThan(2 * answers.length);
     expect(new Set(errors.map((e) => e.name))).toEqual(new Set(['RequestRejectedError']));
     expect(errors.map((e) => (e as { status?: number }).status).slice(0, 5)).toEqual([401, 200, 200, 503, 200]);
     expect(statuses.length).toBeGreaterThan(answers.length);
-    expect(statuses.every((s) => s.type === 'reconnecting' && s.cause?.name === 'RequestRejectedError')).toBe(true);
+    // the start shows at once (the key is being created), then every refused creation
+    expect(statuses[0]).toEqual({ type: 'connecting', epoch: 0, attempt: 0 });
+    expect(statuses.slice(1).every((s) => s.type === 'reconnecting' && s.cause?.name === 'RequestRejectedError')).toBe(true);
   });
 
   it('survives a key endpoint nobody listens on (network errors), retrying', async () => {
@@ -85,7 +87,8 @@ describe('userStream (hostile services, real sockets)', () => {
     const errors = await firstValueFrom(user.errors$.pipe(skip(3)));
     expect(errors.name).toBe('RequestFailedError');
     const status = await firstValueFrom(user.status$);
-    expect(status).toMatchObject({ type: 'reconnecting', cause: { name: 'RequestFailedError' } });
+    expect(status).toMatchObject({ connection: { type: 'reconnecting', cause: { name: 'RequestFailedError' } } });
+    expect(status.keyErrors).toBeGreaterThanOrEqual(4); // each failed creation counted (4 seen on errors$)
   });
 
   it('backs off key creation when every socket is closed with 4001 and every POST mints a new key', async () => {
@@ -131,10 +134,10 @@ describe('userStream (hostile services, real sockets)', () => {
     subs.push(
       user.events$.subscribe({ error: (e: unknown) => seen.push(e) }),
       user.errors$.subscribe((e) => seen.push(e)),
-      user.status$.subscribe((s) => seen.push(s)),
+      connectionOf(user).subscribe((s) => seen.push(s)),
     );
     await firstValueFrom(user.errors$.pipe(filter((e) => e.name === 'ConnectionClosedError')));
-    await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open' && s.epoch === 2)));
+    await firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'open' && s.epoch === 2)));
     const text = seen
       .map((v) => {
         const e = (v as { cause?: Error }).cause ?? v;
@@ -177,12 +180,12 @@ describe('userStream (hostile services, real sockets)', () => {
     subs.push(
       user.events$.subscribe((e) => received.add(e.E)),
       user.gaps$.subscribe((g) => gaps.push(g)),
-      user.status$.pipe(filter((s) => s.type === 'open')).subscribe((s) => opens.push(s)),
+      connectionOf(user).pipe(filter((s) => s.type === 'open')).subscribe((s) => opens.push(s)),
     );
     await firstValueFrom(user.events$.pipe(skip(4)));
     proxy.stall(); // ~5 ms after an event arrived, ~15 ms before the next one is written
     const stalledAt = Date.now();
-    await firstValueFrom(user.status$.pipe(filter((s) => s.type === 'reconnecting')));
+    await firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'reconnecting')));
     proxy.resume();
     await firstValueFrom(user.gaps$);
     await firstValueFrom(user.events$.pipe(skip(3)));

@@ -8,7 +8,7 @@ import type { BalancesState } from '../../lib/user/foldBalances';
 import type { OrdersState } from '../../lib/user/foldOrders';
 import type { StateSync } from '../../lib/user/stateSync';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
-import { account, report } from './fixtures';
+import { account, connectionOf, report } from './fixtures';
 
 const URL = 'ws://127.0.0.1:1/api/v1/ws';
 
@@ -161,7 +161,7 @@ describe('userStream (state that heals itself)', () => {
         c: 'RequestFailedError',
       });
       expectObservable(user.orders$.pipe(map(showOrders)), '^ 2s !').toBe('1501ms a', { a: 'A1' }) // when both calls have answered;
-      expectObservable(user.status$.pipe(map((s) => s.type)), '^ 1999ms !').toBe('ab', { a: 'connecting', b: 'open' }); // never reconnecting
+      expectObservable(connectionOf(user).pipe(map((s) => s.type)), '^ 1999ms !').toBe('ab', { a: 'connecting', b: 'open' }); // never reconnecting
       flush();
       // backoff: random 0.5 × min(60 000, 1000 × 2^(n-1)) = 500, then 1000; the rate limit: 1000 at least
       expect(log).toEqual(['openOrders@1', 'account@1', 'account@501', 'openOrders@1001', 'account@1501']);

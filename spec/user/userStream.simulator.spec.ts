@@ -8,6 +8,7 @@ import type { Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { ConnectionClosedError } from '../../lib/errors';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
+import { connectionOf } from './fixtures';
 import { privateEventKey } from '../../lib/user/privateEventKey';
 import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
 
@@ -36,7 +37,7 @@ describe('userStream (simulator)', () => {
     });
 
   const opened = (user: UserStream, epoch = 1) =>
-    firstValueFrom(user.status$.pipe(filter((s) => s.type === 'open' && s.epoch >= epoch)));
+    firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'open' && s.epoch >= epoch)));
 
   /** A BUY far above the market: fills at once as a taker. */
   const buy = (quantity = '0.001') =>
@@ -110,7 +111,7 @@ describe('userStream (simulator)', () => {
     const user = stream({ connection: { heartbeatTimeoutMs: 300, pingIntervalMs: 100, reconnect: { minDelayMs: 20 } } });
     subs.push(user.events$.subscribe());
     await opened(user);
-    const reconnecting = firstValueFrom(user.status$.pipe(filter((s) => s.type === 'reconnecting')));
+    const reconnecting = firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'reconnecting')));
     sim.stall({ stream: 'private' });
     await reconnecting;
     sim.resume();
@@ -125,7 +126,7 @@ describe('userStream (simulator)', () => {
     const user = stream();
     subs.push(user.events$.subscribe(), user.orders$.subscribe());
     await opened(user);
-    subs.push(user.status$.subscribe());
+    subs.push(connectionOf(user).subscribe());
     expect(sim.observed().accepted.private).toBe(1);
     const key = sim.activeListenKey();
     expect(key).toBeDefined();

@@ -1,11 +1,11 @@
 import * as fc from 'fast-check';
-import { defer, EMPTY, map, of, throwError, type SchedulerAction } from 'rxjs';
+import { defer, EMPTY, map, of, skip, take, throwError, type SchedulerAction } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { ConfigError, EventTimeOutOfRangeError, RateLimitedError, RequestRejectedError } from '../../lib/errors';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
-import { account, report, ticket } from './fixtures';
+import { account, connectionOf, report, ticket } from './fixtures';
 
 const URL = 'ws://127.0.0.1:1/api/v1/ws';
 
@@ -113,14 +113,15 @@ describe('userStream', () => {
   it('keeps one socket for every subscriber and closes it after the last unsubscribe; status$ and errors$ only observe', () => {
     testScheduler.run(({ expectObservable, expectSubscriptions, flush }) => {
       const { ws, user } = setup();
-      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('--ab-----c', {
+      expectObservable(connectionOf(user).pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('x-ab-----c', {
+        x: 'closed0',
         a: 'connecting0',
         b: 'open1',
         c: 'closed1',
       });
       expectObservable(user.events$, '--^---!').toBe('');
       expectObservable(user.orders$, '---^-----!').toBe('');
-      expectObservable(user.status$.pipe(map((s) => s.type)), '----^--------!').toBe('----a----b', { a: 'open', b: 'closed' });
+      expectObservable(connectionOf(user).pipe(map((s) => s.type)), '----^--------!').toBe('----a----b', { a: 'open', b: 'closed' });
       expectObservable(user.errors$, '^ 20ms !').toBe('');
       flush();
       // status$ and errors$ subscribed alone at 0 start nothing; events$ opens at 2, orders$ keeps it until 9
@@ -134,7 +135,7 @@ describe('userStream', () => {
       const { ws, user } = setup({ listenKey$: keys });
       expectObservable(user.events$, '^ 30ms !').toBe('');
       ws.at(4, (s) => s.receive({ pong: 4 })); // the last frame of key-1's socket: the gap starts there
-      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab----cd', {
+      expectObservable(connectionOf(user).pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab----cd', {
         a: 'connecting0',
         b: 'open1',
         c: 'connecting1',
@@ -162,7 +163,7 @@ describe('userStream', () => {
       const subs = [
         user.events$.subscribe(),
         user.errors$.subscribe((e) => seen.push(`${e.name}: ${e.message} ${JSON.stringify(e)}`)),
-        user.status$.subscribe((s) => seen.push(JSON.stringify(s) + ('cause' in s && s.cause ? s.cause.message : ''))),
+        connectionOf(user).subscribe((s) => seen.push(JSON.stringify(s) + ('cause' in s && s.cause ? s.cause.message : ''))),
       ];
       testScheduler.schedule(() => subs.forEach((sub) => sub.unsubscribe()), 20);
       flush();
@@ -268,7 +269,7 @@ describe('userStream', () => {
       expectObservable(user.gaps$, '^ 20ms !').toBe('--------g', {
         g: { epoch: 2, downSince: 3, reconnectedAt: 8, keyChanged: false },
       });
-      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab---c-de', {
+      expectObservable(connectionOf(user).pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab---c-de', {
         a: 'connecting0',
         b: 'open1',
         c: 'reconnecting1',
@@ -311,7 +312,10 @@ describe('userStream', () => {
         c: 'RateLimitedError',
       });
       // waits 2, 4, then 20 (Retry-After beats the 8 of the backoff); the key comes at 26, the socket opens at 27
-      expectObservable(user.status$.pipe(map((s) => `${s.type}:${'cause' in s && s.cause ? s.cause.name : ''}`)), '^ 40ms !').toBe(
+      const shown$ = connectionOf(user).pipe(map((s) => `${s.type}:${'cause' in s && s.cause ? s.cause.name : ''}`));
+      // at once: the replayed `closed`, then the start (`connecting` while the key is created)
+      expectObservable(shown$.pipe(take(2)), '^ 40ms !').toBe('(xy|)', { x: 'closed:', y: 'connecting:' });
+      expectObservable(shown$.pipe(skip(2)), '^ 40ms !').toBe(
         'a-b---c 19ms de',
         { a: 'reconnecting:RequestRejectedError', b: 'reconnecting:RequestRejectedError', c: 'reconnecting:RateLimitedError', d: 'connecting:', e: 'open:' },
       );
@@ -324,7 +328,7 @@ describe('userStream', () => {
       const { ws, user } = setup();
       ws.at(3, (s) => s.closeFromServer({ code: 4002, reason: `listenKey=key-1 too slow, path ${URL}/key-1, key key-1` }));
       expectObservable(user.events$, '^ 30ms !').toBe('');
-      expectObservable(user.status$.pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab-c-de', {
+      expectObservable(connectionOf(user).pipe(map((s) => `${s.type}${s.epoch}`)), '^ 20ms !').toBe('ab-c-de', {
         a: 'connecting0',
         b: 'open1',
         c: 'reconnecting1',
