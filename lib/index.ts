@@ -94,6 +94,7 @@ export type {
   Connection,
   ConnectionConfig,
   ConnectionStatus,
+  StreamStatus,
   RawInflater,
   ServerClock,
   WebSocketCtor,
@@ -104,7 +105,7 @@ export type {
 
 // Market streams
 export { marketStreams, customKlineInterval } from './market/index';
-export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus, KlineInterval, CustomKlineInterval } from './market/index';
+export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
 
 // Operators
 export {
@@ -140,6 +141,8 @@ export type {
   ListenKeyConfig,
   UserStream,
   UserStreamConfig,
+  UserStatus,
+  UserCounters,
   UserStreamGap,
   StateSync,
   FoldOrdersConfig,

@@ -6,6 +6,7 @@ export { listenKey } from './listenKey';
 export type { ListenKeyApi, ListenKeyConfig } from './listenKey';
 export { userStream } from './userStream';
 export type { UserStream, UserStreamConfig } from './userStream';
+export type { UserCounters, UserStatus } from './userStatus';
 export type { UserStreamGap } from './userStreamGap';
 export type { StateSync } from './stateSync';
 export { privateEventKey } from './privateEventKey';

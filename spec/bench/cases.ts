@@ -174,7 +174,7 @@ export function libraryCase(name: string, transport: 'text' | 'zip' = 'text', in
             reorder: { maxDelayMs: 1 },
           });
           const sub = user.events$.subscribe(sink);
-          sub.add(user.status$.pipe(filter((s) => s.type === 'open')).subscribe(() => setImmediate(() => resolve(() => sub.unsubscribe()))));
+          sub.add(user.status$.pipe(filter((s) => s.connection.type === 'open')).subscribe(() => setImmediate(() => resolve(() => sub.unsubscribe()))));
           return;
         }
         const market = marketStreams({

@@ -95,9 +95,12 @@ const gapWindows = (windows: ReadonlyArray<readonly [number, number]>, numbers: 
   return true;
 };
 
-/** Market epochs after the first (each with its `downSince`), deduplicated by epoch. */
-const marketReopens = (seen: Observations): Array<Extract<ConnectionStatus, { type: 'open' }>> => {
-  const opens = seen.marketStatus.map((s) => s.status.connection).filter((c): c is Extract<ConnectionStatus, { type: 'open' }> => c.type === 'open');
+/**
+ * The opens of a `status$` log (market or user: one shape), each with its `downSince`, deduplicated by epoch (a
+ * status emitted for counters alone repeats the connection).
+ */
+const opensOf = (log: ReadonlyArray<{ readonly status: { readonly connection: ConnectionStatus } }>): Array<Extract<ConnectionStatus, { type: 'open' }>> => {
+  const opens = log.map((s) => s.status.connection).filter((c): c is Extract<ConnectionStatus, { type: 'open' }> => c.type === 'open');
   return [...new Map(opens.map((o) => [o.epoch, o])).values()];
 };
 
@@ -170,7 +173,7 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
 function tradeChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   const { seen, sent } = input;
   const inMarketGap = gapWindows(
-    marketReopens(seen).flatMap((o) => (o.downSince === undefined ? [] : [[o.downSince, o.since] as const])),
+    opensOf(seen.marketStatus).flatMap((o) => (o.downSince === undefined ? [] : [[o.downSince, o.since] as const])),
     numbers,
   );
   const lostOutsideGaps: string[] = [];
@@ -234,9 +237,9 @@ function recoveryChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
     silent.push(`faults near the end: ${lastFaults.join(', ')}; market status: ${lastStatus.join(', ')}`);
   }
   const eventAfter = seen.events.some((e) => e.at > lastFaultEnd);
-  const marketEpochs = marketReopens(seen);
+  const marketEpochs = opensOf(seen.marketStatus);
   const marketOpens = marketEpochs;
-  const userOpens = seen.userStatus.filter((s) => s.status.type === 'open');
+  const userOpens = opensOf(seen.userStatus);
   numbers.marketReconnects = Math.max(0, marketEpochs.length - 1);
   numbers.userReconnects = Math.max(0, userOpens.length - 1);
   numbers.userGaps = seen.userGaps.length;
@@ -255,7 +258,7 @@ function recoveryChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
         invisible.push(`public ${f.kind} at ${f.at} (gaps near, relative: ${near.join(' ') || 'none'})`);
       }
     }
-    if (hits(f, 'private') && statusAt(seen.userStatus, f.at - 20)?.type === 'open') {
+    if (hits(f, 'private') && statusAt(seen.userStatus, f.at - 20)?.connection.type === 'open') {
       // An expiry during a half-open cut reaches the client only when it reconnects (4001 on the old key):
       // then the key change is the gap that follows, within a heartbeat timeout.
       const shown = seen.userGaps.some(({ gap }) =>

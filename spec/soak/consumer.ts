@@ -6,12 +6,12 @@ import { marketStreams, type MarketStreams } from '../../lib/market/marketStream
 import type { MarketStatus } from '../../lib/market/marketStatus';
 import type { TradeGap } from '../../lib/operators/dedupeTrades';
 import type { RestClient } from '../../lib/rest/types';
-import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
 import type { BalancesState } from '../../lib/user/foldBalances';
 import type { OrdersState } from '../../lib/user/foldOrders';
 import type { StateSync } from '../../lib/user/stateSync';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { userStream, type UserStream } from '../../lib/user/userStream';
+import type { UserStatus } from '../../lib/user/userStatus';
 import type { UserStreamGap } from '../../lib/user/userStreamGap';
 
 /** Client-side settings of the soak consumer (fast heartbeats and backoff so faults show within seconds). */
@@ -37,7 +37,7 @@ export interface Observations {
   /** Events reported late by the reorder buffer (the policy `late: 'emit'` passes them on). */
   readonly late: Set<PrivateEvent>;
   readonly userGaps: Array<{ readonly at: number; readonly gap: UserStreamGap }>;
-  readonly userStatus: Array<{ readonly at: number; readonly status: ConnectionStatus }>;
+  readonly userStatus: Array<{ readonly at: number; readonly status: UserStatus }>;
   readonly userErrors: Error[];
   /** Observables that errored or completed (they should live until unsubscribed). */
   readonly terminated: string[];

@@ -14,6 +14,7 @@ import type {
   StateSync,
   TradeGap,
   TradeRecord,
+  UserStatus,
   UserStreamGap,
 } from '../../../lib/index';
 
@@ -31,7 +32,7 @@ export type DemoEvent =
   | { readonly type: 'ticker'; readonly symbol: string; readonly ticker: RealtimesRecord }
   | { readonly type: 'marketMessage'; readonly symbol: string; readonly topic: string; readonly first: boolean; readonly epoch: number }
   | { readonly type: 'marketStatus'; readonly status: MarketStatus }
-  | { readonly type: 'userStatus'; readonly status: ConnectionStatus }
+  | { readonly type: 'userStatus'; readonly status: UserStatus }
   | { readonly type: 'error'; readonly stream: StreamName; readonly error: Error }
   | { readonly type: 'tradeGap'; readonly gap: TradeGap }
   | { readonly type: 'userGap'; readonly gap: UserStreamGap }

@@ -112,9 +112,11 @@ export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
         : next;
     }
     case 'userStatus': {
-      const next = { ...s, user: { ...s.user, status: event.status } };
-      return statusChanged(s.user.status, event.status)
-        ? log(next, at, `${streamLabel('private')}: ${describeStatus(event.status)}`, event.status.type === 'reconnecting' ? 'warn' : 'info')
+      // The same shape as the market's: the connection plus counters (the gaps counted by the stream itself).
+      const { connection, gaps } = event.status;
+      const next = { ...s, user: { ...s.user, status: connection, gaps } };
+      return statusChanged(s.user.status, connection)
+        ? log(next, at, `${streamLabel('private')}: ${describeStatus(connection)}`, connection.type === 'reconnecting' ? 'warn' : 'info')
         : next;
     }
     case 'error': {
@@ -129,7 +131,7 @@ export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
     case 'tradeGap':
       return log(s, at, describeTradeGap(event.gap), 'warn');
     case 'userGap':
-      return log({ ...s, user: { ...s.user, gaps: s.user.gaps + 1 } }, at, describeUserGap(event.gap), 'warn');
+      return log(s, at, describeUserGap(event.gap), 'warn'); // counted by status$ (`gaps`)
     case 'userEvent':
       return { ...s, user: { ...s.user, messages: s.user.messages + 1 } };
     case 'orders': {
