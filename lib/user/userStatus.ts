@@ -19,7 +19,7 @@ export interface UserCounters {
   readonly keyChanges: number;
   /** Listen-key calls that failed or were refused (a creation or an extension; each retried), also on `errors$`. */
   readonly keyErrors: number;
-  /** Frames or events reported on `errors$` as `DecodeError`s (the other events of the frame arrived). */
+  /** `DecodeError`s reported on `errors$`: one per frame however many of its events failed (the others arrived). */
   readonly decodeErrors: number;
   /** Events dropped because their time `E` was further than `maxEventTimeSkewMs` from the clock (`EventTimeOutOfRangeError`). */
   readonly outOfRangeEvents: number;
