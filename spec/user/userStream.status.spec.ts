@@ -103,7 +103,7 @@ describe('userStream status$', () => {
   });
 
   it('counts failed listen-key calls', () => {
-    const rejected = new RequestRejectedError('POST', '/api/v1/userDataStream', 401, -2015, 'Invalid API-key');
+    const rejected = new RequestRejectedError(401, -2015, 'Invalid API-key');
     let n = 0;
     testScheduler.run(() => {
       const { user } = setup({
