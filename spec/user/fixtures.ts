@@ -1,6 +1,9 @@
 import { distinctUntilChanged, map, type Observable } from 'rxjs';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
-import type { UserStream } from '../../lib/user/userStream';
+import { of } from 'rxjs';
+import type { TestScheduler } from 'rxjs/testing';
+import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
+import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
 import { executionReport } from '../../lib/testing/privateMessages';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
@@ -53,3 +56,24 @@ export const connectionOf = (user: Pick<UserStream, 'status$'>): Observable<Conn
     map((s) => s.connection),
     distinctUntilChanged(),
   );
+
+/** The private stream address the marble specs use. */
+export const USER_URL = 'ws://127.0.0.1:1/api/v1/ws';
+
+/**
+ * A `userStream` on a scheduler-driven fake socket (opens 1 ms after creation), key `key-1`, reorder hold 5 ms,
+ * reconnect backoff from 4 ms with `random` 0.5; `over` replaces any of it.
+ */
+export function fakeUserStream(testScheduler: TestScheduler, over: Partial<UserStreamConfig> = {}) {
+  const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+  const user = userStream({
+    url: USER_URL,
+    listenKey$: of('key-1'),
+    WebSocketCtor: ws.WebSocketCtor,
+    scheduler: testScheduler,
+    reorder: { maxDelayMs: 5 },
+    connection: { reconnect: { minDelayMs: 4, random: () => 0.5 } },
+    ...over,
+  });
+  return { ws, user };
+}

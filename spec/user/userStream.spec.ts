@@ -5,7 +5,7 @@ import { ConfigError, EventTimeOutOfRangeError, RateLimitedError, RequestRejecte
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
-import { account, connectionOf, report, ticket } from './fixtures';
+import { account, connectionOf, fakeUserStream, report, ticket } from './fixtures';
 
 const URL = 'ws://127.0.0.1:1/api/v1/ws';
 
@@ -15,19 +15,7 @@ describe('userStream', () => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
   });
 
-  const setup = (over: Partial<UserStreamConfig> = {}) => {
-    const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
-    const user = userStream({
-      url: URL,
-      listenKey$: of('key-1'),
-      WebSocketCtor: ws.WebSocketCtor,
-      scheduler: testScheduler,
-      reorder: { maxDelayMs: 5 },
-      connection: { reconnect: { minDelayMs: 4, random: () => 0.5 } },
-      ...over,
-    });
-    return { ws, user };
-  };
+  const setup = (over: Partial<UserStreamConfig> = {}) => fakeUserStream(testScheduler, over);
 
   /** A fake listen-key API handing out key-1, key-2, … and recording the calls. */
   const fakeRest = () => {

@@ -2,12 +2,10 @@ import { defer, EMPTY, map, of, throwError } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { RequestRejectedError } from '../../lib/errors';
 import type { MarketStatus } from '../../lib/market/marketStatus';
-import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import type { UserStatus } from '../../lib/user/userStatus';
 import { userStream, type UserStreamConfig } from '../../lib/user/userStream';
-import { report } from './fixtures';
+import { fakeUserStream, report } from './fixtures';
 
-const URL = 'ws://127.0.0.1:1/api/v1/ws';
 
 /** `type+epoch` then each counter that is not zero (or false), e.g. `open1 gaps=1 decodeErrors=1`. */
 const summary = (s: UserStatus): string => {
@@ -33,19 +31,7 @@ describe('userStream status$', () => {
     return shown;
   };
 
-  const setup = (over: Partial<UserStreamConfig> = {}) => {
-    const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
-    const user = userStream({
-      url: URL,
-      listenKey$: of('key-1'),
-      WebSocketCtor: ws.WebSocketCtor,
-      scheduler: testScheduler,
-      reorder: { maxDelayMs: 5 },
-      connection: { reconnect: { minDelayMs: 4, random: () => 0.5 } },
-      ...over,
-    });
-    return { ws, user };
-  };
+  const setup = (over: Partial<UserStreamConfig> = {}) => fakeUserStream(testScheduler, over);
 
   it('replays the current status at once, as the market does (connection plus counters), and observing starts nothing', () => {
     testScheduler.run(({ expectObservable, flush }) => {
