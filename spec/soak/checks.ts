@@ -1,5 +1,4 @@
 import * as E from 'fp-ts/Either';
-import { firstValueFrom } from 'rxjs';
 import { PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { ConnectionClosedError, DecodeError, HeartbeatTimeoutError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
 import { parseJson } from '../../lib/internal/json';
@@ -8,6 +7,7 @@ import type { InjectedFault, SentReport } from '../../lib/simulator';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
 import { privateEventKey } from '../../lib/user/privateEventKey';
 import type { Observations } from './consumer';
+import { type Books, simulatorBooks, stateBooks } from '../helpers/books';
 
 /** One end-of-soak check. */
 export interface Check {
@@ -313,36 +313,8 @@ export function runChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
 /** What {@link resyncCheck} reads of the consumer's observations. */
 export type ResyncSeen = Pick<Observations, 'orders' | 'balances' | 'syncedEpochs'>;
 
-/** The books as compared by {@link resyncCheck}: order id → `status executedQty cumulativeQuoteQty`, open ids, balances. */
-interface Books {
-  readonly orders: ReadonlyMap<string, string>;
-  readonly open: readonly string[];
-  readonly balances: ReadonlyMap<string, string>;
-}
-
-const isOpen = (status: string): boolean => status === 'NEW' || status === 'PARTIALLY_FILLED';
-
-/** The consumer's own state (`orders$`, `balances$`) in the shape of {@link Books}. */
-const consumerBooks = (seen: ResyncSeen): Books => {
-  const orders = [...(seen.orders?.values() ?? [])];
-  return {
-    orders: new Map(orders.map((o) => [o.orderId, `${o.status} ${o.filledQuantity} ${o.filledQuoteQuantity}`])),
-    open: orders.filter((o) => isOpen(o.status)).map((o) => o.orderId).sort(),
-    balances: new Map([...(seen.balances?.values() ?? [])].map((b) => [b.asset, `${b.free}/${b.locked}`])),
-  };
-};
-
-/** The simulator's books over REST: `getOrder` for each order of `ids`, the open orders, the account. */
-async function simulatorBooks(rest: RestClient, ids: readonly string[]): Promise<Books> {
-  const orders = new Map<string, string>();
-  for (const orderId of ids) {
-    const o = await firstValueFrom(rest.getOrder({ orderId }));
-    orders.set(orderId, `${o.status} ${o.executedQty} ${o.cumulativeQuoteQty}`);
-  }
-  const open = (await firstValueFrom(rest.openOrders())).map((o) => o.orderId).sort();
-  const balances = new Map((await firstValueFrom(rest.account())).balances.map((b) => [b.asset, `${b.free}/${b.locked}`]));
-  return { orders, open, balances };
-}
+/** The consumer's own state (`orders$`, `balances$`) as {@link Books}. */
+const consumerBooks = (seen: ResyncSeen): Books => stateBooks(seen.orders, seen.balances);
 
 const differences = (mine: Books, books: Books): string[] => {
   const problems: string[] = [];

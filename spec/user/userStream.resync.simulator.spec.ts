@@ -9,6 +9,7 @@ import type { BalancesState } from '../../lib/user/foldBalances';
 import { OrdersState } from '../../lib/user/foldOrders';
 import type { StateSync } from '../../lib/user/stateSync';
 import { userStream } from '../../lib/user/userStream';
+import { simulatorBooks, stateBooks } from '../helpers/books';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
 
 /**
@@ -36,24 +37,8 @@ describe('userStream resync (simulator, real sockets)', () => {
   const place = async (price: string, quantity = '0.001'): Promise<string> =>
     (await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', price: price as `${number}`, quantity: quantity as `${number}` }))).orderId;
 
-  /** The simulator's books: every order of `ids` as `getOrder` answers it, the open orders, the balances. */
-  const books = async (ids: readonly string[]) => {
-    const orders = new Map<string, string>();
-    for (const orderId of ids) {
-      const o = await firstValueFrom(rest.getOrder({ orderId }));
-      orders.set(orderId, `${o.status} ${o.executedQty} ${o.cumulativeQuoteQty}`);
-    }
-    const open = (await firstValueFrom(rest.openOrders())).map((o) => o.orderId).sort();
-    const balances = new Map((await firstValueFrom(rest.account())).balances.map((b) => [b.asset, `${b.free}/${b.locked}`]));
-    return { orders, open, balances };
-  };
-
-  /** The same, from the stream's state. */
-  const state = (orders: OrdersState, balances: BalancesState) => ({
-    orders: new Map([...orders.values()].map((o) => [o.orderId, `${o.status} ${o.filledQuantity} ${o.filledQuoteQuantity}`])),
-    open: [...orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED').map((o) => o.orderId).sort(),
-    balances: new Map([...balances.values()].map((b) => [b.asset, `${b.free}/${b.locked}`])),
-  });
+  const books = (ids: readonly string[]) => simulatorBooks(rest, ids);
+  const state = (orders: OrdersState, balances: BalancesState) => stateBooks(orders, balances);
 
   const authoritative = <S extends StateSync>(source: Observable<S>, epoch: number): Promise<S> =>
     firstValueFrom(source.pipe(filter((s) => s.authoritative && (s.syncedEpoch ?? 0) >= epoch)));
