@@ -114,7 +114,7 @@ export {
   LateEventError,
   orderBook,
   closedCandles,
-  dedupeTrades,
+  distinctTrades,
   backfillTrades,
 } from './operators/index';
 export type {
@@ -131,11 +131,11 @@ export type {
   TradeBatch,
   TradeLike,
   BackfillTradesConfig,
-  DedupeTradesConfig,
+  DistinctTradesConfig,
 } from './operators/index';
 
 // User stream
-export { listenKey, userStream, privateEventKey, foldOrders, OrdersState, foldBalances, distinctFills } from './user/index';
+export { listenKey, userStream, privateEventKey, ordersState, OrdersState, balancesState, distinctFills } from './user/index';
 export type {
   ListenKeyApi,
   ListenKeyConfig,
@@ -145,7 +145,7 @@ export type {
   UserCounters,
   UserStreamGap,
   StateSync,
-  FoldOrdersConfig,
+  OrdersStateConfig,
   OrderState,
   BalancesState,
   BalanceState,

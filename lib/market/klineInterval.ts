@@ -8,7 +8,7 @@
  * import { marketStreams, type KlineInterval } from 'ex-streams';
  *
  * const interval: KlineInterval = '15m';
- * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).kline('BTCUSDT', interval).subscribe((c) => console.log(c.c));
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).klines('BTCUSDT', interval).subscribe((c) => console.log(c.c));
  * ```
  */
 export type KlineInterval = '1m' | '3m' | '5m' | '15m' | '30m' | '1h' | '2h' | '4h' | '6h' | '8h' | '12h' | '1d' | '1w' | '1M';
@@ -38,7 +38,7 @@ export type CustomKlineInterval = string & { readonly [customKline]: true };
  * import { customKlineInterval, marketStreams } from 'ex-streams';
  *
  * const market = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' });
- * market.kline('BTCUSDT', customKlineInterval('2w')).subscribe((candle) => console.log(candle.t, candle.c));
+ * market.klines('BTCUSDT', customKlineInterval('2w')).subscribe((candle) => console.log(candle.t, candle.c));
  * ```
  */
 export function customKlineInterval(interval: string): CustomKlineInterval {

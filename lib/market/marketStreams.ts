@@ -22,7 +22,7 @@ import type { RealtimesRecord } from '../codecs/realtimes';
 import type { TradeRecord } from '../codecs/trade';
 import { ConfigError, DecodeError } from '../errors';
 import { backfillTrades } from '../operators/backfillTrades';
-import { dedupeTrades, type TradeGap } from '../operators/dedupeTrades';
+import { distinctTrades, type TradeGap } from '../operators/distinctTrades';
 import type { RestCalls } from '../rest/callTypes';
 import type { RestClient } from '../rest/types';
 import { connectionCore, type ConnectionConfig } from '../socket/connection';
@@ -134,7 +134,7 @@ export interface MarketStreamsConfig {
  * import { marketStreams, type MarketStreams } from 'ex-streams';
  *
  * const market: MarketStreams = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' });
- * market.kline('BTCUSDT', '1m').subscribe((candle) => console.log(candle.t, candle.c));
+ * market.klines('BTCUSDT', '1m').subscribe((candle) => console.log(candle.t, candle.c));
  * market.status$.subscribe((s) => console.log(s.connection.type, s.topics)); // 'open' 1
  * ```
  */
@@ -143,11 +143,11 @@ export interface MarketStreams {
    * Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones).
    * `interval` is one of the service's (`KlineInterval`), or `customKlineInterval('…')` for one this list lacks.
    */
-  kline(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<KlineRecord>;
+  klines(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<KlineRecord>;
   /** 24-hour ticker records. */
   realtimes(symbol: string, options?: TopicOptions): Observable<RealtimesRecord>;
   /**
-   * Public trades, each id once and in id order across reconnects (see `dedupeTrades`); gaps go to `gaps$`, or,
+   * Public trades, each id once and in id order across reconnects (see `distinctTrades`); gaps go to `gaps$`, or,
    * with `tradeBackfill`, are filled over HTTP when they can be.
    */
   trades(symbol: string, options?: TopicOptions): Observable<TradeRecord>;
@@ -462,7 +462,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
     tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
     depthMessages: (symbol, options) => messages(symbol, 'depth', DepthRecordCodec, options),
-    kline: (symbol, interval, options) => records(api.klineMessages(symbol, interval, options)),
+    klines: (symbol, interval, options) => records(api.klineMessages(symbol, interval, options)),
     realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
     depth: (symbol, options) => records(api.depthMessages(symbol, options)),
     trades: (symbol, options) =>
@@ -472,7 +472,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
         memo(`${symbol}|trades`, () =>
           sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
             backfill,
-            dedupeTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
+            distinctTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
             share(),
           ),
         ),

@@ -14,7 +14,7 @@ import {
 } from 'rxjs';
 import { RateLimitedError, RequestTimeoutError } from '../errors';
 import { compareDecimal } from '../internal/decimal';
-import type { TradeBatch, TradeGap, TradeLike } from './dedupeTrades';
+import type { TradeBatch, TradeGap, TradeLike } from './distinctTrades';
 
 /**
  * Options of {@link backfillTrades}.
@@ -29,7 +29,7 @@ import type { TradeBatch, TradeGap, TradeLike } from './dedupeTrades';
 export interface BackfillTradesConfig {
   /** Called with the part of a gap the fetch could not fill (see {@link backfillTrades}). Default: none. */
   readonly onGap?: ((gap: TradeGap) => void) | undefined;
-  /** Called with the error of a fetch that failed or timed out (the gap is then left to `dedupeTrades`). Default: none. */
+  /** Called with the error of a fetch that failed or timed out (the gap is then left to `distinctTrades`). Default: none. */
   readonly onError?: ((error: unknown) => void) | undefined;
   /** Trades a first message replays (SPEC: 60); a full replay newer than the last trade seen triggers a fetch. Default 60. */
   readonly replaySize?: number | undefined;
@@ -59,17 +59,17 @@ function idRange(trades: readonly TradeLike[]): { oldest: string; newest: string
 }
 
 /**
- * Fills trade gaps from a REST call before `dedupeTrades` sees them. A first message after a resubscription
+ * Fills trade gaps from a REST call before `distinctTrades` sees them. A first message after a resubscription
  * that is a full replay (`replaySize` trades) and does not reach back to the newest trade id seen on that
  * symbol means trades were missed: that message and the ones after it are held while `fetch(symbol)` asks for
  * the latest trades (one call, at most `timeoutMs`); those newer than the last seen are emitted first, as one
- * message (`first: false`, the gap's epoch), then the held messages. `dedupeTrades` downstream drops what it
+ * message (`first: false`, the gap's epoch), then the held messages. `distinctTrades` downstream drops what it
  * already emitted, so each id comes once and in order.
  *
  * What could not be recovered is still signalled: a fetch that is itself full (`limit` trades) and does not
  * reach back to the last seen id calls `onGap` for the trades older than it; a fetch that fails, times out, or
- * returns nothing newer leaves the message as it was, so `dedupeTrades` signals the gap. After a
- * `RateLimitedError` no fetch is made for its `retryAfterMs` (gaps meanwhile go straight to `dedupeTrades`).
+ * returns nothing newer leaves the message as it was, so `distinctTrades` signals the gap. After a
+ * `RateLimitedError` no fetch is made for its `retryAfterMs` (gaps meanwhile go straight to `distinctTrades`).
  * Trades whose id is not an integer pass through and are never fetched against.
  *
  * ```
@@ -84,7 +84,7 @@ function idRange(trades: readonly TradeLike[]): { oldest: string; newest: string
  * @example
  * ```ts
  * import { map } from 'rxjs';
- * import { backfillTrades, dedupeTrades, marketStreams, restClient, type TradeRecord } from 'ex-streams';
+ * import { backfillTrades, distinctTrades, marketStreams, restClient, type TradeRecord } from 'ex-streams';
  *
  * const rest = restClient({ baseUrl: 'https://api.example.com' });
  * const fetchTrades = (symbol: string) =>
@@ -92,7 +92,7 @@ function idRange(trades: readonly TradeLike[]): { oldest: string; newest: string
  *     map((trades) => trades.map((t): TradeRecord => ({ v: t.v ?? '', t: t.t, p: t.p, q: t.q, m: t.ibm ?? false }))),
  *   );
  * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).tradeMessages('BTCUSDT')
- *   .pipe(backfillTrades(fetchTrades), dedupeTrades({ onGap: (g) => console.warn('lost after', g.lastSeenId) }))
+ *   .pipe(backfillTrades(fetchTrades), distinctTrades({ onGap: (g) => console.warn('lost after', g.lastSeenId) }))
  *   .subscribe((trade) => console.log(trade.v, trade.p));
  * ```
  */

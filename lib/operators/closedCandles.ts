@@ -45,7 +45,7 @@ function step<T extends CandleLike>(state: CandleState<T>, candle: T): CandleSta
  * ```ts
  * import { marketStreams, closedCandles } from 'ex-streams';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
- * const candles = market.kline('BTCUSDT', '1m');
+ * const candles = market.klines('BTCUSDT', '1m');
  * candles.subscribe((c) => console.log('live', c.c));             // every update of the open candle
  * candles.pipe(closedCandles()).subscribe((c) => console.log('closed', c.t, c.o, c.h, c.l, c.c));
  * ```

@@ -170,7 +170,7 @@ export function depthEnvelope(book: DepthRecord = depthRecord(), options: Envelo
  * import { klineEnvelope, klineRecord, type TestExchange } from 'ex-streams/testing';
  * declare const exchange: TestExchange; // testExchange({ scheduler: testScheduler }) in a run
  * exchange.server.public('-a', { a: klineEnvelope(klineRecord({ c: '104' }), { interval: '5m' }) });
- * // routed to market.kline('BTCUSDT', '5m')
+ * // routed to market.klines('BTCUSDT', '5m')
  * ```
  */
 export function klineEnvelope(

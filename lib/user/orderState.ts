@@ -4,7 +4,7 @@ import type { RestOrder } from '../codecs/rest/order';
 import { compareDecimal } from '../internal/decimal';
 
 /**
- * The current state of one order, folded from its execution reports by {@link foldOrders}.
+ * The current state of one order, folded from its execution reports by {@link ordersState}.
  *
  * Quantities and prices stay exact decimal text; convert at the edge (e.g. with `decimalToNumber`).
  *

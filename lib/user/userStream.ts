@@ -24,8 +24,8 @@ import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
-import type { BalancesState } from './foldBalances';
-import type { OrdersState } from './foldOrders';
+import type { BalancesState } from './balancesState';
+import type { OrdersState } from './ordersState';
 import type { CoreItem, UserItem } from './internal/items';
 import { ItemHub } from './internal/itemHub';
 import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
@@ -144,12 +144,12 @@ export interface UserStream {
   /** Trade tickets (`ticketInfo`) of `events$`, each ticket id once. */
   readonly tickets$: Observable<TicketInfo>;
   /**
-   * Current state of every order (see `foldOrders`), healed from REST snapshots when `resync` is on; replays the
+   * Current state of every order (see `ordersState`), healed from REST snapshots when `resync` is on; replays the
    * current state to late subscribers. Each state says whether it is `authoritative` ({@link StateSync}).
    */
   readonly orders$: Observable<OrdersState & StateSync>;
   /**
-   * Current balance of every asset (see `foldBalances`), healed from REST snapshots when `resync` is on; replays
+   * Current balance of every asset (see `balancesState`), healed from REST snapshots when `resync` is on; replays
    * the current state to late subscribers. Each state says whether it is `authoritative` ({@link StateSync}).
    */
   readonly balances$: Observable<BalancesState & StateSync>;

@@ -130,7 +130,7 @@ const executionReports: ApiCase = {
 /** The cases, with issue 15's targets. */
 export const API_CASES: readonly ApiCase[] = [
   marketCase('marketStreams(...).trades()', 'trade', 0.8, 100_000, (m) => m.trades(REAL_SYMBOL)),
-  marketCase('marketStreams(...).kline()', 'kline', 0.85, 80_000, (m) => m.kline(REAL_SYMBOL, '1m')),
+  marketCase('marketStreams(...).klines()', 'kline', 0.85, 80_000, (m) => m.klines(REAL_SYMBOL, '1m')),
   marketCase('marketStreams(...).depth() (200×2 levels)', 'depth', 0.9, 2_500, (m) => m.depth(REAL_SYMBOL)),
   marketCase('depth().pipe(orderBook())', 'depth', 0.7, 2_500, (m) => m.depth(REAL_SYMBOL).pipe(orderBook())),
   executionReports,

@@ -7,9 +7,9 @@ describe('kline intervals (types)', () => {
 
   it("accepts every interval the service serves, and refuses '1min' at compile time", () => {
     const all: KlineInterval[] = ['1m', '3m', '5m', '15m', '30m', '1h', '2h', '4h', '6h', '8h', '12h', '1d', '1w', '1M'];
-    for (const interval of all) expect(market.kline('BTCUSDT', interval)).toBeDefined();
+    for (const interval of all) expect(market.klines('BTCUSDT', interval)).toBeDefined();
     // @ts-expect-error '1min' is not an interval of the service
-    market.kline('BTCUSDT', '1min');
+    market.klines('BTCUSDT', '1min');
     // @ts-expect-error neither is a plain string
     market.klineMessages('BTCUSDT', String('1m'));
     // @ts-expect-error the month is a capital M
@@ -20,7 +20,7 @@ describe('kline intervals (types)', () => {
   it('lets customKlineInterval pass an interval the list does not know, unchanged', () => {
     const twoWeeks = customKlineInterval('2w');
     expect(twoWeeks).toBe('2w');
-    expect(market.kline('BTCUSDT', twoWeeks)).toBeDefined();
+    expect(market.klines('BTCUSDT', twoWeeks)).toBeDefined();
     expect(market.klineMessages('BTCUSDT', customKlineInterval('2w'))).toBeDefined();
   });
 });

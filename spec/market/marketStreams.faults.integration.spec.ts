@@ -213,7 +213,7 @@ describe('marketStreams against hostile and broken servers (real sockets)', () =
     const m = market(deadUrl, { connection: { reconnect: { minDelayMs: 10, maxDelayMs: 80, random: () => 0.5 } } });
     const errors: Error[] = [];
     subscriptions.push(m.errors$.subscribe((e) => errors.push(e)));
-    subscriptions.push(m.kline('BTCUSDT', '1m').subscribe((k) => k.c));
+    subscriptions.push(m.klines('BTCUSDT', '1m').subscribe((k) => k.c));
     const reconnecting = await within(
       m.status$.pipe(
         map((s) => s.connection),

@@ -36,7 +36,7 @@ describe('marketStreams (simulator)', () => {
 
   /** Every topic of `symbol`, each mapped to its name once it emits. */
   const topicsOf = (symbol: string, m: MarketStreams): Observable<string>[] => [
-    m.kline(symbol, '1m').pipe(map(() => `${symbol} kline_1m`)),
+    m.klines(symbol, '1m').pipe(map(() => `${symbol} kline_1m`)),
     m.realtimes(symbol).pipe(map(() => `${symbol} realtimes`)),
     m.trades(symbol).pipe(map(() => `${symbol} trade`)),
     m.depth(symbol).pipe(map(() => `${symbol} depth`)),
@@ -72,7 +72,7 @@ describe('marketStreams (simulator)', () => {
     for (const symbol of SYMBOLS) {
       trades[symbol] = [];
       keep(market.trades(symbol), (t) => trades[symbol]?.push(t));
-      keep(market.kline(symbol, '1m'));
+      keep(market.klines(symbol, '1m'));
       keep(market.realtimes(symbol));
       keep(market.depth(symbol));
     }
@@ -109,7 +109,7 @@ describe('marketStreams (simulator)', () => {
         binary.depth('BTCUSDT').pipe(map((d) => `zip depth ${d.a.length > 0}`)),
         binary.trades('ETHUSDT', { binary: false }).pipe(map(() => 'json trade')),
         market.realtimes('BTCUSDT', { binary: true }).pipe(map(() => 'zip realtimes')),
-        market.kline('ETHBTC', '1m').pipe(map(() => 'json kline')),
+        market.klines('ETHBTC', '1m').pipe(map(() => 'json kline')),
       ).pipe(distinct(), take(4), toArray()),
     );
     expect(got.sort()).toEqual(['json kline', 'json trade', 'zip depth true', 'zip realtimes']);

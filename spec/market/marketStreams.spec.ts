@@ -5,7 +5,7 @@ import { customKlineInterval } from '../../lib/market/klineInterval';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
 import { restClient } from '../../lib/rest/restClient';
 import type { MarketStatus } from '../../lib/market/marketStatus';
-import type { TradeGap } from '../../lib/operators/dedupeTrades';
+import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { fakeWebSocket, type FakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
 import { zipText } from '../helpers/zipFrames';
@@ -111,8 +111,8 @@ describe('marketStreams', () => {
         fake.at(5, (s) => s.receive(envelope('ETHUSDT', 'kline', [kline(0, '7')], { klineType: '1m' }))); // nobody
         fake.at(6, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(60_000, '1.6')], { id: '99', klineType: '1m' }))); // stale id → key
         fake.at(7, (s) => s.receive(envelope('BTCUSDT', 'kline', [kline(0, '8')], { id: '2', klineType: '1m' }))); // the id wins
-        expectObservable(market.kline('BTCUSDT', '1m'), '^ 9ms !').toBe('3ms a 2ms b', { a: kline(60_000, '1.5'), b: kline(60_000, '1.6') });
-        expectObservable(market.kline('BTCUSDT', '5m'), '^ 9ms !').toBe('4ms a 2ms b', { a: kline(0, '9'), b: kline(0, '8') });
+        expectObservable(market.klines('BTCUSDT', '1m'), '^ 9ms !').toBe('3ms a 2ms b', { a: kline(60_000, '1.5'), b: kline(60_000, '1.6') });
+        expectObservable(market.klines('BTCUSDT', '5m'), '^ 9ms !').toBe('4ms a 2ms b', { a: kline(0, '9'), b: kline(0, '8') });
         expectObservable(market.errors$, '^ 9ms !').toBe('');
         testScheduler.flush();
         expect(requests(fake.latest()).slice(0, 2)).toEqual(['sub BTCUSDT kline_1m 1', 'sub BTCUSDT kline_5m 2']);
@@ -125,8 +125,8 @@ describe('marketStreams', () => {
         const [a, b, c, d] = [kline(0, '1'), kline(60_000, '2'), kline(120_000, '3'), kline(180_000, '4')];
         fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [a, b, c], { id: '1', klineType: '1m' })));
         fake.at(9, (s) => s.receive(envelope('BTCUSDT', 'kline', [d], { id: '1', klineType: '1m' })));
-        expectObservable(market.kline('BTCUSDT', '1m'), '^ 12ms !').toBe('3ms (abc)-d', { a, b, c, d });
-        expectObservable(market.kline('BTCUSDT', '1m').pipe(take(2)), '^ 12ms !').toBe('3ms (ab|)', { a, b });
+        expectObservable(market.klines('BTCUSDT', '1m'), '^ 12ms !').toBe('3ms (abc)-d', { a, b, c, d });
+        expectObservable(market.klines('BTCUSDT', '1m').pipe(take(2)), '^ 12ms !').toBe('3ms (ab|)', { a, b });
       });
     });
 
@@ -155,7 +155,7 @@ describe('marketStreams', () => {
         fake.at(4, (s) => s.receive({ code: '-100010', desc: 'Invalid Topic!', symbol: 'BTCUSDT', topic: 'kline_7x' }));
         fake.at(5, (s) => s.receive(envelope('BTCUSDT', 'realtimes', [{ t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' }], { id: '3' })));
         expectObservable(market.trades('NOPE'), '^ 9ms !').toBe('3ms #', undefined, new SubscriptionRejectedError('NOPE', 'trade', '-100010', 'Invalid Symbols!'));
-        expectObservable(market.kline('BTCUSDT', customKlineInterval('7x')), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
+        expectObservable(market.klines('BTCUSDT', customKlineInterval('7x')), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
           a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0, dataAgeMs: 0 },
@@ -298,7 +298,7 @@ describe('marketStreams', () => {
     it('never resubscribes a quiet trade topic by default; depth after 30 s, realtimes after 60 s, kline_1m after 120 s', () => {
       testScheduler.run(() => {
         const { fake, market } = setup({ connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 600_000 } });
-        const topics: Observable<unknown>[] = [market.trades('BTCUSDT'), market.depth('BTCUSDT'), market.realtimes('BTCUSDT'), market.kline('BTCUSDT', '1m')];
+        const topics: Observable<unknown>[] = [market.trades('BTCUSDT'), market.depth('BTCUSDT'), market.realtimes('BTCUSDT'), market.klines('BTCUSDT', '1m')];
         const subs = topics.map((o) => o.subscribe());
         // each answers once at 5 ms, then the market is quiet
         fake.at(5, (s) => {
@@ -346,7 +346,7 @@ describe('marketStreams', () => {
           expectObservable(market.trades(symbol), '^ 9ms !').toBe('');
           expectObservable(market.depth(symbol).pipe(map(() => 'd')), '^ 9ms !').toBe(symbol === 'BTCUSDT' ? '5ms d' : '');
           expectObservable(market.realtimes(symbol), '^ 9ms !').toBe('');
-          expectObservable(market.kline(symbol, '1m'), '^ 9ms !').toBe('');
+          expectObservable(market.klines(symbol, '1m'), '^ 9ms !').toBe('');
         }
         testScheduler.flush();
         expect(shown).toEqual([

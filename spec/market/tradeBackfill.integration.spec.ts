@@ -4,7 +4,7 @@ import type { TradeRecord } from '../../lib/codecs/trade';
 import { compareDecimal } from '../../lib/internal/decimal';
 import type { MarketMessage } from '../../lib/market/marketMessage';
 import { marketStreams, type MarketStreams } from '../../lib/market/marketStreams';
-import type { TradeGap } from '../../lib/operators/dedupeTrades';
+import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import { startSimulator, type Simulator } from '../../lib/simulator';

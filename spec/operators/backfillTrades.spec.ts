@@ -2,7 +2,7 @@ import { map, type Observable, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { RateLimitedError, RequestFailedError, RequestTimeoutError } from '../../lib/errors';
 import { backfillTrades, type BackfillTradesConfig } from '../../lib/operators/backfillTrades';
-import { dedupeTrades, type TradeBatch, type TradeGap } from '../../lib/operators/dedupeTrades';
+import { distinctTrades, type TradeBatch, type TradeGap } from '../../lib/operators/distinctTrades';
 
 type T = { v: string };
 const ids = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
@@ -17,7 +17,7 @@ describe('backfillTrades', () => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
   });
 
-  /** backfillTrades then dedupeTrades, as `trades()` composes them; gaps of both land in `gaps`. */
+  /** backfillTrades then distinctTrades, as `trades()` composes them; gaps of both land in `gaps`. */
   function pipeline(fetch: (symbol: string) => Observable<readonly T[]>, config: BackfillTradesConfig = {}) {
     const gaps: TradeGap[] = [];
     const errors: unknown[] = [];
@@ -25,7 +25,7 @@ describe('backfillTrades', () => {
     const op = (source: Observable<TradeBatch<T>>) =>
       source.pipe(
         backfillTrades(fetch, { replaySize: 3, limit: 5, scheduler: testScheduler, onGap, onError: (e) => errors.push(e), ...config }),
-        dedupeTrades({ replaySize: 3, onGap }),
+        distinctTrades({ replaySize: 3, onGap }),
       );
     return { op, gaps, errors };
   }
@@ -78,7 +78,7 @@ describe('backfillTrades', () => {
     });
   });
 
-  it('leaves the gap to dedupeTrades when the fetch fails, and reports the error', () => {
+  it('leaves the gap to distinctTrades when the fetch fails, and reports the error', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const failure = new RequestFailedError('GET', '/quote/v1/trades', 'connection refused');
       const { op, gaps, errors } = pipeline(() => cold('-#', undefined, failure));
@@ -112,7 +112,7 @@ describe('backfillTrades', () => {
       const source = cold('-a---------b---------c 989ms d 9ms e|', {
         a: batch(ids(1, 3), true),
         b: batch(ids(7, 9), true, 2), // at 11: the fetch is rate limited at 12, no fetch until 1012
-        c: batch(ids(13, 15), true, 3), // at 21: no fetch, the gap goes to dedupeTrades
+        c: batch(ids(13, 15), true, 3), // at 21: no fetch, the gap goes to distinctTrades
         d: batch(ids(17, 19), true, 4), // at 1011: still paused
         e: batch(ids(24, 26), true, 5), // at 1021: fetched again, filled
       });

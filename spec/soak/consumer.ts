@@ -4,10 +4,10 @@ import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import type { TradeRecord } from '../../lib/codecs/trade';
 import { marketStreams, type MarketStreams } from '../../lib/market/marketStreams';
 import type { MarketStatus } from '../../lib/market/marketStatus';
-import type { TradeGap } from '../../lib/operators/dedupeTrades';
+import type { TradeGap } from '../../lib/operators/distinctTrades';
 import type { RestClient } from '../../lib/rest/types';
-import type { BalancesState } from '../../lib/user/foldBalances';
-import type { OrdersState } from '../../lib/user/foldOrders';
+import type { BalancesState } from '../../lib/user/balancesState';
+import type { OrdersState } from '../../lib/user/ordersState';
 import type { StateSync } from '../../lib/user/stateSync';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { userStream, type UserStream } from '../../lib/user/userStream';
@@ -122,7 +122,7 @@ export function startConsumer(publicUrl: string, privateUrl: string, rest: RestC
       trade();
     });
     keep(`${symbol} depth`, market.depth(symbol, { binary: i === 0 }), arrived(`${symbol} depth`));
-    keep(`${symbol} kline_1m`, market.kline(symbol, '1m'), arrived(`${symbol} kline_1m`));
+    keep(`${symbol} kline_1m`, market.klines(symbol, '1m'), arrived(`${symbol} kline_1m`));
     keep(`${symbol} realtimes`, market.realtimes(symbol), arrived(`${symbol} realtimes`));
   }
   keep('user.status$', user.status$, (status) => seen.userStatus.push({ at: Date.now(), status }));

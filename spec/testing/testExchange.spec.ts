@@ -61,7 +61,7 @@ describe('testExchange', () => {
         const seen: unknown[] = [];
         const candle = klineRecord({ c: '104' });
         exchange.server.public('-a', { a: klineEnvelope(candle, { interval: '5m' }) });
-        expectObservable(market.kline('BTCUSDT', '5m', { binary: true }), '^ 5ms !').toBe('-a', { a: candle });
+        expectObservable(market.klines('BTCUSDT', '5m', { binary: true }), '^ 5ms !').toBe('-a', { a: candle });
         testScheduler.schedule(() => {
           const socket = exchange.sockets('public')[0];
           const onmessage = socket.onmessage;

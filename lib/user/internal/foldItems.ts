@@ -3,8 +3,8 @@ import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { ReorderInput, ReorderOutput } from '../../operators/reorderByEventTime';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../balanceState';
-import type { BalancesState } from '../foldBalances';
-import { ordersFolder, OrdersState } from '../foldOrders';
+import type { BalancesState } from '../balancesState';
+import { ordersFolder, OrdersState } from '../ordersState';
 import { type OrderState, restOrderReport } from '../orderState';
 import { type StateSync, withSync } from '../stateSync';
 import type { CoreItem, SyncItem, UserItem } from './items';
@@ -31,7 +31,7 @@ const dropEvent = (): void => undefined;
 /** A fresh inlet (dropping events until a core subscribes). @internal */
 export const eventInlet = (): EventInlet => ({ push: dropEvent });
 
-/** `foldOrders()`'s default bound of finished orders kept. */
+/** `ordersState()`'s default bound of finished orders kept. */
 const MAX_FINISHED_ORDERS = 1000;
 
 /**
@@ -47,7 +47,7 @@ const MAX_FINISHED_ORDERS = 1000;
  * A fatal error is scrubbed too before it reaches the subscriber.
  *
  * Equivalent to `connect(items$ => merge(nonEvents$, events$.pipe(reorder, connect(ev$ => merge(ev$,
- * foldOrders(), foldBalances())))))` + `tap(latest)` + `finalize`, without an RxJS hop per branch and per
+ * ordersState(), balancesState())))))` + `tap(latest)` + `finalize`, without an RxJS hop per branch and per
  * event: an error of the source errors at once; its completion first flushes the reorder buffer.
  * @internal
  */

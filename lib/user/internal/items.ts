@@ -2,8 +2,8 @@ import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
-import type { BalancesState } from '../foldBalances';
-import type { OrdersState } from '../foldOrders';
+import type { BalancesState } from '../balancesState';
+import type { OrdersState } from '../ordersState';
 import type { StateSync } from '../stateSync';
 import type { UserStreamGap } from '../userStreamGap';
 

@@ -7,12 +7,12 @@ import { applyAccountUpdate, type BalanceState } from './balanceState';
  *
  * @example
  * ```ts
- * import { foldBalances, type BalancesState, type OutboundAccountInfo } from 'ex-streams';
+ * import { balancesState, type BalancesState, type OutboundAccountInfo } from 'ex-streams';
  * import type { Observable } from 'rxjs';
  *
  * declare const accountUpdates$: Observable<OutboundAccountInfo>;
  * const freeUsdt = (balances: BalancesState): string => balances.get('USDT')?.free ?? '0';
- * accountUpdates$.pipe(foldBalances()).subscribe((balances) => console.log(freeUsdt(balances))); // '99000.5'
+ * accountUpdates$.pipe(balancesState()).subscribe((balances) => console.log(freeUsdt(balances))); // '99000.5'
  * ```
  */
 export type BalancesState = ReadonlyMap<string, BalanceState>;
@@ -34,13 +34,13 @@ export type BalancesState = ReadonlyMap<string, BalanceState>;
  *
  * @example
  * ```ts
- * import { userStream, foldBalances, type ListenKeyApi } from 'ex-streams';
+ * import { userStream, balancesState, type ListenKeyApi } from 'ex-streams';
  * declare const url: string, rest: ListenKeyApi;
- * userStream({ url, rest }).accountUpdates$.pipe(foldBalances())
+ * userStream({ url, rest }).accountUpdates$.pipe(balancesState())
  *   .subscribe((b) => console.log(b.get('USDT')?.free)); // '1000.5'
  * ```
  */
-export function foldBalances(): OperatorFunction<OutboundAccountInfo, BalancesState> {
+export function balancesState(): OperatorFunction<OutboundAccountInfo, BalancesState> {
   return (source) =>
     source.pipe(
       scan(

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
-import { foldOrders, OrdersState } from '../../lib/user/foldOrders';
+import { ordersState, OrdersState } from '../../lib/user/ordersState';
 import { withSync } from '../../lib/user/stateSync';
 import { newNodes, PersistentMap } from '../../lib/internal/persistentMap';
 import { applyExecutionReport, restOrderReport, type OrderState } from '../../lib/user/orderState';
@@ -11,7 +11,7 @@ import { report } from './fixtures';
 const statuses = (m: OrdersState): Record<string, string> =>
   Object.fromEntries([...m].map(([id, o]) => [id, `${o.status}:${o.filledQuantity}`]));
 
-describe('foldOrders', () => {
+describe('ordersState', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
@@ -25,7 +25,7 @@ describe('foldOrders', () => {
   it('keys orders by id and follows their status', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-b-c-d-|', { a: n1, b: p1, c: n2, d: f1 });
-      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-x-y-z-|', {
+      expectObservable(source.pipe(ordersState(), map(statuses))).toBe('-w-x-y-z-|', {
         w: { '1': 'NEW:0' },
         x: { '1': 'PARTIALLY_FILLED:0.4' },
         y: { '1': 'PARTIALLY_FILLED:0.4', '2': 'NEW:0' },
@@ -40,11 +40,11 @@ describe('foldOrders', () => {
       const source = cold('-a-c-|', { a: n1, c: n2 });
       const one = applyExecutionReport(undefined, n1);
       const two = applyExecutionReport(undefined, n2);
-      expectObservable(source.pipe(foldOrders(), map((s) => s.toMap()))).toBe('-w-x-|', {
+      expectObservable(source.pipe(ordersState(), map((s) => s.toMap()))).toBe('-w-x-|', {
         w: new Map([['1', one]]),
         x: new Map([['1', one], ['2', two]]),
       });
-      expectObservable(source.pipe(foldOrders())).toBe('-w-x-|', {
+      expectObservable(source.pipe(ordersState())).toBe('-w-x-|', {
         w: new OrdersState([['1', one]]),
         x: new OrdersState([['1', one], ['2', two]]),
       });
@@ -52,7 +52,7 @@ describe('foldOrders', () => {
   });
 
   it('emits honest ReadonlyMaps: their own name, not a Map, cloned through toMap()', async () => {
-    const orders = await lastValueFrom(from([n1, n2]).pipe(foldOrders()));
+    const orders = await lastValueFrom(from([n1, n2]).pipe(ordersState()));
     const one = applyExecutionReport(undefined, n1);
     const two = applyExecutionReport(undefined, n2);
     expect(orders).toBeInstanceOf(OrdersState);
@@ -101,7 +101,7 @@ describe('foldOrders', () => {
   it('ignores stale and duplicate reports (no emission)', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const source = cold('-f-n-p-f-|', { f: f1, n: n1, p: p1 });
-      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-------|', {
+      expectObservable(source.pipe(ordersState(), map(statuses))).toBe('-w-------|', {
         w: { '1': 'FILLED:1' },
       });
     });
@@ -111,7 +111,7 @@ describe('foldOrders', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const late = report({ i: '1', X: 'NEW', U: 99 });
       const source = cold('-f-l-|', { f: f1, l: late });
-      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w---|', {
+      expectObservable(source.pipe(ordersState(), map(statuses))).toBe('-w---|', {
         w: { '1': 'FILLED:1' },
       });
     });
@@ -122,7 +122,7 @@ describe('foldOrders', () => {
       // an anomalous terminal report carrying a smaller z: status advances, z stays
       const odd = report({ i: '1', X: 'CANCELED', z: '0.1', Z: '10', U: 9 });
       const source = cold('-p-o-|', { p: p1, o: odd });
-      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w-x-|', {
+      expectObservable(source.pipe(ordersState(), map(statuses))).toBe('-w-x-|', {
         w: { '1': 'PARTIALLY_FILLED:0.4' },
         x: { '1': 'CANCELED:0.4' },
       });
@@ -134,7 +134,7 @@ describe('foldOrders', () => {
       const a = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.30000000000000000001', Z: '30', U: 5 });
       const b = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.3', Z: '30', U: 6 });
       const source = cold('-a-b-|', { a, b });
-      expectObservable(source.pipe(foldOrders(), map(statuses))).toBe('-w---|', {
+      expectObservable(source.pipe(ordersState(), map(statuses))).toBe('-w---|', {
         w: { '1': 'PARTIALLY_FILLED:0.30000000000000000001' },
       });
     });
@@ -145,12 +145,12 @@ describe('foldOrders', () => {
       const older = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: undefined, E: 10, L: 'old' });
       const newer = report({ i: '1', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: undefined, E: 20, L: 'new' });
       const source = cold('-n-o-|', { n: newer, o: older });
-      expectObservable(source.pipe(foldOrders(), map((m: OrdersState) => m.get('1')!.report.L))).toBe('-w---|', { w: 'new' });
+      expectObservable(source.pipe(ordersState(), map((m: OrdersState) => m.get('1')!.report.L))).toBe('-w---|', { w: 'new' });
     });
   });
 
   it('computes the average price as Z / z, exactly, undefined before a fill', async () => {
-    const orders = await lastValueFrom(from([n1, p1]).pipe(foldOrders()));
+    const orders = await lastValueFrom(from([n1, p1]).pipe(ordersState()));
     expect(orders.get('1')).toMatchObject({
       orderId: '1',
       clientOrderId: 'c-1',
@@ -163,13 +163,13 @@ describe('foldOrders', () => {
       updateTime: 2,
       report: p1,
     });
-    const fresh = await lastValueFrom(from([n1]).pipe(foldOrders()));
+    const fresh = await lastValueFrom(from([n1]).pipe(ordersState()));
     expect(fresh.get('1')?.averagePrice).toBeUndefined();
   });
 
   it('keeps unchanged orders as the same objects in a new map', async () => {
     const seen: OrdersState[] = [];
-    from([n1, n2]).pipe(foldOrders()).subscribe((m) => seen.push(m));
+    from([n1, n2]).pipe(ordersState()).subscribe((m) => seen.push(m));
     expect(seen[0]).not.toBe(seen[1]);
     expect(seen[1]!.get('1')).toBe(seen[0]!.get('1'));
     expect(seen[0]!.size).toBe(1);
@@ -200,7 +200,7 @@ describe('foldOrders', () => {
       const c3 = report({ i: '3', X: 'CANCELED', U: 6 });
       // 1 finishes, then 2 finishes (1 is dropped), a stale NEW of 1 is ignored, then 3 is cancelled (2 dropped).
       const source = cold('-a-b-c-d-e-f-g-|', { a: n1, b: n2, c: n3, d: f1, e: f2, f: n1, g: c3 });
-      expectObservable(source.pipe(foldOrders({ maxFinishedOrders: 1 }), map(statuses))).toBe('-u-v-w-x-y---z-|', {
+      expectObservable(source.pipe(ordersState({ maxFinishedOrders: 1 }), map(statuses))).toBe('-u-v-w-x-y---z-|', {
         u: { '1': 'NEW:0' },
         v: { '1': 'NEW:0', '2': 'NEW:0' },
         w: { '1': 'NEW:0', '2': 'NEW:0', '3': 'NEW:0' },
@@ -212,7 +212,7 @@ describe('foldOrders', () => {
   });
 
   it('keeps separate state per subscription', async () => {
-    const folded = from([n1, f1]).pipe(foldOrders({ maxFinishedOrders: 0 }), map(statuses));
+    const folded = from([n1, f1]).pipe(ordersState({ maxFinishedOrders: 0 }), map(statuses));
     const all = async (): Promise<unknown[]> => {
       const out: unknown[] = [];
       await lastValueFrom(folded.pipe(map((v) => out.push(v))));
@@ -230,7 +230,7 @@ describe('foldOrders', () => {
       reports.push(report({ i: '10000', X: 'PARTIALLY_FILLED', z: '0.5', Z: '50', U: last }));
       reports.push(report({ i: String(10_000 + open - 1), X: 'FILLED', z: '1', Z: '100', U: last + 1 }));
       reports.push(report({ i: 'new', X: 'NEW', U: last + 2 }));
-      from(reports).pipe(foldOrders()).subscribe((m) => seen.push(m));
+      from(reports).pipe(ordersState()).subscribe((m) => seen.push(m));
       expect(seen).toHaveLength(open + 3);
       const maps = seen.map((m) => {
         const inner = (m as unknown as { readonly orders: unknown }).orders;
@@ -256,7 +256,7 @@ describe('foldOrders', () => {
 
 function finalState(reports: readonly ExecutionReport[]): OrdersState {
   let last = new OrdersState();
-  from(reports).pipe(foldOrders()).subscribe((m) => (last = m));
+  from(reports).pipe(ordersState()).subscribe((m) => (last = m));
   return last;
 }
 

@@ -1,5 +1,5 @@
 import { TestScheduler } from 'rxjs/testing';
-import { dedupeTrades, type TradeBatch, type TradeGap } from '../../lib/operators/dedupeTrades';
+import { distinctTrades, type TradeBatch, type TradeGap } from '../../lib/operators/distinctTrades';
 
 type T = { v: string };
 const batch = (ids: string[], first = false, epoch = 1, symbol = 'BTCUSDT'): TradeBatch<T> => ({
@@ -10,7 +10,7 @@ const batch = (ids: string[], first = false, epoch = 1, symbol = 'BTCUSDT'): Tra
 });
 const trade = (v: string): T => ({ v });
 
-describe('dedupeTrades', () => {
+describe('distinctTrades', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
@@ -24,7 +24,7 @@ describe('dedupeTrades', () => {
         b: batch(['4']),
         c: batch(['3', '4', '5'], true, 2),
       });
-      expectObservable(source.pipe(dedupeTrades({ onGap: (g) => gaps.push(g) }))).toBe('-(123)-4---5--|', {
+      expectObservable(source.pipe(distinctTrades({ onGap: (g) => gaps.push(g) }))).toBe('-(123)-4---5--|', {
         1: trade('1'),
         2: trade('2'),
         3: trade('3'),
@@ -41,7 +41,7 @@ describe('dedupeTrades', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const big = ['9007199254740993', '9007199254740992', '929681067596857345'];
       const source = cold('-a-----b-|', { a: batch(big, true), b: batch(['9007199254740993', '929681067596857346']) });
-      expectObservable(source.pipe(dedupeTrades())).toBe('-(xyz)-w-|', {
+      expectObservable(source.pipe(distinctTrades())).toBe('-(xyz)-w-|', {
         x: trade('9007199254740992'),
         y: trade('9007199254740993'),
         z: trade('929681067596857345'),
@@ -58,7 +58,7 @@ describe('dedupeTrades', () => {
         b: batch(['12', '13'], true, 2), // all newer than 11, but a short replay holds every trade: no gap
         c: batch(['20', '21', '22'], true, 3), // a full replay window (replaySize 3) newer than 13: 14..19 may be lost
       });
-      expectObservable(source.pipe(dedupeTrades({ replaySize: 3, onGap: (g) => gaps.push(g) }))).toBe(
+      expectObservable(source.pipe(distinctTrades({ replaySize: 3, onGap: (g) => gaps.push(g) }))).toBe(
         '-(ab)-(cd)-(efg)--|',
         { a: trade('10'), b: trade('11'), c: trade('12'), d: trade('13'), e: trade('20'), f: trade('21'), g: trade('22') },
       );
@@ -74,7 +74,7 @@ describe('dedupeTrades', () => {
         a: batch(['100', '205'], true, 1),
         b: batch(['205', '317'], true, 2), // ids jump (venue-wide ids) but 205 was seen: nothing lost
       });
-      expectObservable(source.pipe(dedupeTrades({ replaySize: 2, onGap: (g) => gaps.push(g) }))).toBe(
+      expectObservable(source.pipe(distinctTrades({ replaySize: 2, onGap: (g) => gaps.push(g) }))).toBe(
         '-(ab)-c----|',
         { a: trade('100'), b: trade('205'), c: trade('317') },
       );
@@ -93,7 +93,7 @@ describe('dedupeTrades', () => {
         d: batch(['11', '12', '15', '20', '21', '25', '30', '31'], true, 2), // the replay shows 12, 15 and 25
         e: batch(['12', '15', '20', '21', '25', '30', '31', '32'], true, 3), // already reported: no new gap
       });
-      expectObservable(source.pipe(dedupeTrades({ replaySize: 8, onGap: (g) => gaps.push(g) }))).toBe('-(ab)-(cd)-e----f----g----|', {
+      expectObservable(source.pipe(distinctTrades({ replaySize: 8, onGap: (g) => gaps.push(g) }))).toBe('-(ab)-(cd)-e----f----g----|', {
         a: trade('10'),
         b: trade('11'),
         c: trade('20'),
@@ -113,7 +113,7 @@ describe('dedupeTrades', () => {
   it('keeps state per symbol and per subscription', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const source = cold('-a-b-c-|', { a: batch(['5'], true), b: batch(['5'], true, 1, 'ETHUSDT'), c: batch(['5']) });
-      const op = dedupeTrades<T>();
+      const op = distinctTrades<T>();
       expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
       expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
     });

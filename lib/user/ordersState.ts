@@ -17,12 +17,12 @@ import { applyExecutionReport, statusRank, type OrderState } from './orderState'
  *
  * @example
  * ```ts
- * import { foldOrders, type OrdersState, type ExecutionReport } from 'ex-streams';
+ * import { ordersState, type OrdersState, type ExecutionReport } from 'ex-streams';
  * import type { Observable } from 'rxjs';
  *
  * declare const executionReports$: Observable<ExecutionReport>;
  * const openOrders = (orders: OrdersState) => [...orders.values()].filter((o) => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED');
- * executionReports$.pipe(foldOrders()).subscribe((orders) => {
+ * executionReports$.pipe(ordersState()).subscribe((orders) => {
  *   console.log(openOrders(orders).length, 'open');
  *   const copy = structuredClone(orders.toMap()); // a plain Map<string, OrderState>, deep-copied
  * });
@@ -106,19 +106,19 @@ export class OrdersState implements ReadonlyMap<string, OrderState> {
 }
 
 /**
- * Options of {@link foldOrders}.
+ * Options of {@link ordersState}.
  *
  * @example
  * ```ts
- * import { foldOrders, type ExecutionReport, type FoldOrdersConfig } from 'ex-streams';
+ * import { ordersState, type ExecutionReport, type OrdersStateConfig } from 'ex-streams';
  * import type { Observable } from 'rxjs';
  *
  * declare const executionReports$: Observable<ExecutionReport>;
- * const config: FoldOrdersConfig = { maxFinishedOrders: 100 };
- * executionReports$.pipe(foldOrders(config)).subscribe((orders) => console.log(orders.size)); // at most open + 100
+ * const config: OrdersStateConfig = { maxFinishedOrders: 100 };
+ * executionReports$.pipe(ordersState(config)).subscribe((orders) => console.log(orders.size)); // at most open + 100
  * ```
  */
-export interface FoldOrdersConfig {
+export interface OrdersStateConfig {
   /**
    * How many finished orders (FILLED, CANCELED, PARTIALLY_CANCELED, REJECTED) the map keeps; beyond it the
    * one that finished first is dropped, and later reports of a dropped order are ignored (so a stale NEW never
@@ -153,14 +153,14 @@ const RETIRED_PER_KEPT = 4;
  *
  * @example
  * ```ts
- * import { userStream, foldOrders, type ListenKeyApi } from 'ex-streams';
+ * import { userStream, ordersState, type ListenKeyApi } from 'ex-streams';
  * declare const url: string, rest: ListenKeyApi;
  * const user = userStream({ url, rest });
- * user.executionReports$.pipe(foldOrders({ maxFinishedOrders: 200 })).subscribe((orders) =>
+ * user.executionReports$.pipe(ordersState({ maxFinishedOrders: 200 })).subscribe((orders) =>
  *   console.log(orders.get('1470000001')?.status)); // 'NEW', then 'FILLED'
  * ```
  */
-export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}): OperatorFunction<ExecutionReport, OrdersState> {
+export function ordersState({ maxFinishedOrders = 1000 }: OrdersStateConfig = {}): OperatorFunction<ExecutionReport, OrdersState> {
   return (source) =>
     defer(() => {
       const fold = ordersFolder(maxFinishedOrders);
@@ -173,7 +173,7 @@ export function foldOrders({ maxFinishedOrders = 1000 }: FoldOrdersConfig = {}):
 }
 
 /**
- * The state machine of {@link foldOrders} as a plain function: each report gives the new state, or
+ * The state machine of {@link ordersState} as a plain function: each report gives the new state, or
  * `undefined` when it changes nothing. One folder per subscription (it holds the state).
  * @internal
  */

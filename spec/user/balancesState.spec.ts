@@ -2,14 +2,14 @@ import fc from 'fast-check';
 import { from, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
-import { foldBalances, type BalancesState } from '../../lib/user/foldBalances';
+import { balancesState, type BalancesState } from '../../lib/user/balancesState';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
 import { account } from './fixtures';
 
 const view = (m: BalancesState): Record<string, string> =>
   Object.fromEntries([...m].map(([a, b]) => [a, `${b.free}/${b.locked}@${b.eventTime}`]));
 
-describe('foldBalances', () => {
+describe('balancesState', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
@@ -22,7 +22,7 @@ describe('foldBalances', () => {
         b: account(2, [['BTC', '0.5', '0.5']]),
         c: account(3, [['USDT', '90.5', '9.5']]),
       });
-      expectObservable(source.pipe(foldBalances(), map(view))).toBe('-x-y-z-|', {
+      expectObservable(source.pipe(balancesState(), map(view))).toBe('-x-y-z-|', {
         x: { BTC: '1/0@1', USDT: '100/0@1' },
         y: { BTC: '0.5/0.5@2', USDT: '100/0@1' },
         z: { BTC: '0.5/0.5@2', USDT: '90.5/9.5@3' },
@@ -38,7 +38,7 @@ describe('foldBalances', () => {
         b: account(4, [['BTC', '9', '0']]),
         c: account(4, [['BTC', '9', '0'], ['ETH', '2', '0']]),
       });
-      expectObservable(source.pipe(foldBalances(), map(view))).toBe('-x---y-|', {
+      expectObservable(source.pipe(balancesState(), map(view))).toBe('-x---y-|', {
         x: { BTC: '1/0@5' },
         y: { BTC: '1/0@5', ETH: '2/0@4' },
       });
@@ -49,7 +49,7 @@ describe('foldBalances', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const a = account(5, [['BTC', '1', '0']]);
       const source = cold('-e-a-a-|', { a, e: account(1, []) });
-      expectObservable(source.pipe(foldBalances(), map(view))).toBe('---x---|', { x: { BTC: '1/0@5' } });
+      expectObservable(source.pipe(balancesState(), map(view))).toBe('---x---|', { x: { BTC: '1/0@5' } });
     });
   });
 
@@ -59,7 +59,7 @@ describe('foldBalances', () => {
         a: account(7, [['USDT', '10', '5']]),
         b: account(7, [['USDT', '10', '2']]),
       });
-      expectObservable(source.pipe(foldBalances(), map(view))).toBe('-x-y-|', {
+      expectObservable(source.pipe(balancesState(), map(view))).toBe('-x-y-|', {
         x: { USDT: '10/5@7' },
         y: { USDT: '10/2@7' },
       });
@@ -89,7 +89,7 @@ describe('foldBalances', () => {
 
 function finalState(updates: readonly OutboundAccountInfo[]): BalancesState {
   let last: BalancesState = new Map();
-  from(updates).pipe(foldBalances()).subscribe((m) => (last = m));
+  from(updates).pipe(balancesState()).subscribe((m) => (last = m));
   return last;
 }
 

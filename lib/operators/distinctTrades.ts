@@ -2,15 +2,15 @@ import { defer, mergeMap, type OperatorFunction } from 'rxjs';
 import { compareDecimal } from '../internal/decimal';
 
 /**
- * The field of a trade that {@link dedupeTrades} reads: its id `v`, 64-bit decimal text.
+ * The field of a trade that {@link distinctTrades} reads: its id `v`, 64-bit decimal text.
  *
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { dedupeTrades, type TradeLike } from 'ex-streams';
+ * import { distinctTrades, type TradeLike } from 'ex-streams';
  *
  * const trades: TradeLike[] = [{ v: '2' }, { v: '1' }, { v: '3' }];
- * of({ symbol: 'BTCUSDT', first: true, epoch: 1, data: trades }).pipe(dedupeTrades())
+ * of({ symbol: 'BTCUSDT', first: true, epoch: 1, data: trades }).pipe(distinctTrades())
  *   .subscribe((t) => console.log(t.v)); // '1', '2', '3'
  * ```
  */
@@ -19,18 +19,18 @@ export interface TradeLike {
 }
 
 /**
- * One trade message as {@link dedupeTrades} needs it (a `MarketMessage<TradeRecord>` fits).
+ * One trade message as {@link distinctTrades} needs it (a `MarketMessage<TradeRecord>` fits).
  *
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { dedupeTrades, type TradeBatch, type TradeLike } from 'ex-streams';
+ * import { distinctTrades, type TradeBatch, type TradeLike } from 'ex-streams';
  *
  * const batches: TradeBatch<TradeLike>[] = [
  *   { symbol: 'BTCUSDT', first: true, epoch: 1, data: [{ v: '1' }, { v: '2' }] },
  *   { symbol: 'BTCUSDT', first: true, epoch: 2, data: [{ v: '2' }, { v: '3' }] }, // replay after a reconnect
  * ];
- * of(...batches).pipe(dedupeTrades()).subscribe((t) => console.log(t.v)); // '1', '2', '3'
+ * of(...batches).pipe(distinctTrades()).subscribe((t) => console.log(t.v)); // '1', '2', '3'
  * ```
  */
 export interface TradeBatch<T extends TradeLike> {
@@ -71,18 +71,18 @@ export interface TradeGap {
 }
 
 /**
- * Options of {@link dedupeTrades}.
+ * Options of {@link distinctTrades}.
  *
  * @example
  * ```ts
- * import { dedupeTrades, marketStreams, type DedupeTradesConfig } from 'ex-streams';
+ * import { distinctTrades, marketStreams, type DistinctTradesConfig } from 'ex-streams';
  *
- * const config: DedupeTradesConfig = { onGap: (gap) => console.warn('gap after', gap.lastSeenId), replaySize: 60 };
- * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).tradeMessages('BTCUSDT').pipe(dedupeTrades(config))
+ * const config: DistinctTradesConfig = { onGap: (gap) => console.warn('gap after', gap.lastSeenId), replaySize: 60 };
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).tradeMessages('BTCUSDT').pipe(distinctTrades(config))
  *   .subscribe((trade) => console.log(trade.v, trade.p));
  * ```
  */
-export interface DedupeTradesConfig {
+export interface DistinctTradesConfig {
   /** Called with each {@link TradeGap} detected. Default: none (gaps are not reported). */
   readonly onGap?: ((gap: TradeGap) => void) | undefined;
   /**
@@ -109,7 +109,7 @@ function isSorted<T extends TradeLike>(trades: readonly T[]): boolean {
   return true;
 }
 
-/** What {@link dedupeTrades} remembers of one symbol. */
+/** What {@link distinctTrades} remembers of one symbol. */
 interface SymbolState {
   /** The newest integer id emitted. */
   seen: string | undefined;
@@ -197,22 +197,22 @@ function fresh<T extends TradeLike>(
  *
  * ```
  * messages:     -a------b--------c-----|   a = first [1,2,3]; b = [4]; c = first [3,4,5] (after a reconnect)
- * dedupeTrades: -(123)--4--------5-----|   c repeats 3 and 4: only 5 is new, no gap
+ * distinctTrades: -(123)--4--------5-----|   c repeats 3 and 4: only 5 is new, no gap
  * ```
  *
  * Config: `onGap` (default none), `replaySize` (default 60).
  *
  * @example
  * ```ts
- * import { marketStreams, dedupeTrades } from 'ex-streams';
+ * import { marketStreams, distinctTrades } from 'ex-streams';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
  * // market.trades('BTCUSDT') already does this; on raw messages:
  * market.tradeMessages('BTCUSDT')
- *   .pipe(dedupeTrades({ onGap: (g) => console.warn(`trades after ${g.lastSeenId} may be missing`) }))
+ *   .pipe(distinctTrades({ onGap: (g) => console.warn(`trades after ${g.lastSeenId} may be missing`) }))
  *   .subscribe((trade) => console.log(trade.v, trade.p, trade.q));
  * ```
  */
-export function dedupeTrades<T extends TradeLike>(config: DedupeTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
+export function distinctTrades<T extends TradeLike>(config: DistinctTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
   const { onGap, replaySize = 60 } = config;
   return (source) =>
     defer(() => {
