@@ -181,8 +181,75 @@ export function isDecimal(text: string): boolean {
 
 /** Whether `text` is decimal text with a value here, and not below zero (`"-0"` is zero). @internal */
 export function isNonNegativeDecimal(text: string): boolean {
+  // Plain text (digits, a point, digits: the market's form) has a value and no sign: no parsing.
+  if (plainIntLength(text) >= 0) return true;
   const parts = partsOf(text);
   return parts !== undefined && !parts.negative;
+}
+
+/** What {@link comparePlain} returns when one text is not plain. */
+const NOT_PLAIN = 2;
+
+/**
+ * The length of the integer part of plain decimal text (`digits` or `digits.digits`, no sign, no exponent, no
+ * leading zero before another digit), or -1 when `s` is not plain: market prices, quantities and ids.
+ * @internal
+ */
+export function plainIntLength(s: string): number {
+  const n = s.length;
+  let i = 0;
+  let c = 0;
+  for (; i < n; i++) {
+    c = s.charCodeAt(i);
+    if (c < DIGIT_0 || c > DIGIT_9) break;
+  }
+  if (i === 0 || (i > 1 && s.charCodeAt(0) === DIGIT_0)) return -1;
+  if (i === n) return i;
+  if (c !== DOT || i + 1 === n) return -1;
+  for (let j = i + 1; j < n; j++) {
+    c = s.charCodeAt(j);
+    if (c < DIGIT_0 || c > DIGIT_9) return -1;
+  }
+  return i;
+}
+
+/** Whether `s` from `i` on is only zeros and at most one point (a fraction that adds nothing). */
+function onlyZeros(s: string, i: number): boolean {
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== DIGIT_0 && c !== DOT) return false;
+  }
+  return true;
+}
+
+/**
+ * {@link compareDecimal} of two plain texts (see {@link plainIntLength}) without parsing or allocating: the
+ * longer integer part is the larger; with integer parts of one length the texts are aligned on the point, so the
+ * first differing character decides, and a text that only extends the other is larger unless it extends it by
+ * zeros. {@link NOT_PLAIN} when either text is not plain.
+ */
+function comparePlain(a: string, b: string): number {
+  const ia = plainIntLength(a);
+  if (ia < 0) return NOT_PLAIN;
+  const ib = plainIntLength(b);
+  if (ib < 0) return NOT_PLAIN;
+  return comparePlainText(a, ia, b, ib);
+}
+
+/**
+ * {@link compareDecimal} of two plain texts whose integer-part lengths (from {@link plainIntLength}, both ≥ 0)
+ * the caller already has: one pass over their common prefix at most. @internal
+ */
+export function comparePlainText(a: string, ia: number, b: string, ib: number): number {
+  if (ia !== ib) return ia < ib ? -1 : 1;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  if (a.length === b.length) return 0;
+  return a.length > n ? (onlyZeros(a, n) ? 0 : 1) : onlyZeros(b, n) ? 0 : -1;
 }
 
 function compareMagnitude(a: Parts, b: Parts): number {
@@ -201,6 +268,8 @@ function compareMagnitude(a: Parts, b: Parts): number {
  */
 export function compareDecimal(a: string, b: string): number {
   if (a === b) return 0; // the common case of the folds (an unchanged amount): no parsing
+  const plain = comparePlain(a, b);
+  if (plain !== NOT_PLAIN) return plain;
   const x = partsOf(a);
   const y = partsOf(b);
   if (x === undefined || y === undefined) {
@@ -210,6 +279,16 @@ export function compareDecimal(a: string, b: string): number {
   if (x.negative !== y.negative) return x.negative ? -1 : 1;
   const magnitude = compareMagnitude(x, y);
   return x.negative ? -magnitude || 0 : magnitude;
+}
+
+/**
+ * {@link compareDecimal} of two texts the caller knows are digits only (trade ids): by length, then as text, when
+ * neither has a leading zero; through {@link compareDecimal} otherwise. @internal
+ */
+export function compareDigits(a: string, b: string): number {
+  if ((a.length > 1 && a.charCodeAt(0) === DIGIT_0) || (b.length > 1 && b.charCodeAt(0) === DIGIT_0)) return compareDecimal(a, b);
+  if (a.length !== b.length) return a.length < b.length ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A decimal as a scaled integer: value = units / 10^scale. @internal */

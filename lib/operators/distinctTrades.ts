@@ -1,5 +1,8 @@
-import { defer, mergeMap, type OperatorFunction } from 'rxjs';
-import { compareDecimal } from '../internal/decimal';
+import { Observable, type OperatorFunction } from 'rxjs';
+import { compareDecimal, compareDigits, skipDigits } from '../internal/decimal';
+
+/** Whether `id` is an integer in decimal text (`/^\d+$/`, without the regex engine). */
+const isIntegerId = (id: string): boolean => id.length > 0 && skipDigits(id, 0, id.length) === id.length;
 
 /**
  * The field of a trade that {@link distinctTrades} reads: its id `v`, 64-bit decimal text.
@@ -92,7 +95,6 @@ export interface DistinctTradesConfig {
   readonly replaySize?: number | undefined;
 }
 
-const INTEGER = /^\d+$/;
 const byId = (x: TradeLike, y: TradeLike): number => compareDecimal(x.v, y.v);
 
 /**
@@ -162,15 +164,15 @@ function fresh<T extends TradeLike>(
 ): T[] {
   const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
   let seen = state.seen;
-  const oldest = trades.find((trade) => INTEGER.test(trade.v));
+  const oldest = trades.find((trade) => isIntegerId(trade.v));
   if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v, trades.length, replaySize)) {
     onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
   }
   const out: T[] = [];
   let hole: TradeGap | undefined;
   for (const trade of trades) {
-    if (!INTEGER.test(trade.v)) out.push(trade); // an id that cannot be ordered passes through untracked
-    else if (seen === undefined || compareDecimal(trade.v, seen) > 0) {
+    if (!isIntegerId(trade.v)) out.push(trade); // an id that cannot be ordered passes through untracked
+    else if (seen === undefined || compareDigits(trade.v, seen) > 0) {
       out.push(trade);
       seen = trade.v;
       remember(state, seen, replaySize);
@@ -215,13 +217,22 @@ function fresh<T extends TradeLike>(
 export function distinctTrades<T extends TradeLike>(config: DistinctTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
   const { onGap, replaySize = 60 } = config;
   return (source) =>
-    defer(() => {
+    new Observable<T>((subscriber) => {
       const states = new Map<string, SymbolState>();
       const stateOf = (symbol: string): SymbolState => {
         let state = states.get(symbol);
         if (state === undefined) states.set(symbol, (state = { seen: undefined, recent: [], reported: new Set() }));
         return state;
       };
-      return source.pipe(mergeMap((batch) => fresh(batch, stateOf(batch.symbol), replaySize, onGap)));
+      // `mergeMap((batch) => fresh(batch, …))` without an inner subscription per message: the fresh trades of
+      // each batch are emitted in order, synchronously, and no more once the subscriber is closed.
+      return source.subscribe({
+        next: (batch) => {
+          const trades = fresh(batch, stateOf(batch.symbol), replaySize, onGap);
+          for (let i = 0; i < trades.length && !subscriber.closed; i++) subscriber.next(trades[i] as T);
+        },
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      });
     });
 }

@@ -1,5 +1,5 @@
 import { map, type OperatorFunction } from 'rxjs';
-import { compareDecimal, isNonNegativeDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
+import { comparePlainText, compareDecimal, isNonNegativeDecimal, midDecimal, plainIntLength, subtractDecimal } from '../internal/decimal';
 
 /**
  * One price level: `[price, quantity]`, both decimal text as the service sent them.
@@ -99,19 +99,49 @@ function isLevel(l: unknown): l is OrderBookLevel {
   return Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
 }
 
-/** Keeps valid levels, sorted by `cmp`, and tells whether they already were (strictly). */
-function side(levels: readonly OrderBookLevel[], cmp: Cmp, limit: number) {
-  const valid = levels.filter(isLevel);
+/** {@link plainIntLength} of a level's price when the level is valid and its price plain; -1 when valid but not plain; -2 when invalid. */
+function plainPriceOf(l: unknown): number {
+  if (!Array.isArray(l)) return -2;
+  const price: unknown = l[0];
+  const quantity: unknown = l[1];
+  if (typeof price !== 'string' || typeof quantity !== 'string' || !isNonNegativeDecimal(quantity)) return -2;
+  const int = plainIntLength(price);
+  return int >= 0 ? int : isNonNegativeDecimal(price) ? -1 : -2;
+}
+
+/**
+ * Keeps valid levels, sorted by `cmp` (`sign` 1 for ascending prices, -1 for descending), and tells whether they
+ * already were (strictly). One pass over the levels in the common case (every level valid, prices plain decimal
+ * text): each price is read once, for its validity and its integer-part length, and compared with the previous
+ * one on that length (no parsing, no copy of the levels).
+ */
+function side(levels: readonly OrderBookLevel[], cmp: Cmp, sign: 1 | -1, limit: number) {
+  let valid = levels;
   let sorted = true;
-  for (let i = 1; i < valid.length && sorted; i++) sorted = cmp(valid[i - 1] as OrderBookLevel, valid[i] as OrderBookLevel) < 0;
+  let previous = -1;
+  for (let i = 0; i < levels.length; i++) {
+    const int = plainPriceOf(levels[i]);
+    if (int === -2) {
+      valid = levels.filter(isLevel);
+      sorted = true;
+      for (let j = 1; j < valid.length && sorted; j++) sorted = cmp(valid[j - 1] as OrderBookLevel, valid[j] as OrderBookLevel) < 0;
+      break;
+    }
+    if (i > 0 && sorted) {
+      const a = (levels[i - 1] as OrderBookLevel)[0];
+      const b = (levels[i] as OrderBookLevel)[0];
+      sorted = sign * (int >= 0 && previous >= 0 ? comparePlainText(a, previous, b, int) : compareDecimal(a, b)) < 0;
+    }
+    previous = int;
+  }
   const ordered = sorted ? valid : [...valid].sort(cmp);
   return { levels: ordered.length > limit ? ordered.slice(0, limit) : ordered, sorted, invalid: levels.length - valid.length };
 }
 
 /** Builds the {@link OrderBook} view of one snapshot. Never throws. @internal */
 export function toOrderBook(record: DepthSnapshot, limit = Infinity): OrderBook {
-  const bids = side(record.b ?? [], descending, limit);
-  const asks = side(record.a ?? [], ascending, limit);
+  const bids = side(record.b ?? [], descending, -1, limit);
+  const asks = side(record.a ?? [], ascending, 1, limit);
   const bestBid = bids.levels[0];
   const bestAsk = asks.levels[0];
   const both = bestBid !== undefined && bestAsk !== undefined;

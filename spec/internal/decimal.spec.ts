@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import {
   addDecimal,
   compareDecimal,
+  compareDigits,
   isDecimal,
   isDecimalText,
   isNonNegativeDecimal,
@@ -130,6 +131,50 @@ describe('compareDecimal', () => {
         const expected = x < y ? -1 : x > y ? 1 : 0;
         for (const ta of a.texts) for (const tb of b.texts) expect(compareDecimal(ta, tb)).toBe(expected);
       }),
+    );
+  });
+});
+
+describe('compareDecimal on plain text (the market form, compared without parsing)', () => {
+  it('agrees with the parsing comparison written with an exponent (property)', () => {
+    // digits[.digits], trailing zeros and one-digit integer parts included; `${x}e0` takes the parsing path.
+    const plain = fc
+      .tuple(fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 3 }))
+      .map(([units, scale, zeros]) => {
+        const padded = units.toString().padStart(scale + 1, '0');
+        return scale === 0 ? padded : `${padded.slice(0, -scale)}.${padded.slice(-scale)}${'0'.repeat(zeros)}`;
+      });
+    fc.assert(
+      fc.property(plain, plain, (a, b) => {
+        expect(compareDecimal(a, b)).toBe(compareDecimal(`${a}e0`, `${b}e0`));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ['1.50', '1.5', 0],
+    ['1', '1.000', 0],
+    ['1', '1.5', -1],
+    ['10', '9.99', 1],
+    ['0.001', '0.0009', 1],
+    ['76321.15', '76321.150001', -1],
+    ['1447335405363150849', '1447335405363150850', -1],
+    ['007', '10', -1], // leading zeros: the parsing path
+  ] as const)('%s vs %s is %d', (a, b, expected) => {
+    expect(compareDecimal(a, b)).toBe(expected);
+    expect(compareDecimal(b, a)).toBe(-expected || 0);
+  });
+});
+
+describe('compareDigits', () => {
+  it('agrees with compareDecimal on digit-only text, leading zeros included (property)', () => {
+    const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), minLength: 1, maxLength: 22 });
+    fc.assert(
+      fc.property(digits, digits, (a, b) => {
+        expect(compareDigits(a, b)).toBe(compareDecimal(a, b));
+      }),
+      { numRuns: 3000 },
     );
   });
 });
