@@ -88,7 +88,7 @@ describe('fetchText', () => {
   });
 
   it('redacts the literal secrets from the reason, whether fetch rejects or throws', async () => {
-    const rejecting: typeof fetch = () => Promise.reject(new Error(`cannot reach ${SECRET}`, { cause: new Error(`inner ${SECRET}`) }));
+    const rejecting: typeof fetch = () => Promise.reject(Object.assign(new Error(`cannot reach ${SECRET}`), { cause: new Error(`inner ${SECRET}`) }));
     const rejected = await errorOf(firstValueFrom(fetchText(rejecting, call())));
     expect(rejected).toBeInstanceOf(RequestFailedError);
     expect((rejected as RequestFailedError).reason).toBe('cannot reach *** (inner ***)');
