@@ -14,6 +14,10 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { module: 'CommonJS', moduleResolution: 'node', isolatedModules: true } }],
   },
   testTimeout: 20000,
+  // Jest's default is one worker less than the cores: on the 2-core machine that is 1, i.e. in band, and
+  // `npm test` took the sum of every suite (~120 s). Two workers use both cores (most suites wait on sockets,
+  // child processes or the compiler, not on each other).
+  maxWorkers: 2,
 };
 // For jest.slow.config.js (not enumerable: not a jest option).
 Object.defineProperty(module.exports, 'SLOW_SUITES', { value: SLOW_SUITES, enumerable: false });
