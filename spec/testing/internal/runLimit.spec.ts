@@ -1,8 +1,10 @@
 import { TestScheduler } from 'rxjs/testing';
-import { marketStreams } from '../../lib/market/marketStreams';
-import { depthEnvelope, depthRecord } from '../../lib/testing/publicMessages';
-import { testExchange, type TestExchangeConfig } from '../../lib/testing/testExchange';
-import { userStream } from '../../lib/user/userStream';
+import { marketStreams } from '../../../lib/market/marketStreams';
+import { depthEnvelope, depthRecord } from '../../../lib/testing/publicMessages';
+import { testExchange, type TestExchangeConfig } from '../../../lib/testing/testExchange';
+import { userStream } from '../../../lib/user/userStream';
+import { RunLimit } from '../../../lib/testing/internal/runLimit';
+import type { SchedulerLike } from 'rxjs';
 
 /**
  * A stream that never completes, observed without an unsubscription marble, used to spin the TestScheduler
@@ -98,5 +100,77 @@ describe('testExchange run limit (maxFrames)', () => {
     const testScheduler = newScheduler();
     expect(() => testExchange({ scheduler: testScheduler, maxFrames: -1 })).toThrow(RangeError);
     expect(() => testExchange({ scheduler: testScheduler, maxFrames: Number.NaN })).toThrow(/maxFrames/);
+  });
+});
+
+describe('RunLimit', () => {
+  /** A virtual scheduler flushed by hand, without TestScheduler's 750-frame cut outside run(). */
+  const newScheduler = (): TestScheduler => {
+    const scheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    scheduler.maxFrames = Number.POSITIVE_INFINITY;
+    return scheduler;
+  };
+
+  it('rejects a negative or NaN maxFrames', () => {
+    expect(() => new RunLimit(newScheduler(), -1, () => '')).toThrow('testExchange: maxFrames must be a number >= 0 (or Infinity), got -1');
+    expect(() => new RunLimit(newScheduler(), Number.NaN, () => '')).toThrow(RangeError);
+  });
+
+  it('counts from the last action queued when the run flushes, and stops once past it by more than maxFrames', () => {
+    const testScheduler = newScheduler();
+    const checked: number[] = [];
+    const limit = new RunLimit(testScheduler, 1000, () => 'public: 1 live socket(s)');
+    const check = (): void => {
+      checked.push(testScheduler.now());
+      limit.check();
+    };
+    // The last scripted event at 3 s; checks from inside it are not in the queue when the limit reads it.
+    testScheduler.schedule(() => {
+      check();
+      testScheduler.schedule(check, 1000);
+      testScheduler.schedule(check, 1001);
+    }, 3000);
+    expect(() => testScheduler.flush()).toThrow(
+      'testExchange: the run is at 4001ms of virtual time, more than 1s (maxFrames) past the last scripted event (3s), ' +
+        'and clients are still active (public: 1 live socket(s)).',
+    );
+    expect(checked).toEqual([3000, 4000, 4001]);
+  });
+
+  it('moves its horizon with extend, ignoring undefined and infinite times', () => {
+    const testScheduler = newScheduler();
+    const limit = new RunLimit(testScheduler, 3_600_000, () => 'x');
+    limit.extend(3_600_000);
+    limit.extend(undefined);
+    limit.extend(Number.POSITIVE_INFINITY);
+    const checked: number[] = [];
+    const check = (): void => {
+      checked.push(testScheduler.now());
+      limit.check();
+    };
+    testScheduler.schedule(() => {
+      testScheduler.schedule(check, 7_200_000 - 1);
+      testScheduler.schedule(check, 7_200_001 - 1);
+    }, 1);
+    expect(() => testScheduler.flush()).toThrow(/at 7200001ms of virtual time, more than 1h \(maxFrames\) past the last scripted event \(1h\)/);
+    expect(checked).toEqual([7_200_000, 7_200_001]);
+  });
+
+  it('does nothing on a scheduler that is not virtual, or with maxFrames Infinity', () => {
+    const scheduled: number[] = [];
+    const realTime: SchedulerLike = {
+      now: () => 1e12,
+      schedule: (_work: unknown, delay = 0) => {
+        scheduled.push(delay);
+        return { unsubscribe: () => undefined, closed: false } as ReturnType<SchedulerLike['schedule']>;
+      },
+    };
+    new RunLimit(realTime, 0, () => 'x').check();
+    expect(scheduled).toEqual([]);
+
+    const testScheduler = newScheduler();
+    const off = new RunLimit(testScheduler, Number.POSITIVE_INFINITY, () => 'x');
+    testScheduler.schedule(() => off.check(), 1e9);
+    expect(() => testScheduler.flush()).not.toThrow();
   });
 });
