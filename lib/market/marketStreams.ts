@@ -2,7 +2,10 @@ import {
   asyncScheduler,
   BehaviorSubject,
   defer,
+  EMPTY,
+  finalize,
   identity,
+  mergeMap,
   type MonoTypeOperatorFunction,
   merge,
   Observable,
@@ -31,7 +34,7 @@ import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { pacer } from './internal/pacer';
 import { restTrades } from './internal/restTrades';
-import { TopicRouter } from './internal/topicRouter';
+import { marketFeed } from './internal/marketFeed';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { MarketMessage, TopicOptions } from './marketMessage';
@@ -292,36 +295,10 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
     errors.next(error);
   };
-  // The decode errors of one frame (a batch frame may hold thousands of bad envelopes) are reported as one:
-  // the first, counting the others, once the frame has been dispatched.
-  let inFrame = false;
-  let frameFailures = 0;
-  let frameFirst: DecodeError | undefined;
-  const collect = (error: DecodeError): void => {
-    if (!inFrame) return report(error);
-    if (frameFailures++ === 0) frameFirst = error;
-  };
-  const dispatch = (message: unknown): void => {
-    inFrame = true;
-    frameFailures = 0;
-    try {
-      router.dispatch(message);
-    } finally {
-      inFrame = false;
-    }
-    if (frameFailures === 0) return;
-    const first = frameFirst!;
-    frameFirst = undefined;
-    report(
-      frameFailures === 1
-        ? first
-        : new DecodeError('codec', `${first.message} (and ${frameFailures - 1} more decode errors in the same frame)`, first.paths, first.raw),
-    );
-  };
-  const router = new TopicRouter(collect);
-  let lastId = 0;
   // Plain numbers written per frame / per delivered message (no allocation); `status$.dataAgeMs` is computed from them.
   let frameAt = 0;
+  const { router, feed$ } = marketFeed(core, { onFrame: (now) => (frameAt = now), onDecodeError: report });
+  let lastId = 0;
   let lastSentAt: number | undefined;
   let lastDeliveredAt = 0;
   let nextRefreshAt = 0;
@@ -359,30 +336,17 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const ctx: TopicContext = {
     conn,
     router,
-    // The connection's frame sink, not `messages$`: the socket session calls `router.dispatch` directly for
-    // every frame (no reconnect / share / observer hop). Completes when both sources have completed.
-    router$: new Observable<never>((subscriber) => {
-      let open = 2;
-      const complete = (): void => {
-        if (--open === 0) subscriber.complete();
-      };
-      const error = (e: unknown): void => subscriber.error(e);
-      const subscription = conn.opened$.subscribe({ next: (epoch) => (router.epoch = epoch), error, complete });
-      subscription.add(
-        core
-          .frames((message, now) => {
-            frameAt = now;
-            dispatch(message);
-          })
-          .subscribe({ error, complete }),
-      );
-      if (rest !== undefined) subscription.add(conn.serverClock.samples$.subscribe(({ offsetMs, rttMs }) => feedClock(offsetMs, rttMs)));
-      subscription.add(() => {
+    // The feed keeps the socket open and routes its frames; with `rest`, the pongs' clock samples go along.
+    feed$: merge(
+      feed$,
+      rest === undefined ? EMPTY : conn.serverClock.samples$.pipe(mergeMap(({ offsetMs, rttMs }) => (feedClock(offsetMs, rttMs), EMPTY))),
+    ).pipe(
+      finalize(() => {
         pendingRefresh?.unsubscribe();
         pendingRefresh = undefined;
-      });
-      return subscription;
-    }).pipe(share()),
+      }),
+      share(),
+    ),
     pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
     scheduler,
     subscribeTimeoutMs,
@@ -396,7 +360,6 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     },
     onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
     onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),
-    onDecodeError: collect,
     onRejected: () => count((c) => ({ rejections: c.rejections + 1 })),
     onTopicsChanged: () => {
       if (router.size !== counters.value.topics) count(() => ({ topics: router.size }));

@@ -1,30 +1,39 @@
 import * as E from 'fp-ts/Either';
+import type * as t from 'io-ts';
 import { countedDecodeError, decodeWith, PATH_VALUE_LENGTH, rawExcerpt } from '../../codecs/decode';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { FastRawEnvelopeCodec } from '../../codecs/fast/envelope';
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
-import { FAIL } from '../../codecs/fast/scalars';
+import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
 import { excerpt } from '../../internal/redact';
 import { isRecord } from '../../internal/guards';
+import { decodeRecords } from './decodeRecords';
 
 /**
- * Routes public stream messages to the topic subscriptions that asked for them: by the echoed request `id`
- * first, by `(symbol, topic, klineType)` otherwise (the service keeps one subscription per symbol and topic,
- * whatever its `binary` flag). Map lookups only: O(1) per message.
+ * Data path, market side (docs/architecture.md, "The data path"): step 5, after `marketFeed` hands it a parsed
+ * frame. Checks each message's envelope, routes it to the topic subscription that asked for it (by the echoed
+ * request `id` first, by `(symbol, topic, klineType)` otherwise: the service keeps one subscription per symbol and
+ * topic, whatever its `binary` flag; Map lookups only, O(1) per message), decodes its records with that topic's
+ * codec (`decodeRecords`) and hands them to the topic (`topicSubscription`, step 6). Everything it cannot use
+ * goes to `onIssue` as a `DecodeError`.
  *
  * @internal
  * @module
  */
 
 /** One live server subscription, as the router sees it. @internal */
-export interface RoutedTopic {
+export interface RoutedTopic<R = unknown> {
   readonly symbol: string;
   /** The request topic: `kline_1m`, `realtimes`, `trade`, `depth`. */
   readonly topic: string;
-  /** A data message for this subscription; the envelope is decoded, `data` is not. */
-  deliver(envelope: PublicEnvelope<unknown>, epoch: number): void;
+  /** The codec of the topic's records (`data` elements). */
+  readonly codec: t.Decoder<unknown, R> & { readonly name: string };
+  /** Its fast check (`fastCheckOf(codec)`), when it has one. */
+  readonly check: FastCheck<R> | undefined;
+  /** A data message for this subscription: its envelope and the records that decoded (in order). */
+  deliver(envelope: PublicEnvelope<unknown>, records: readonly R[], epoch: number): void;
   /** The service refused this subscription. */
   reject(frame: PublicErrorFrame): void;
   /** The service acknowledged this subscription (some deployments answer a `sub` with code 0). */
@@ -149,7 +158,8 @@ export class TopicRouter {
       (id !== undefined ? this.byId.get(id) : undefined) ??
       this.bySymbol.get(envelope.symbol)?.get(topicName) ??
       (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
-    topic?.deliver(envelope, this.epoch);
+    if (topic === undefined) return undefined;
+    topic.deliver(envelope, decodeRecords(topic.codec, topic.check, envelope.data, this.onIssue), this.epoch);
     return undefined;
   }
 

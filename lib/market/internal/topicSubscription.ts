@@ -3,21 +3,20 @@ import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, share, 
 import { fastCheckOf } from '../../codecs/fast/fastCodec';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
-import { type DecodeError, SubscriptionRejectedError } from '../../errors';
+import { SubscriptionRejectedError } from '../../errors';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
 import type { Pacer } from './pacer';
-import { decodeRecords } from './decodeRecords';
 import type { RoutedTopic, TopicRouter } from './topicRouter';
 
 /** What every topic subscription of one `marketStreams` shares. @internal */
 export interface TopicContext {
   readonly conn: Connection;
   readonly router: TopicRouter;
-  /** Keeps the socket open and the router fed while subscribed; errors when the connection gives up. */
-  readonly router$: Observable<never>;
+  /** The market feed (`marketFeed`): keeps the socket open and the router fed while subscribed; errors when the connection gives up. */
+  readonly feed$: Observable<never>;
   readonly pacer: Pacer;
   readonly scheduler: SchedulerLike;
   /**
@@ -36,7 +35,6 @@ export interface TopicContext {
   onResubscribed(): void;
   /** A topic that went silent for its `staleAfterMs` was cancelled and subscribed again. */
   onStale(): void;
-  onDecodeError(error: DecodeError): void;
   onRejected(): void;
   onTopicsChanged(): void;
 }
@@ -64,7 +62,8 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
 }
 
 /**
- * One server subscription as a cold, reference-counted observable: on subscribe it registers with the
+ * Data path, market side (docs/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
+ * message's records. One server subscription as a cold, reference-counted observable: on subscribe it registers with the
  * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
  * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
  * after `reconnect`'s jittered backoff, at least the timeout, capped at a minute); once answered, a topic that delivers no data message for `staleAfterMs` is
@@ -82,13 +81,14 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     let heard = false;
     /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
     let lastHeardAt = 0;
-    const entry: RoutedTopic = {
+    const entry: RoutedTopic<R> = {
       symbol,
       topic,
-      deliver: (envelope: PublicEnvelope<unknown>, epoch: number) => {
+      codec,
+      check,
+      deliver: (envelope: PublicEnvelope<unknown>, data: readonly R[], epoch: number) => {
         heard = true;
         lastHeardAt = ctx.frameAt();
-        const data = decodeRecords(codec, check, envelope.data, ctx.onDecodeError);
         const first = envelope.f === true;
         const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
         if (sentAt !== undefined) ctx.onDelivered(sentAt);
@@ -111,7 +111,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     ctx.router.add(entry);
     ctx.onTopicsChanged();
     const subscriptions = new Subscription();
-    subscriptions.add(ctx.router$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
+    subscriptions.add(ctx.feed$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
     /** Sends `sub` in the next pacing slot, with a new id. */
     const subscribe = (epoch: number): Observable<number> =>
       ctx.pacer.slot().pipe(

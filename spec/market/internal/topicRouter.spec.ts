@@ -1,3 +1,4 @@
+import * as t from 'io-ts';
 import type { DecodeError } from '../../../lib/errors';
 import { type RoutedTopic, TopicRouter } from '../../../lib/market/internal/topicRouter';
 
@@ -6,7 +7,9 @@ function topicOf(symbol: string, topic: string, name: string, log: string[]): Ro
   return {
     symbol,
     topic,
-    deliver: (envelope) => log.push(`${name}:${String(envelope.data[0])}`),
+    codec: t.unknown,
+    check: undefined,
+    deliver: (_envelope, records) => log.push(`${name}:${String(records[0])}`),
     reject: () => log.push(`${name}:rejected`),
     acknowledge: () => log.push(`${name}:ack`),
   };
