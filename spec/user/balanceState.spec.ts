@@ -1,5 +1,12 @@
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
-import { account } from './fixtures';
+import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
+
+/** A decoded account update (no import of the user-stream fixtures: this spec needs only the folds). */
+const account = (E: number, balances: ReadonlyArray<readonly [string, string, string]>): OutboundAccountInfo => ({
+  e: 'outboundAccountInfo',
+  E,
+  B: balances.map(([a, f, l]) => ({ a, f, l })),
+});
 
 const balance = (asset: string, free: string, locked: string, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
 const mapOf = (...bs: BalanceState[]): ReadonlyMap<string, BalanceState> => new Map(bs.map((b) => [b.asset, b]));

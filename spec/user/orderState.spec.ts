@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import type { ExecutionReport, OrderStatus } from '../../lib/codecs/executionReport';
 import type { RestOrder } from '../../lib/codecs/rest/order';
 import { applyExecutionReport, compareReports, restOrderReport, statusRank, type OrderState } from '../../lib/user/orderState';
-import { report } from './fixtures';
+import { executionReport } from '../../lib/testing/privateMessages';
+
+/** A decoded execution report at E = O = U = 1000 (as the user-stream fixtures' `report`). */
+const report = (over: Partial<ExecutionReport> = {}): ExecutionReport => executionReport({ E: 1000, r: '1', O: 1000, U: 1000, ...over });
 
 const fold = (reports: readonly ExecutionReport[]): OrderState | undefined =>
   reports.reduce<OrderState | undefined>((state, r) => applyExecutionReport(state, r), undefined);
