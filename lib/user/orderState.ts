@@ -90,11 +90,17 @@ export function compareReports(a: ExecutionReport, b: ExecutionReport): number {
 
 /**
  * Applies one execution report to the state of its order (`undefined` = not seen yet). Returns the same
- * state object when the report changes nothing (a duplicate or a stale update).
+ * state object when the report changes nothing (a duplicate or a stale update). `averageOf` computes the
+ * average price of a new fill (default {@link averagePrice}; the user stream's unobserved fold passes a
+ * stand-in and computes the average once per order at the end of a batch).
  * @internal
  */
-export function applyExecutionReport(state: OrderState | undefined, report: ExecutionReport): OrderState {
-  if (state === undefined) return fromReport(report, report.z, report.Z);
+export function applyExecutionReport(
+  state: OrderState | undefined,
+  report: ExecutionReport,
+  averageOf: (Z: string, z: string) => string | undefined = averagePrice,
+): OrderState {
+  if (state === undefined) return fromReport(report, report.z, report.Z, averageOf(report.Z, report.z));
   const newer = compareReports(report, state.report) > 0;
   const fillsMore =
     (compareDecimal(report.z, state.filledQuantity) ||
@@ -103,11 +109,11 @@ export function applyExecutionReport(state: OrderState | undefined, report: Exec
       compareText(report.Z, state.filledQuoteQuantity)) > 0;
   if (!newer && !fillsMore) return state;
   if (!fillsMore) return fromReport(report, state.filledQuantity, state.filledQuoteQuantity, state.averagePrice);
-  return fromReport(newer ? report : state.report, report.z, report.Z);
+  return fromReport(newer ? report : state.report, report.z, report.Z, averageOf(report.Z, report.z));
 }
 
-/** `average` is passed when `Z` and `z` are those of a state whose average is known (no exact division then). */
-function fromReport(report: ExecutionReport, z: string, Z: string, average: string | undefined = averagePrice(Z, z)): OrderState {
+/** The state an order's `report` gives, with the fill `(z, Z)` and its `average` price. */
+function fromReport(report: ExecutionReport, z: string, Z: string, average: string | undefined): OrderState {
   return {
     orderId: report.i,
     clientOrderId: report.c,

@@ -1,6 +1,7 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import { PersistentMap } from '../internal/persistentMap';
+import { averagePrice } from '../codecs/decimal';
 import { applyExecutionReport, statusRank, type OrderState } from './orderState';
 
 /**
@@ -163,9 +164,9 @@ const RETIRED_PER_KEPT = 4;
 export function ordersState({ maxFinishedOrders = 1000 }: OrdersStateConfig = {}): OperatorFunction<ExecutionReport, OrdersState> {
   return (source) =>
     defer(() => {
-      const fold = ordersFolder(maxFinishedOrders);
+      const fold = new OrdersFold(maxFinishedOrders);
       return source.pipe(
-        map(fold),
+        map((report) => fold.apply(report)),
         filter((orders): orders is PersistentMap<OrderState> => orders !== undefined),
         map((orders) => new OrdersState(orders)),
       );
@@ -173,35 +174,75 @@ export function ordersState({ maxFinishedOrders = 1000 }: OrdersStateConfig = {}
 }
 
 /**
- * The state machine of {@link ordersState} as a plain function: each report gives the new state, or
- * `undefined` when it changes nothing. One folder per subscription (it holds the state).
+ * The state machine of {@link ordersState}: holds the orders of one subscription (or one run of a user
+ * stream). {@link OrdersFold.apply} folds one report; {@link OrdersFold.applyAll} folds many with the same
+ * result, the average price of each order computed once at the end instead of once per fill (the user
+ * stream folds that way the reports it queued while nobody watched `orders$`).
  * @internal
  */
-export function ordersFolder(maxFinishedOrders: number): (report: ExecutionReport) => PersistentMap<OrderState> | undefined {
-  const maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
-  // Structurally shared: a report copies one path of the trie, not the whole map (O(1) in the number of orders).
-  let orders: PersistentMap<OrderState> = PersistentMap.empty<OrderState>();
-  const finished = new Set<string>(); // ids of finished orders kept, in the order they finished
-  const retired = new Set<string>(); // ids dropped, oldest first
-  return (report) => {
-    if (retired.has(report.i)) return undefined;
-    const before = orders.get(report.i);
-    const after = applyExecutionReport(before, report);
-    if (after === before) return undefined;
-    let next = orders.with(report.i, after);
-    if (statusRank(after.status) === FINISHED && !finished.has(report.i)) {
-      finished.add(report.i);
-      if (finished.size > maxFinishedOrders) {
-        const oldest = first(finished);
-        finished.delete(oldest);
+export class OrdersFold {
+  /** Structurally shared: a report copies one path of the trie, not the whole map (O(1) in the number of orders). */
+  private orders: PersistentMap<OrderState> = PersistentMap.empty<OrderState>();
+  /** Ids of finished orders kept, in the order they finished. */
+  private readonly finished = new Set<string>();
+  /** Ids dropped, oldest first. */
+  private readonly retired = new Set<string>();
+  private readonly maxRetired: number;
+
+  constructor(private readonly maxFinishedOrders: number) {
+    this.maxRetired = Math.min(Math.max(maxFinishedOrders * RETIRED_PER_KEPT, 1000), 1_000_000);
+  }
+
+  /** The orders now. */
+  get current(): PersistentMap<OrderState> {
+    return this.orders;
+  }
+
+  /** Folds one report: the new orders, or `undefined` when it changes nothing. */
+  apply(report: ExecutionReport): PersistentMap<OrderState> | undefined {
+    const before = this.orders;
+    this.step(report, averagePrice);
+    return this.orders === before ? undefined : this.orders;
+  }
+
+  /** Folds `reports` in order: the orders `apply` would give after the last one, or `undefined` when none changed anything. */
+  applyAll(reports: readonly ExecutionReport[]): PersistentMap<OrderState> | undefined {
+    const before = this.orders;
+    for (let k = 0; k < reports.length; k++) this.step(reports[k]!, deferAverage);
+    if (this.orders === before) return undefined;
+    // The averages left for later: once per order whose fill changed, on its last fill.
+    for (const id of new Set(reports.map((r) => r.i))) {
+      const state = this.orders.get(id);
+      if (state === undefined || state.averagePrice !== AVERAGE_LATER) continue;
+      this.orders = this.orders.with(id, { ...state, averagePrice: averagePrice(state.filledQuoteQuantity, state.filledQuantity) });
+    }
+    return this.orders;
+  }
+
+  private step(report: ExecutionReport, averageOf: (Z: string, z: string) => string | undefined): void {
+    const id = report.i;
+    if (this.retired.has(id)) return;
+    const before = this.orders.get(id);
+    const after = applyExecutionReport(before, report, averageOf);
+    if (after === before) return;
+    let next = this.orders.with(id, after);
+    if (statusRank(after.status) === FINISHED && !this.finished.has(id)) {
+      this.finished.add(id);
+      if (this.finished.size > this.maxFinishedOrders) {
+        const oldest = first(this.finished);
+        this.finished.delete(oldest);
         next = next.without(oldest);
-        retired.add(oldest);
-        if (retired.size > maxRetired) retired.delete(first(retired));
+        this.retired.add(oldest);
+        if (this.retired.size > this.maxRetired) this.retired.delete(first(this.retired));
       }
     }
-    return (orders = next);
-  };
+    this.orders = next;
+  }
 }
+
+/** What {@link OrdersFold.applyAll} writes as an average until it computes it (never seen outside it). */
+const AVERAGE_LATER = '\u0000later';
+const deferAverage = (): string => AVERAGE_LATER;
 
 const FINISHED = statusRank('FILLED');
 

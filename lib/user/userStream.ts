@@ -1,23 +1,9 @@
-import {
-  asyncScheduler,
-  BehaviorSubject,
-  defer,
-  filter,
-  merge,
-  Observable,
-  type SchedulerLike,
-  startWith,
-  Subject,
-  switchMap,
-  tap,
-  timer,
-} from 'rxjs';
+import { asyncScheduler, BehaviorSubject, defer, Observable, type SchedulerLike, startWith } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
 import type { TicketInfo } from '../codecs/ticketInfo';
-import { ConfigError, DecodeError, EventTimeOutOfRangeError } from '../errors';
-import { backoffDelayMs } from '../operators/reconnect';
+import { ConfigError } from '../errors';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
 import type { RestCalls } from '../rest/callTypes';
@@ -26,17 +12,13 @@ import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { BalancesState } from './balancesState';
 import type { OrdersState } from './ordersState';
-import type { CoreItem, UserItem } from './internal/items';
-import { ItemHub } from './internal/itemHub';
-import { eventInlet, foldItems, type LatestState } from './internal/foldItems';
-import { type FrameClock, keySession } from './internal/keySession';
 import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
-import { resync as resyncItems, snapshotApi } from './internal/resync';
-import { scrubItem } from './internal/scrubItem';
-import { trackSessions } from './internal/trackSessions';
+import { snapshotApi } from './internal/resync';
+import type { StateFolds } from './internal/stateFolds';
+import { userCore } from './internal/userCore';
+import { UserOutputs } from './internal/userOutputs';
 import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
-import { sharedListenKey } from './internal/sharedListenKey';
 import { privateEventKey } from './privateEventKey';
 import type { StateSync } from './stateSync';
 import type { UserCounters, UserStatus } from './userStatus';
@@ -173,12 +155,6 @@ export interface UserStream {
   readonly gaps$: Observable<UserStreamGap>;
 }
 
-/** The status item a start emits (before any key or socket). */
-const STARTING: UserItem = { type: 'status', status: { type: 'connecting', epoch: 0, attempt: 0 } };
-
-/** Keys remembered for redaction (the current one and a few before it). */
-const REMEMBERED_KEYS = 4;
-
 /**
  * The private (user data) stream of an account: orders, balances and trade tickets, decoded, ordered by
  * event time and folded into current state.
@@ -250,12 +226,7 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
   const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
-  const serverNow = (): number => scheduler.now() + (serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!());
-  const snapshots = resync ? snapshotApi(rest) : undefined;
-  const base = url.replace(/\/+$/, '');
-  // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
-  const { dedupeKey } = reorder;
-  // What `status$` shows: the connection (fed by the hub below) and the counters, counted where each thing happens.
+  // What `status$` shows: the connection (fed by the outputs below) and the counters, counted where each thing happens.
   const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
   const counters = new BehaviorSubject<UserCounters>({
     gaps: 0,
@@ -268,7 +239,8 @@ export function userStream(config: UserStreamConfig): UserStream {
   });
   const count = (change: (c: UserCounters) => Partial<UserCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
-  const { onLate } = reorder;
+  // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
+  const { dedupeKey, onLate } = reorder;
   const openReorder = reorderBuffer<PrivateEvent>(
     {
       ...reorder,
@@ -278,130 +250,33 @@ export function userStream(config: UserStreamConfig): UserStream {
         onLate?.(event, watermark);
       },
     },
-    'dedupeKey' in reorder
-      ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now))
-      : rememberPrivateEvent,
+    'dedupeKey' in reorder ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)) : rememberPrivateEvent,
   );
-  const latest: LatestState = {};
-
-  const core$: Observable<CoreItem> = defer(() => {
-    const inlet = eventInlet();
-    // Items that do not come from a session: listen-key errors and retries, events dropped for their time.
-    const sideItems$ = new Subject<UserItem>();
-    const frameClock: FrameClock = { lastFrameAt: undefined };
-    const onEvent = (event: PrivateEvent, now: number): void => {
-      const offset = serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!();
-      const skew = event.E - (now + offset);
-      if (skew > maxEventTimeSkewMs || -skew > maxEventTimeSkewMs) {
-        count((c) => ({ outOfRangeEvents: c.outOfRangeEvents + 1 }));
-        sideItems$.next({
-          type: 'error',
-          error: new EventTimeOutOfRangeError(event.e, event.E, now + offset, maxEventTimeSkewMs),
-        });
-        return;
-      }
-      // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap.
-      const writtenAt = event.E - offset;
-      if (frameClock.lastFrameAt !== undefined && writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
-      inlet.push(event, now);
-    };
-    const recreate$ = new Subject<void>();
-    const keys: string[] = [];
-    let currentKey: string | undefined;
-    let currentDead = false;
-    const onError = (error: unknown): void => {
-      count((c) => ({ keyErrors: c.keyErrors + 1 }));
-      listenKeyOptions.onError?.(error);
-      sideItems$.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
-    };
-    // A listen-key creation that failed shows on status$ as a reconnection (with its cause) until a key comes.
-    const onRetrying = ({ attempt, delayMs, cause }: { attempt: number; delayMs: number; cause: unknown }): void =>
-      sideItems$.next({
-        type: 'status',
-        status: {
-          type: 'reconnecting',
-          epoch: latest.status?.epoch ?? 0,
-          attempt,
-          delayMs,
-          cause: cause instanceof Error ? cause : new Error(String(cause)),
-        },
-      });
-    const keys$ =
-      listenKey$ ?? sharedListenKey(rest!, { ...listenKeyOptions, scheduler, recreate$, onError }, { onRetrying });
-    const onKeySuspect = (dead: boolean): void => {
-      currentDead ||= dead;
-      recreate$.next();
-    };
-    // The service may answer a dead key's recreation with the same key: reconnect to it, but with a growing
-    // delay, so a service that keeps closing it with 4001 is not hammered. The delay is the connection's own
-    // reconnect backoff (`connection.reconnect`: its minDelayMs, maxDelayMs, factor and random jitter).
-    const { minDelayMs = 500, maxDelayMs = 30_000, factor = 2, random = Math.random } = connectionOptions.reconnect || {};
-    let sameKeyRetries = 0;
-    let keyChanged = false;
-    return keys$.pipe(
-      filter((key) => key !== currentKey || currentDead),
-      tap((key) => {
-        sameKeyRetries = key === currentKey ? sameKeyRetries + 1 : 0;
-        keyChanged = currentKey !== undefined && key !== currentKey;
-        if (keyChanged) count((c) => ({ keyChanges: c.keyChanges + 1 }));
-        currentKey = key;
-        currentDead = false;
-        if (!keys.includes(key)) keys.push(key);
-        if (keys.length > REMEMBERED_KEYS) keys.shift();
-      }),
-      switchMap((key) => {
-        const session$ = keySession({
-          url: `${base}/${key}`,
-          connection: { ...connectionOptions, url: '', scheduler, WebSocketCtor },
-          suspectAfterFailures: suspectKeyAfterFailures,
-          onKeySuspect,
-          onEvent,
-          frameClock,
-        });
-        const delayMs = sameKeyRetries === 0 ? 0 : backoffDelayMs(sameKeyRetries, minDelayMs, maxDelayMs, factor, random);
-        return (delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => session$)) : session$).pipe(
-          startWith({ type: 'start', keyChanged } as const),
-        );
-      }),
-      trackSessions(scheduler, frameClock),
-      // Side items first: a creation failing at once is not lost. A start shows as `connecting` at once, also
-      // while the first key is being created (the connection's own first `connecting` then adds nothing).
-      (items$) => merge(sideItems$, items$).pipe(startWith(STARTING)),
-      // After each open: REST snapshots of the orders and the account, merged by the fold (see resync).
-      (items$) =>
-        snapshots === undefined
-          ? items$
-          : items$.pipe(
-              resyncItems({
-                api: snapshots,
-                latest,
-                serverNow,
-                scheduler,
-                retryDelayMs: listenKeyOptions.retryDelayMs ?? 1000,
-                maxRetryDelayMs: listenKeyOptions.maxRetryDelayMs ?? 60_000,
-                random: listenKeyOptions.random ?? Math.random,
-              }),
-            ),
-      // The counters of the items that are not events (events are counted where they are dropped).
-      tap((item) => {
-        if (item.type === 'gap') count((c) => ({ gaps: c.gaps + 1 }));
-        else if (item.type === 'error' && item.error instanceof DecodeError) count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
-        else if (item.type === 'sync') count(() => ({ authoritative: true, syncedEpoch: item.epoch }));
-        else if (item.type === 'unsync') count(() => ({ authoritative: false }));
-      }),
-      // Events: sessions → inlet → reorder → fold → latest in one subscriber (see foldItems); other items
-      // are scrubbed and passed on.
-      foldItems(openReorder, inlet, (item) => scrubItem(item, keys), latest, () => {
-        recreate$.complete();
-        sideItems$.complete();
-      }),
-    );
-  });
-  // `share()` + `filter` + `map` per stream, as one hub: each item goes to the subscribers of its kind only.
-  const hub = new ItemHub(core$);
+  // The states of the run under way (late subscribers of orders$ / balances$ get them first).
+  let states: StateFolds | undefined;
+  // The private path (see userCore), shared by every stream below: each output gets the values of its kind.
+  const outputs: UserOutputs = new UserOutputs(
+    userCore({
+      base: url.replace(/\/+$/, ''),
+      listenKey$,
+      rest,
+      listenKeyOptions,
+      snapshots: resync ? snapshotApi(rest) : undefined,
+      connection: connectionOptions,
+      suspectKeyAfterFailures,
+      maxEventTimeSkewMs,
+      serverOffsetMs: serverOffset && (() => serverOffset.serverTimeOffsetMs!()),
+      scheduler,
+      WebSocketCtor,
+      openReorder,
+      count,
+      watchingOrders: () => outputs.listening('orders'),
+      onRun: (run) => (states = run),
+    }),
+  );
   // The connection as every status$ observer sees it (a passive listener starts nothing, and stays across
   // starts); a stop also ends the sync of the state (the next start folds afresh).
-  hub.pick('status', (i) => i.status, true).subscribe((status) => {
+  outputs.pick('status', (i) => i.status, true).subscribe((status) => {
     const shown = connectionStatus.value;
     if (status.type === 'connecting' && shown.type === 'connecting' && status.epoch === shown.epoch && status.attempt === shown.attempt) return;
     if (status.type === 'closed' && (counters.value.authoritative || counters.value.syncedEpoch !== undefined)) {
@@ -417,21 +292,16 @@ export function userStream(config: UserStreamConfig): UserStream {
       return now === undefined ? source : source.pipe(startWith(now));
     });
 
-  const events$ = hub.events$();
   return {
-    events$,
-    executionReports$: events$.pipe(filter(isExecutionReport)),
-    accountUpdates$: events$.pipe(filter(isAccountUpdate)),
-    tickets$: events$.pipe(filter(isTicket)),
-    orders$: withLatest(hub.pick('orders', (i) => i.orders), () => latest.orders),
-    balances$: withLatest(hub.pick('balances', (i) => i.balances), () => latest.balances),
-    // Observers: they see what runs, they start nothing (see ItemHub).
+    events$: outputs.events$(),
+    executionReports$: outputs.events$('executionReport'),
+    accountUpdates$: outputs.events$('outboundAccountInfo'),
+    tickets$: outputs.events$('ticketInfo'),
+    orders$: withLatest(outputs.pick('orders', (i) => i.orders), () => states?.orders),
+    balances$: withLatest(outputs.pick('balances', (i) => i.balances), () => states?.balances),
+    // Observers: they see what runs, they start nothing (see UserOutputs).
     status$: streamStatus(connectionStatus, counters, scheduler),
-    errors$: hub.pick('error', (i) => i.error, true),
-    gaps$: hub.pick('gap', (i) => i.gap, true),
+    errors$: outputs.pick('error', (i) => i.error, true),
+    gaps$: outputs.pick('gap', (i) => i.gap, true),
   };
 }
-
-const isExecutionReport = (e: PrivateEvent): e is ExecutionReport => e.e === 'executionReport';
-const isAccountUpdate = (e: PrivateEvent): e is OutboundAccountInfo => e.e === 'outboundAccountInfo';
-const isTicket = (e: PrivateEvent): e is TicketInfo => e.e === 'ticketInfo';

@@ -1,4 +1,3 @@
-import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
@@ -8,15 +7,19 @@ import type { StateSync } from '../stateSync';
 import type { UserStreamGap } from '../userStreamGap';
 
 /**
- * What one listen-key session (one connection) emits besides its events (which go straight to the
- * session's `onEvent`, no item per event). @internal
+ * The items of the private path: everything but the events, each tagged by `type`. Events never become items
+ * (no wrapper object per event): they travel by plain calls, session → decoder → reorder buffer → folds →
+ * outputs (see `userCore`).
+ *
+ * What one listen-key session (one connection) emits besides its events (which go straight to the sink the
+ * session was given, `onEvent`). @internal
  */
 export type SessionItem =
   | { readonly type: 'start'; readonly keyChanged: boolean }
   | { readonly type: 'error'; readonly error: Error }
   | { readonly type: 'status'; readonly status: ConnectionStatus };
 
-/** A non-event item of the shared core of a user stream. @internal */
+/** A non-event item of the core of a user stream, as the outputs receive it (see `UserOutputs`). @internal */
 export type UserItem =
   | { readonly type: 'error'; readonly error: Error }
   | { readonly type: 'status'; readonly status: ConnectionStatus }
@@ -41,16 +44,3 @@ export type SyncItem =
       /** The clock (service time) when the snapshots arrived: the time of an order without one. */
       readonly receivedAtMs: number;
     };
-
-/**
- * What the shared core of a user stream emits: each event as itself (no wrapper object per event) and the
- * other items wrapped. The public streams pick one kind each; see {@link isEvent}. @internal
- */
-export type CoreItem = PrivateEvent | UserItem;
-
-/**
- * Tells an event from a wrapped item: every event has a text `e` (its codec requires it), no wrapper has an
- * `e`. (`type` cannot tell them apart: an event keeps the extra fields of its JSON, `type` among them.)
- * @internal
- */
-export const isEvent = (item: CoreItem): item is PrivateEvent => typeof (item as { readonly e?: unknown }).e === 'string';

@@ -4,7 +4,7 @@ import type { RestOrder } from '../../codecs/rest/order';
 import type { RestCalls } from '../../rest/callTypes';
 import { backoffDelayMs } from '../../operators/reconnect';
 import { statusRank } from '../orderState';
-import type { LatestState } from './foldItems';
+import type { LatestStates } from './stateFolds';
 import type { SyncItem, UserItem } from './items';
 import { rateLimitWaitMs } from './sharedListenKey';
 
@@ -26,7 +26,7 @@ export function snapshotApi(rest: object | undefined): SnapshotApi | undefined {
 export interface ResyncOptions {
   readonly api: SnapshotApi;
   /** The fold's latest orders: which orders were open before the snapshot. */
-  readonly latest: LatestState;
+  readonly latest: Pick<LatestStates, 'orders'>;
   /** The service's clock: `scheduler.now()` plus the REST client's offset. */
   readonly serverNow: () => number;
   readonly scheduler: SchedulerLike;

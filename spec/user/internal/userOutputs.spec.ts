@@ -1,15 +1,33 @@
-import { Subject } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
 import { ConnectionClosedError } from '../../../lib/errors';
-import type { CoreItem } from '../../../lib/user/internal/items';
-import { ItemHub } from '../../../lib/user/internal/itemHub';
+import type { UserItem } from '../../../lib/user/internal/items';
+import { type UserCore, UserOutputs } from '../../../lib/user/internal/userOutputs';
+
+/** What the specs' cores emit: an event (tagged here only, to write marbles) or an item. */
+type CoreItem = PrivateEvent | UserItem;
+const isEvent = (v: CoreItem): v is PrivateEvent => 'e' in v;
+/** A core that replays `source` to the sink: events on the event channel, items on the item channel. */
+const coreOf =
+  (source: Observable<CoreItem>): UserCore =>
+  (sink) =>
+    source.subscribe({
+      next: (v) => (isEvent(v) ? sink.event(v) : sink.item(v)),
+      error: (e: unknown) => sink.error(e),
+      complete: () => sink.complete(),
+    });
+class ItemHub extends UserOutputs {
+  constructor(source: Observable<CoreItem>) {
+    super(coreOf(source));
+  }
+}
 
 const ev = (E: number, extra: Record<string, unknown> = {}): PrivateEvent =>
   ({ e: 'ticketInfo', E, s: 'X', q: '1', t: E, p: '1', T: String(E), o: '1', S: 'BUY', ...extra }) as PrivateEvent;
 const err = (n: number): CoreItem => ({ type: 'error', error: new Error(`e${n}`) });
 
-describe('ItemHub', () => {
+describe('UserOutputs', () => {
   let testScheduler: TestScheduler;
   beforeEach(() => {
     testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
@@ -18,7 +36,7 @@ describe('ItemHub', () => {
   it('shares one subscription of the source and sends each item to the subscribers of its kind only', () => {
     testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
       const a = ev(1);
-      const b = ev(2, { type: 'error', error: 'not an item' }); // an event with an extra `type` field is still an event
+      const b = ev(2, { type: 'error', error: 'not an item' }); // an event with an extra `type` field stays an event
       const x = err(1);
       const source = cold<CoreItem>('-a-x-b-|', { a, x, b });
       const hub = new ItemHub(source);
@@ -97,5 +115,47 @@ describe('ItemHub', () => {
     source.next(ev(1));
     expect(second).toEqual([]);
     expect(source.observed).toBe(false);
+  });
+
+  it('sends each event to the subscribers of every event and to those of its kind (e) only', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const t = ev(1);
+      const r = ev(2, { e: 'executionReport' });
+      const source = cold<CoreItem>('-t-r-|', { t, r });
+      const hub = new ItemHub(source);
+      expectObservable(hub.events$()).toBe('-t-r-|', { t, r });
+      expectObservable(hub.events$('executionReport')).toBe('---r-|', { r });
+      expectObservable(hub.events$('ticketInfo')).toBe('-t---|', { t });
+      expectObservable(hub.events$('outboundAccountInfo')).toBe('-----|');
+    });
+  });
+
+  it('says whether anyone listens to a type of item now', () => {
+    const hub = new ItemHub(new Subject<CoreItem>());
+    expect(hub.listening('orders')).toBe(false);
+    const orders = hub.pick('orders', (i) => i.orders).subscribe();
+    const gaps = hub.pick('gap', (i) => i.gap, true).subscribe();
+    expect([hub.listening('orders'), hub.listening('gap'), hub.listening('balances')]).toEqual([true, true, false]);
+    orders.unsubscribe();
+    gaps.unsubscribe();
+    expect([hub.listening('orders'), hub.listening('gap')]).toEqual([false, false]);
+  });
+
+  it('stops the run when the core errors, and takes nothing from the sink after the end', () => {
+    const stopped: string[] = [];
+    let write: ((v: string) => void) | undefined;
+    const outputs = new UserOutputs((sink) => {
+      write = (v) => (v === '#' ? sink.error(new Error('boom')) : sink.item({ type: 'error', error: new Error(v) }));
+      const run = new Subject<never>().subscribe();
+      run.add(() => stopped.push('stopped'));
+      return run;
+    });
+    const seen: string[] = [];
+    outputs.pick('error', (i) => i.error.message).subscribe({ next: (m) => seen.push(m), error: (e: Error) => seen.push(`!${e.message}`) });
+    write!('a');
+    write!('#');
+    write!('b');
+    expect(seen).toEqual(['a', '!boom']);
+    expect(stopped).toEqual(['stopped']);
   });
 });

@@ -1,0 +1,133 @@
+/**
+ * Step 4 of the private path (see `userCore`): the folds. Each ordered event, after it went to the outputs,
+ * is folded into the orders (execution reports) or the balances (account updates); the REST snapshots of
+ * `resync` are merged in as `sync` items. New states go to the outputs as `orders` / `balances` items.
+ * @internal
+ * @module
+ */
+import type { PrivateEvent } from '../../codecs/privateEvents';
+import type { ExecutionReport } from '../../codecs/executionReport';
+import type { PersistentMap } from '../../internal/persistentMap';
+import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../balanceState';
+import type { BalancesState } from '../balancesState';
+import { OrdersFold, OrdersState } from '../ordersState';
+import { type OrderState, restOrderReport } from '../orderState';
+import { type StateSync, withSync } from '../stateSync';
+import type { SyncItem, UserItem } from './items';
+
+/** `ordersState()`'s default bound of finished orders kept. */
+const MAX_FINISHED_ORDERS = 1000;
+
+/** Reports queued while nobody watches `orders$` before they are folded (bounds the queue's memory). */
+const QUEUED_REPORTS = 1024;
+
+/** The latest states of a run, replayed to late subscribers and read by `resync`. @internal */
+export interface LatestStates {
+  readonly orders: (OrdersState & StateSync) | undefined;
+  readonly balances: (BalancesState & StateSync) | undefined;
+}
+
+/**
+ * The orders and balances of one run of a user stream. `emit` receives each new state as an item; `watched`
+ * says whether anyone reads `orders` items now. While nobody does, execution reports are queued and folded by
+ * batches ({@link OrdersFold.applyAll}: the average price once per order, no state object per report), and
+ * when somebody looks ({@link StateFolds.orders}, a new report while watched, a sync) the queue is folded
+ * first: what anyone sees is what folding every report at once would have given. Every state emitted carries
+ * the sync state in force ({@link StateSync}); a change of it alone emits both states again.
+ *
+ * @example
+ * ```ts no-check
+ * const folds = new StateFolds((item) => outputs.item(item), () => outputs.listening('orders'));
+ * folds.event(report);           // queued, or folded and emitted as { type: 'orders', orders }
+ * folds.orders?.get(report.i);   // the order's state, the queue folded first
+ * ```
+ * @internal
+ */
+export class StateFolds implements LatestStates {
+  private readonly fold = new OrdersFold(MAX_FINISHED_ORDERS);
+  private queued: ExecutionReport[] = [];
+  /** The orders as last marked (emitted or read); `undefined` before the first state, or stale when `dirty`. */
+  private marked: (OrdersState & StateSync) | undefined;
+  private dirty = false;
+  private balanceMap: BalancesState = new Map<string, BalanceState>();
+  private balancesMarked: (BalancesState & StateSync) | undefined;
+  private sync: StateSync = { authoritative: false };
+
+  constructor(
+    private readonly emit: (item: UserItem) => void,
+    private readonly watched: () => boolean,
+  ) {}
+
+  /** The orders now (the queue folded first); `undefined` before any order state. */
+  get orders(): (OrdersState & StateSync) | undefined {
+    this.foldQueued();
+    if (this.dirty) this.markOrders();
+    return this.marked;
+  }
+
+  /** The balances now; `undefined` before any balance state. */
+  get balances(): (BalancesState & StateSync) | undefined {
+    return this.balancesMarked;
+  }
+
+  /** One ordered event. */
+  event(event: PrivateEvent): void {
+    if (event.e === 'executionReport') {
+      if (!this.watched()) {
+        if (this.queued.push(event) >= QUEUED_REPORTS) this.foldQueued();
+        return;
+      }
+      this.foldQueued();
+      if (this.fold.apply(event) !== undefined || this.dirty) this.emitOrders();
+    } else if (event.e === 'outboundAccountInfo') {
+      const next = applyAccountUpdate(this.balanceMap, event);
+      if (next !== this.balanceMap) this.emitBalances(next);
+    }
+  }
+
+  /**
+   * A snapshot merged (`sync`: the REST orders as the execution reports they stand for, the balances by
+   * `applyBalanceSnapshot`; the state becomes authoritative) or the socket lost (`unsync`: it is not any more).
+   */
+  merge(item: SyncItem): void {
+    if (item.type === 'unsync') {
+      if (!this.sync.authoritative) return;
+      this.sync = { authoritative: false, syncedEpoch: this.sync.syncedEpoch };
+      if (this.orders !== undefined) this.emitOrders();
+      if (this.balancesMarked !== undefined) this.emitBalances(new Map(this.balanceMap));
+      return;
+    }
+    this.sync = { authoritative: true, syncedEpoch: item.epoch };
+    this.foldQueued();
+    for (const order of item.orders) {
+      const report = restOrderReport(order, item.receivedAtMs);
+      if (report !== undefined) this.fold.apply(report);
+    }
+    this.emitOrders();
+    this.emitBalances(applyBalanceSnapshot(this.balanceMap, item.balances, item.balancesTimeMs));
+  }
+
+  private foldQueued(): void {
+    if (this.queued.length === 0) return;
+    const reports = this.queued;
+    this.queued = [];
+    if (this.fold.applyAll(reports) !== undefined) this.dirty = true;
+  }
+
+  /** Marks the orders now with the sync state in force: a fresh object (see StateSync). */
+  private markOrders(): void {
+    this.dirty = false;
+    this.marked = withSync(new OrdersState(this.fold.current as PersistentMap<OrderState>), this.sync);
+  }
+
+  private emitOrders(): void {
+    this.markOrders();
+    this.emit({ type: 'orders', orders: this.marked! });
+  }
+
+  private emitBalances(fresh: Map<string, BalanceState> | BalancesState): void {
+    this.balanceMap = fresh;
+    this.balancesMarked = withSync(fresh, this.sync);
+    this.emit({ type: 'balances', balances: this.balancesMarked });
+  }
+}
