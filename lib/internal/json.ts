@@ -159,11 +159,13 @@ export function parseJson(text: string, secrets?: readonly string[]): E.Either<D
 /**
  * {@link parseJson} without the `Either`: the parsed value, or the `DecodeError` itself (`JSON.parse` never
  * yields a class instance, so `instanceof DecodeError` tells them apart). The hot path of the socket layer
- * uses this to allocate nothing beyond what `JSON.parse` builds.
+ * uses this to allocate nothing beyond what `JSON.parse` builds. With `exactIntegers` false, long integer
+ * literals are not quoted (JSON.parse rounds them): for a reader that checks every number it reads and asks
+ * for {@link exactJsonValue} when one fails (see `connectionCore`'s `exactIntegers: 'on-demand'`).
  * @internal
  */
-export function parseJsonValue(text: string, secrets?: readonly string[]): unknown {
-  const source = mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
+export function parseJsonValue(text: string, secrets?: readonly string[], exactIntegers = true): unknown {
+  const source = exactIntegers && mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
   try {
     return JSON.parse(source);
   } catch (e) {
@@ -175,4 +177,15 @@ export function parseJsonValue(text: string, secrets?: readonly string[]): unkno
       excerpt(text, secrets),
     );
   }
+}
+
+/**
+ * The value of JSON `text` (already parsed once without quoting, so valid) with its long integer literals
+ * quoted (see {@link quoteLongIntegers}), or `undefined` when it holds none: then the plain parse was exact.
+ * @internal
+ */
+export function exactJsonValue(text: string): unknown {
+  if (!mayHaveLongInteger(text)) return undefined;
+  const value = parseJsonValue(text);
+  return value instanceof DecodeError ? undefined : value;
 }

@@ -283,7 +283,9 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     if (ms !== undefined && !(ms > 0)) throw new ConfigError(`staleAfterMs.${kind}`, 'must be a positive number (Infinity turns it off)');
   }
 
-  const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) });
+  // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
+  // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
+  const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) }, { exactIntegers: 'on-demand' });
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();

@@ -18,7 +18,7 @@ import type { ConnectionStatus } from './connectionStatus';
 import { defaultWebSocketCtor } from './defaultWebSocketCtor';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES, type RawInflater } from './decodeFrame';
 import { type ServerClock, serverClockSampler } from './serverClock';
-import { socketSession } from './socketSession';
+import { type FrameSink, socketSession } from './socketSession';
 import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
 
 /**
@@ -162,11 +162,21 @@ export function connection(config: ConnectionConfig): Connection {
  */
 export interface ConnectionCore {
   readonly connection: Connection;
-  frames(sink: (message: unknown, now: number) => void): Observable<never>;
+  frames(sink: FrameSink): Observable<never>;
+}
+
+/** Options of {@link connectionCore} that are not the public connection's. @internal */
+export interface CoreOptions {
+  /**
+   * `'on-demand'`: frames are parsed without quoting long integers first, and each sink gets `exact()` (see
+   * `FrameSink`); only for a core whose every sink checks every number it reads (`messages$` is then not
+   * exact). Default `'eager'`.
+   */
+  readonly exactIntegers?: 'eager' | 'on-demand' | undefined;
 }
 
 /** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
-export function connectionCore(config: ConnectionConfig): ConnectionCore {
+export function connectionCore(config: ConnectionConfig, options: CoreOptions = {}): ConnectionCore {
   const {
     url,
     WebSocketCtor,
@@ -217,11 +227,11 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
   };
 
   // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
-  let sinks: readonly ((message: unknown, now: number) => void)[] = [];
-  const deliver = (message: unknown, now: number): void => {
+  let sinks: readonly FrameSink[] = [];
+  const deliver: FrameSink = (message, now, exact) => {
     const current = sinks;
-    if (current.length === 1) current[0]!(message, now);
-    else for (let i = 0; i < current.length; i++) current[i]!(message, now);
+    if (current.length === 1) current[0]!(message, now, exact);
+    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact);
   };
 
   const session$ = defer(() => {
@@ -240,6 +250,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
         onEnd,
         onMessage: deliver,
         onDecodeError: (e) => errors.next(e),
+        exactIntegers: options.exactIntegers,
       });
     // A given constructor needs no `switchMap`: two fewer subscriber hops for every frame.
     return WebSocketCtor ? session(WebSocketCtor) : defaultWebSocketCtor().pipe(switchMap(session));
@@ -266,7 +277,7 @@ export function connectionCore(config: ConnectionConfig): ConnectionCore {
     tap({ error: (e: unknown) => finish(toError(e)), unsubscribe: () => finish() }),
     share({ resetOnRefCountZero: true }),
   );
-  const frames = (sink: (message: unknown, now: number) => void): Observable<never> =>
+  const frames = (sink: FrameSink): Observable<never> =>
     new Observable<never>((subscriber) => {
       sinks = [...sinks, sink];
       const subscription = lifecycle$.subscribe({

@@ -103,26 +103,33 @@ export function decodeFrame(data: unknown, limits: FrameLimits = {}): E.Either<D
  * @internal
  */
 export function decodeFrameValue(data: unknown, limits: FrameLimits): unknown {
+  const text = frameText(data, limits);
+  return typeof text === 'string' ? parseJsonValue(text, limits.secrets) : text;
+}
+
+/**
+ * The JSON text of one websocket frame, before parsing: a text frame itself (within `maxFrameBytes`), or the
+ * first entry of a zip frame, inflated within `maxInflatedBytes` and decoded as UTF-8; else the `DecodeError`
+ * (kinds `'frame-too-large'`, `'inflated-too-large'`, `'zip'`, `'utf8'`). Never throws. @internal
+ */
+export function frameText(data: unknown, limits: FrameLimits): string | DecodeError {
   if (typeof data === 'string') {
     const max = limits.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
-    return data.length > max ? frameTooLarge(data.length, max) : parseJsonValue(data, limits.secrets);
+    return data.length > max ? frameTooLarge(data.length, max) : data;
   }
-  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, secrets, inflateRaw } = limits;
+  const { maxFrameBytes = DEFAULT_MAX_FRAME_BYTES, maxInflatedBytes = DEFAULT_MAX_INFLATED_BYTES, inflateRaw } = limits;
   const bytes = bytesOf(data);
   if (bytes === undefined) return new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)');
   if (bytes.length > maxFrameBytes) return frameTooLarge(bytes.length, maxFrameBytes);
   const entry = unzipFirstEntry(bytes, maxInflatedBytes, inflateRaw);
   if (E.isLeft(entry)) return entry.left;
-  let text: string;
   try {
-    text = (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(entry.right);
+    return (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(entry.right);
   } catch {
     return new DecodeError('utf8', 'zip entry is not valid UTF-8');
   }
-  return parseJsonValue(text, secrets);
 }
 
-/** A view over binary frame data, without copying; `undefined` for anything else (e.g. a Blob). */
 function bytesOf(data: unknown): Uint8Array | undefined {
   // The tag check also accepts an ArrayBuffer from another realm (a vm context, an iframe).
   if (data instanceof ArrayBuffer || Object.prototype.toString.call(data) === '[object ArrayBuffer]') {

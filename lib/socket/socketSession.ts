@@ -1,7 +1,8 @@
 import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
-import { decodeFrameValue, type FrameLimits } from './decodeFrame';
+import { type FrameLimits, frameText } from './decodeFrame';
+import { exactJsonValue, parseJsonValue } from '../internal/json';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
@@ -29,9 +30,24 @@ export interface SessionSettings {
    * Each decoded JSON message (heartbeats included), by one plain call per frame, with the scheduler's time
    * at which the frame arrived (read once per frame, for the watchdog; sinks reuse it instead of reading again).
    */
-  readonly onMessage: (message: unknown, now: number) => void;
+  readonly onMessage: FrameSink;
   readonly onDecodeError: (error: DecodeError) => void;
+  /**
+   * How integer literals of 16+ digits (64-bit ids) are kept exact: `'eager'` quotes them before `JSON.parse`
+   * (every message is exact as handed over); `'on-demand'` parses as is and hands `onMessage` an `exact()` that
+   * re-parses the frame with them quoted, for a sink that checks every number it reads (a rounded id fails its
+   * check) and asks only then. Default `'eager'`.
+   */
+  readonly exactIntegers?: 'eager' | 'on-demand' | undefined;
 }
+
+/**
+ * The receiver of a socket's parsed frames: the message, the scheduler time at which its frame arrived, and, in
+ * `exactIntegers: 'on-demand'` mode, `exact()`: the same frame parsed again with its long integer literals
+ * quoted, or `undefined` when it has none (the message is exact as it is). `exact` may only be called during the
+ * sink's call. @internal
+ */
+export type FrameSink = (message: unknown, now: number, exact?: () => unknown) => void;
 
 const noop = (): void => undefined;
 
@@ -98,40 +114,39 @@ export function socketSession(s: SessionSettings): Observable<never> {
         }),
       );
     };
-    /** A decoded frame: a `DecodeError` goes to `onDecodeError`, a message to the heartbeat and the sinks. */
-    const handle = (message: unknown, now: number): void => {
-      if (message instanceof DecodeError) {
-        s.onDecodeError(message);
-        return;
-      }
-      handleHeartbeat(message, now, heartbeat, s.clock, reply);
-      onMessage(message, now);
-    };
-    // The one seam of frame handling (one try/catch per frame): whatever the decoder, the heartbeat or a sink
-    // throws (a stack overflow on a hostile frame, a bug) becomes a `DecodeError` and the socket keeps going.
-    // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
-    // A text frame arrives as its UTF-8 bytes (a `Buffer`): decoded to a string, then parsed like any text frame.
-    const onData = (data: WsData, isBinary: boolean): void => {
+    const onDemand = s.exactIntegers === 'on-demand';
+    /** The text of the frame being handled, for `exact` (on-demand mode). */
+    let frame = '';
+    const exact = (): unknown => exactJsonValue(frame);
+    /**
+     * Data path step 2-3 (docs/architecture.md): one frame's text (a zip frame inflated) → JSON → the heartbeat
+     * and the sinks. The one seam of frame handling (one try/catch per frame): whatever the decoder, the
+     * heartbeat or a sink throws (a stack overflow on a hostile frame, a bug) becomes a `DecodeError` and the
+     * socket keeps going.
+     */
+    const onFrame = (data: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
       try {
-        handle(decodeFrameValue(isBinary || !(data instanceof Uint8Array) ? data : data.toString(), s.limits), now);
+        const text = frameText(data, s.limits);
+        if (text instanceof DecodeError) return s.onDecodeError(text);
+        const message = parseJsonValue(text, s.limits.secrets, !onDemand);
+        if (message instanceof DecodeError) return s.onDecodeError(message);
+        handleHeartbeat(message, now, heartbeat, s.clock, reply);
+        if (!onDemand) return onMessage(message, now);
+        frame = text;
+        onMessage(message, now, exact);
+        frame = '';
       } catch (thrown: unknown) {
+        frame = '';
         s.onDecodeError(handlerFailure(thrown, secrets));
       }
     };
+    // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
+    // A text frame arrives as its UTF-8 bytes (a `Buffer`): decoded to a string, then handled like any text frame.
+    const onData = (data: WsData, isBinary: boolean): void => onFrame(isBinary || !(data instanceof Uint8Array) ? data : data.toString());
     if (emitter) emitter.on('message', onData);
-    else {
-      socket.onmessage = (event) => {
-        const now = scheduler.now();
-        lastSeenAt = now;
-        try {
-          handle(decodeFrameValue(event.data, s.limits), now);
-        } catch (thrown: unknown) {
-          s.onDecodeError(handlerFailure(thrown, secrets));
-        }
-      };
-    }
+    else socket.onmessage = (event) => onFrame(event.data);
     socket.onclose = (event) => {
       end();
       subscriber.error(closedError(event, closeReason(event.reason, secrets), opened, failure, displayAddress(s.url, secrets)));

@@ -482,6 +482,34 @@ describe('marketStreams', () => {
     });
   });
 
+  describe('bare 64-bit integers (parsed as they are, re-parsed exactly when a check fails)', () => {
+    const ID = '1447335405363150849'; // above 2^53: JSON.parse alone would round it to ...0848
+    const text = (data: string, extra = '') =>
+      `{"symbol":"BTCUSDT","symbolName":"BTCUSDT","topic":"trade","params":{"binary":"false"},"data":[${data}],"f":false,"sendTime":"1000"${extra}}`;
+
+    it('keeps a bare trade id exact, in a single message and in a batch frame, and a bare echoed id routes', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) => s.receive(text(`{"v":${ID},"t":1,"p":"1","q":"1","m":true}`)));
+        fake.at(4, (s) => s.receive(`[${text(`{"v":${ID}1,"t":2,"p":"1","q":"1","m":true}`)}]`));
+        fake.at(5, (s) => s.receive(text(`{"v":"${ID}2","t":3,"p":"1","q":"1","m":true},{"v":${ID}3,"t":4,"p":"1","q":"1","m":true}`)));
+        fake.at(9, (s) => s.receive(text(`{"v":"7${ID}","t":5,"p":"1","q":"1","m":true}`, ',"id":1234567890123456789')));
+        const ids = market.trades('BTCUSDT').pipe(map((t) => t.v));
+        expectObservable(ids, '^ 12ms !').toBe('3ms a b (cd) e', { a: ID, b: `${ID}1`, c: `${ID}2`, d: `${ID}3`, e: `7${ID}` });
+        expectObservable(market.errors$, '^ 12ms !').toBe('');
+      });
+    });
+
+    it('still reports a record that is bad for another reason, once, and delivers the good ones', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        fake.at(3, (s) => s.receive(text(`{"v":${ID},"t":1,"p":"1","q":"1","m":true},{"v":"9","t":"x","p":"1","q":"1","m":true}`)));
+        expectObservable(market.trades('BTCUSDT').pipe(map((t) => t.v)), '^ 9ms !').toBe('3ms a', { a: ID });
+        expectObservable(market.errors$.pipe(map((e) => e instanceof DecodeError && /TradeRecord/.test(e.message + e.paths.join('')))), '^ 9ms !').toBe('3ms t', { t: true });
+      });
+    });
+  });
+
   it('keeps no periodic timer: a marble run of ten virtual hours tears down without overflowing the stack', () => {
     // A periodic timer chains its virtual actions (each reschedule a child of the previous one): thousands of
     // ticks made the teardown of an 80-minute run throw RangeError (the data-age refresh once ran every second).

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
+import type { FrameSink } from '../../socket/socketSession';
 import { TopicRouter } from './topicRouter';
 
 /**
@@ -52,12 +53,12 @@ export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): Market
     if (failures++ === 0) first = error;
   };
   const router = new TopicRouter(collect);
-  const dispatch = (message: unknown, now: number): void => {
+  const dispatch: FrameSink = (message, now, exact) => {
     onFrame(now);
     inFrame = true;
     failures = 0;
     try {
-      router.dispatch(message);
+      router.dispatch(message, exact);
     } finally {
       inFrame = false;
     }

@@ -65,8 +65,27 @@ export class TopicRouter {
   /** Epoch of the socket the next message comes from. */
   epoch = 0;
 
+  /**
+   * While a message parsed without quoting its long integers is handled: the same frame parsed with them
+   * quoted (see `FrameSink`), asked for when the message or a record fails its check. Nothing is delivered
+   * before its message passed, so the exact parse can take over; it is asked for at most once.
+   */
+  private exact: (() => unknown) | undefined;
+  /** The first record issue of the message being decoded, held while {@link exact} may still take over. */
+  private held: DecodeError | undefined;
+  private readonly hold = (issue: DecodeError): void => {
+    this.held ??= issue;
+  };
+
   /** `onIssue` receives every message the router cannot use, as a `DecodeError`. */
   constructor(private readonly onIssue: (issue: DecodeError) => void) {}
+
+  /** The exact parse of the message being handled, when it differs (then handled instead); `undefined` otherwise. */
+  private retryExact(): unknown {
+    const exact = this.exact;
+    this.exact = undefined;
+    return exact === undefined ? undefined : exact();
+  }
 
   add(topic: RoutedTopic): void {
     this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
@@ -107,9 +126,21 @@ export class TopicRouter {
    * message, an element that is itself an array is a bad message (so no nesting depth can exhaust the
    * stack), and the elements the router cannot use are reported as ONE `DecodeError` per frame.
    */
-  dispatch(message: unknown): void {
+  dispatch(message: unknown, exact?: () => unknown): void {
+    if (exact !== undefined && Array.isArray(message)) {
+      // The elements of a batch are delivered one by one: its long integers are made exact before any goes out.
+      const quoted = exact();
+      if (quoted !== undefined) message = quoted;
+      exact = undefined;
+    }
     if (!Array.isArray(message)) {
-      const issue = this.handle(message, true);
+      this.exact = exact;
+      let issue: Issue;
+      try {
+        issue = this.handle(message, true);
+      } finally {
+        this.exact = undefined;
+      }
       if (issue !== undefined && issue !== UNUSABLE) this.onIssue(issue);
       return undefined;
     }
@@ -147,6 +178,8 @@ export class TopicRouter {
     // It refuses exactly what the codec refuses (property-tested), so an issue not described needs no codec.
     let envelope = rawEnvelopeCheck(message);
     if (envelope === FAIL) {
+      const quoted = this.retryExact();
+      if (quoted !== undefined) return this.handle(quoted, describe);
       if (!describe) return UNUSABLE;
       const decoded = decodeWith(RawEnvelopeCodec, message);
       if (E.isLeft(decoded)) return decoded.left;
@@ -159,7 +192,20 @@ export class TopicRouter {
       this.bySymbol.get(envelope.symbol)?.get(topicName) ??
       (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
     if (topic === undefined) return undefined;
-    topic.deliver(envelope, decodeRecords(topic.codec, topic.check, envelope.data, this.onIssue), this.epoch);
+    if (this.exact === undefined) {
+      topic.deliver(envelope, decodeRecords(topic.codec, topic.check, envelope.data, this.onIssue), this.epoch);
+      return undefined;
+    }
+    const records = decodeRecords(topic.codec, topic.check, envelope.data, this.hold);
+    const issue = this.held;
+    this.held = undefined;
+    if (issue !== undefined) {
+      // A record failed: if a long integer was rounded, the exact parse decides; else the issue stands.
+      const quoted = this.retryExact();
+      if (quoted !== undefined) return this.handle(quoted, describe);
+      this.onIssue(issue);
+    }
+    topic.deliver(envelope, records, this.epoch);
     return undefined;
   }
 
