@@ -1,0 +1,102 @@
+import { NEVER, of, Subject, throwError } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
+import { reorderBuffer } from '../../../lib/operators/reorderByEventTime';
+import type { UserItem } from '../../../lib/user/internal/items';
+import type { StateFolds } from '../../../lib/user/internal/stateFolds';
+import { userCore, type UserCoreSettings } from '../../../lib/user/internal/userCore';
+import type { CoreSink } from '../../../lib/user/internal/userOutputs';
+import { fakeWebSocket } from '../../../lib/testing/fakeWebSocket';
+import { report } from '../fixtures';
+
+/** A sink recording what a run writes, with the scheduler's time. */
+function recordingSink(now: () => number) {
+  const log: string[] = [];
+  const sink: CoreSink & { closed: boolean } = {
+    closed: false,
+    event: (e: PrivateEvent) => log.push(`${now()} event ${e.e === 'executionReport' ? e.i : e.e}`),
+    item: (i: UserItem) => log.push(`${now()} ${i.type === 'status' ? i.status.type : i.type === 'error' ? i.error.name : i.type}`),
+    error: (e: unknown) => log.push(`${now()} ERROR ${(e as Error).message}`),
+    complete: () => log.push(`${now()} COMPLETE`),
+  };
+  return { log, sink };
+}
+
+function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> = {}): UserCoreSettings {
+  return {
+    base: 'ws://test/ws',
+    listenKey$: of('key-1'),
+    rest: undefined,
+    listenKeyOptions: {},
+    snapshots: undefined,
+    connection: {},
+    suspectKeyAfterFailures: 3,
+    maxEventTimeSkewMs: 100,
+    serverOffsetMs: undefined,
+    scheduler: testScheduler,
+    WebSocketCtor: undefined,
+    openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 5 }, undefined),
+    count: () => undefined,
+    watchingOrders: () => true,
+    onRun: () => undefined,
+    ...over,
+  };
+}
+
+describe('userCore', () => {
+  it('runs the path: key session → decode → guard → reorder → outputs, then the folds (orders after each event)', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      const runs: (StateFolds | undefined)[] = [];
+      const run = userCore(settings(testScheduler, { WebSocketCtor: ws.WebSocketCtor, onRun: (r) => runs.push(r) }))(sink);
+      ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '2', E: 2, U: 2 }), report({ i: '1', E: 1, U: 1 }), report({ i: '3', E: 999, U: 3 })])));
+      testScheduler.schedule(() => run.unsubscribe(), 20);
+      testScheduler.flush();
+      expect(ws.latest().url).toBe('ws://test/ws/key-1');
+      expect(log).toEqual([
+        '0 connecting', // the start
+        '0 connecting', // the connection's own
+        '1 open',
+        '2 EventTimeOutOfRangeError', // E 999 is 997 ms off the clock: dropped
+        '7 event 1', // ordered by E after the 5 ms hold
+        '7 orders',
+        '7 event 2',
+        '7 orders',
+      ]);
+      expect(runs.map((r) => r !== undefined)).toEqual([true, false]);
+    });
+  });
+
+  it('ends with the error of its keys, scrubbed of the listen keys it used', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const keys = new Subject<string>();
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      userCore(settings(testScheduler, { listenKey$: keys, WebSocketCtor: fakeWebSocket({ scheduler: testScheduler }).WebSocketCtor }))(sink);
+      keys.next('secretkey-1234567890');
+      testScheduler.schedule(() => keys.error(new Error('gave up on secretkey-1234567890')), 3);
+      testScheduler.flush();
+      expect(log[log.length - 1]).toBe('3 ERROR gave up on ***');
+    });
+  });
+
+  it('starts nothing but a connecting status while no key comes', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      const run = userCore(settings(testScheduler, { listenKey$: NEVER }))(sink);
+      testScheduler.flush();
+      run.unsubscribe();
+      expect(log).toEqual(['0 connecting']);
+    });
+  });
+
+  it('refuses nothing it cannot start: a listenKey$ that errors at once ends the run with that error', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    const { log, sink } = recordingSink(() => testScheduler.now());
+    userCore(settings(testScheduler, { listenKey$: throwError(() => new Error('no key')) }))(sink);
+    expect(log).toEqual(['0 connecting', '0 ERROR no key']);
+  });
+});
