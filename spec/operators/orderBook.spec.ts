@@ -1,5 +1,7 @@
 import { TestScheduler } from 'rxjs/testing';
-import { orderBook, type DepthSnapshot, type OrderBook } from '../../lib/operators/orderBook';
+import fc from 'fast-check';
+import { compareDecimal, isNonNegativeDecimal } from '../../lib/internal/decimal';
+import { orderBook, toOrderBook, type DepthSnapshot, type OrderBook, type OrderBookLevel } from '../../lib/operators/orderBook';
 
 const snapshot = (b: [string, string][], a: [string, string][], t = 1): DepthSnapshot => ({ s: 'BTCUSDT', t, a, b });
 
@@ -81,4 +83,48 @@ describe('orderBook', () => {
     if (!out) throw new Error('no book');
     return out;
   }
+});
+
+describe('toOrderBook against a plain model (property)', () => {
+  // The model: filter with the decimal grammar, check order with compareDecimal, sort a copy. The operator reads
+  // each plain price once and compares on integer-part lengths; both must agree on every field.
+  const price = fc.oneof(
+    fc.tuple(fc.integer({ min: 0, max: 120 }), fc.integer({ min: 0, max: 99 })).map(([i, f]) => `${i}.${String(f).padStart(2, '0')}`),
+    fc.integer({ min: 0, max: 120 }).map(String),
+    fc.constantFrom('1e2', '0100', '-1', '1.5E1', 'x', '', '1.', '007.5', '100.000'),
+  );
+  const level = fc.oneof(
+    { weight: 8, arbitrary: fc.tuple(price, fc.constantFrom('1', '0.5', '2.000')) },
+    { weight: 1, arbitrary: fc.constantFrom<unknown>(['1'], null, [1, '1'], ['1', '-2'], 'x') },
+  );
+  const side = fc.oneof(fc.array(level, { maxLength: 12 }), fc.array(level, { maxLength: 12 }).map((ls) => sortedModel(ls, 1)));
+
+  function isLevelModel(l: unknown): l is [string, string] {
+    return Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
+  }
+  function sortedModel(levels: readonly unknown[], sign: 1 | -1): unknown[] {
+    const valid = levels.filter(isLevelModel);
+    return [...valid].sort((x, y) => sign * compareDecimal(x[0], y[0]));
+  }
+  function sideModel(levels: readonly unknown[], sign: 1 | -1) {
+    const valid = levels.filter(isLevelModel);
+    let sorted = true;
+    for (let i = 1; i < valid.length; i++) if (!(sign * compareDecimal(valid[i - 1]![0], valid[i]![0]) < 0)) sorted = false;
+    return { levels: sorted ? valid : sortedModel(valid, sign), sorted, invalid: levels.length - valid.length };
+  }
+
+  it('gives the model’s sides, flags and counts for any levels, valid or not, sorted or not', () => {
+    fc.assert(
+      fc.property(side, side, (b, a) => {
+        const book = toOrderBook({ t: 1, a: a as OrderBookLevel[], b: b as OrderBookLevel[] });
+        const bids = sideModel(b, -1);
+        const asks = sideModel(a, 1);
+        expect(book.bids).toEqual(bids.levels);
+        expect(book.asks).toEqual(asks.levels);
+        expect(book.sorted).toBe(bids.sorted && asks.sorted);
+        expect(book.invalidLevels).toBe(bids.invalid + asks.invalid);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
