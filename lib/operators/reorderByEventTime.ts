@@ -160,8 +160,9 @@ export interface ReorderInput<T> {
 
 /**
  * The state machine of {@link reorderWithMemory} without an `Observable` around it: each call opens one
- * buffer writing to `out` (the operator passes its subscriber; the user stream feeds it straight from the
- * socket's frame sink). The config is validated once, when the factory is made.
+ * buffer writing to `out` (the operator passes its subscriber). It is step 3 of the user stream's private
+ * path: `userCore` opens one per run, writing to the outputs and the folds, and hands its input (behind the
+ * event-time guard) to each key session. The config is validated once, when the factory is made.
  * @internal
  */
 export function reorderBuffer<T>(

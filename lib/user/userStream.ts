@@ -1,3 +1,8 @@
+/**
+ * The user stream's entry: its config validated and resolved, then the private path (`internal/userCore`:
+ * key sessions → decode → reorder by `E` → folds) shared by the public streams (`internal/userOutputs`).
+ * @module
+ */
 import { asyncScheduler, BehaviorSubject, defer, Observable, type SchedulerLike, startWith } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';

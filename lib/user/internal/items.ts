@@ -1,3 +1,8 @@
+/**
+ * The items of the private path (see `userCore`): everything but the events, tagged by `type`.
+ * @internal
+ * @module
+ */
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';
 import type { ConnectionStatus } from '../../socket/connectionStatus';

@@ -1,3 +1,10 @@
+/**
+ * Step 1 of the private path (see `userCore`): one connection per listen key. The session is given its event
+ * sink (`onEvent`, the run's `toBuffer`) when it is made; its frames go to the decoder (`frameSink`, step 2)
+ * and on by plain calls; statuses and errors come out as items.
+ * @internal
+ * @module
+ */
 import { Observable, skip } from 'rxjs';
 import { ConfigError, ConnectionClosedError } from '../../errors';
 import { connectionCore, type ConnectionConfig } from '../../socket/connection';

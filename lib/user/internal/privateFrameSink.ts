@@ -1,3 +1,10 @@
+/**
+ * Step 2 of the private path (see `userCore`): the decoding of private stream frames. Each message of a
+ * listen-key session becomes events, handed on one by one by a plain call to the session's sink (the guard
+ * in front of the reorder buffer, step 3), and at most one `DecodeError` item.
+ * @internal
+ * @module
+ */
 import * as E from 'fp-ts/Either';
 import type { Subscriber } from 'rxjs';
 import { countedDecodeError, decodeWith } from '../../codecs/decode';
@@ -7,12 +14,6 @@ import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { DecodeError } from '../../errors';
 import type { SessionItem } from './items';
 
-/**
- * The decoding of private stream frames: each message of a listen-key session becomes events (handed on by
- * one plain call) and at most one `DecodeError` item.
- * @internal
- * @module
- */
 
 const isHeartbeat = (message: unknown): boolean =>
   typeof message === 'object' &&

@@ -1,3 +1,8 @@
+/**
+ * Step 3 of the private path (see `userCore`): the identity the reorder buffer de-duplicates events by.
+ * @internal
+ * @module
+ */
 import type { OrderStatus } from '../../codecs/executionReport';
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { RecentKeys } from '../../internal/recentKeys';

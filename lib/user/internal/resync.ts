@@ -1,3 +1,8 @@
+/**
+ * Beside the private path (see `userCore`): the REST snapshots after each open, handed to the folds (step 4) as `sync` items.
+ * @internal
+ * @module
+ */
 import { concatMap, defer, forkJoin, from, map, Observable, type OperatorFunction, retry, type SchedulerLike, type Subscription, timer, toArray } from 'rxjs';
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';

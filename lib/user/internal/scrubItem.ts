@@ -1,3 +1,8 @@
+/**
+ * Beside the private path (see `userCore`): the last stage of the items before the outputs, listen keys redacted.
+ * @internal
+ * @module
+ */
 import type { UserItem } from './items';
 import { scrubError } from './scrubError';
 

@@ -1,3 +1,8 @@
+/**
+ * Before the private path (see `userCore`): the listen keys its key sessions connect with.
+ * @internal
+ * @module
+ */
 import {
   asyncScheduler,
   catchError,

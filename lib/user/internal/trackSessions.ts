@@ -1,3 +1,8 @@
+/**
+ * Beside the private path (see `userCore`): the items of the key sessions (starts, statuses, errors) joined into one life (epochs, gaps).
+ * @internal
+ * @module
+ */
 import { defer, Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import { nowMs } from '../../internal/clock';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
