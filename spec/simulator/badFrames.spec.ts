@@ -1,4 +1,4 @@
-import { strFromU8, unzipSync } from 'fflate';
+import { unzipSync } from 'fflate';
 import { MALFORMED_FRAMES, wrongShapedFrames, type BadFrame } from '../../lib/simulator/badFrames';
 
 const T = 1_700_000_000_000;
