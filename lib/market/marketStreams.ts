@@ -32,6 +32,7 @@ import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
+import { flatMapArray } from '../internal/flatMapArray';
 import { pacer } from './internal/pacer';
 import { restTrades } from './internal/restTrades';
 import { marketFeed } from './internal/marketFeed';
@@ -394,18 +395,8 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   };
   const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
     withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));
-  /** The records of each message in order: `mergeMap((m) => m.data)` without an inner observable per message. */
-  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> =>
-    new Observable<R>((subscriber) =>
-      source.subscribe({
-        next: (m) => {
-          const data = m.data;
-          for (let i = 0; i < data.length && !subscriber.closed; i++) subscriber.next(data[i]!);
-        },
-        error: (e: unknown) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      }),
-    );
+  /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
+  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
   const onGap = (gap: TradeGap): void => {
     count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
     gaps.next(gap);

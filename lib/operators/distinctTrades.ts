@@ -1,4 +1,5 @@
-import { Observable, type OperatorFunction } from 'rxjs';
+import { defer, type OperatorFunction } from 'rxjs';
+import { flatMapArray } from '../internal/flatMapArray';
 import { compareDecimal, compareDigits, skipDigits } from '../internal/decimal';
 
 /** Whether `id` is an integer in decimal text (`/^\d+$/`, without the regex engine). */
@@ -217,22 +218,14 @@ function fresh<T extends TradeLike>(
 export function distinctTrades<T extends TradeLike>(config: DistinctTradesConfig = {}): OperatorFunction<TradeBatch<T>, T> {
   const { onGap, replaySize = 60 } = config;
   return (source) =>
-    new Observable<T>((subscriber) => {
+    defer(() => {
       const states = new Map<string, SymbolState>();
       const stateOf = (symbol: string): SymbolState => {
         let state = states.get(symbol);
         if (state === undefined) states.set(symbol, (state = { seen: undefined, recent: [], reported: new Set() }));
         return state;
       };
-      // `mergeMap((batch) => fresh(batch, …))` without an inner subscription per message: the fresh trades of
-      // each batch are emitted in order, synchronously, and no more once the subscriber is closed.
-      return source.subscribe({
-        next: (batch) => {
-          const trades = fresh(batch, stateOf(batch.symbol), replaySize, onGap);
-          for (let i = 0; i < trades.length && !subscriber.closed; i++) subscriber.next(trades[i] as T);
-        },
-        error: (e: unknown) => subscriber.error(e),
-        complete: () => subscriber.complete(),
-      });
+      // `mergeMap((batch) => fresh(batch, …))` without an inner subscription per message (see flatMapArray).
+      return source.pipe(flatMapArray((batch: TradeBatch<T>) => fresh(batch, stateOf(batch.symbol), replaySize, onGap)));
     });
 }
