@@ -278,7 +278,7 @@ describe('marketStreams', () => {
           staleAfterMs: { depth: 100 },
           connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 },
         });
-        // answered at 10, 20, 30, then silent: noticed at 151 (the answer check at 51 + 100), cancel 2 + sub 3
+        // answered at 10, 20, 30, then silent: noticed at 130 (30 + 100; the watch starts after the answer check at 51), cancel 2 + sub 3
         for (const t of [10, 20, 30]) fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '1' })));
         for (let t = 160; t <= 400; t += 20) fake.at(t, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(t)], { id: '3' })));
         const times$ = market.depth('BTCUSDT').pipe(map((d) => d.t));
@@ -286,8 +286,8 @@ describe('marketStreams', () => {
         const sub = times$.subscribe((t) => values.push(t));
         testScheduler.schedule(() => sub.unsubscribe(), 409);
         const stale$ = market.status$.pipe(map((st) => st.staleResubscribes), distinctUntilChanged());
-        expectObservable(stale$, '^ 409ms !').toBe('a 150ms b', { a: 0, b: 1 });
-        testScheduler.schedule(() => expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1']), 150);
+        expectObservable(stale$, '^ 409ms !').toBe('a 129ms b', { a: 0, b: 1 });
+        testScheduler.schedule(() => expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1']), 129);
         testScheduler.schedule(() => {
           expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'cancel BTCUSDT depth 2', 'sub BTCUSDT depth 3']);
           expect(values).toEqual([10, 20, 30, 160, 180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 380, 400]);
@@ -307,19 +307,19 @@ describe('marketStreams', () => {
           s.receive(envelope('BTCUSDT', 'realtimes', [{ t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' }], { id: '3' }));
           s.receive(envelope('BTCUSDT', 'kline', [kline(0, '1')], { id: '4', klineType: '1m' }));
         });
-        // subs at 1, answered at 5; the silence watch starts after the answer check at 10 001 (checks 1 ms after each due time)
+        // subs at 1, answered at 5; the silence watch starts after the answer check at 10 001 and counts from 5
         const cancels = (): string[] => requests(fake.latest()).filter((r) => r.startsWith('cancel')).map((r) => r.split(' ')[2]!);
         const checks: Array<[number, string[]]> = [];
-        for (const t of [40_000, 40_002, 70_000, 70_002, 130_000, 130_002, 300_000]) testScheduler.schedule(() => checks.push([t, cancels()]), t);
+        for (const t of [30_004, 30_006, 60_004, 60_006, 120_004, 120_006, 300_000]) testScheduler.schedule(() => checks.push([t, cancels()]), t);
         testScheduler.schedule(() => subs.forEach((sub) => sub.unsubscribe()), 300_001);
         testScheduler.flush();
         expect(checks).toEqual([
-          [40_000, []],
-          [40_002, ['depth']],
-          [70_000, ['depth']],
-          [70_002, ['depth', 'realtimes']],
-          [130_000, ['depth', 'realtimes']],
-          [130_002, ['depth', 'realtimes', 'kline_1m']],
+          [30_004, []],
+          [30_006, ['depth']],
+          [60_004, ['depth']],
+          [60_006, ['depth', 'realtimes']],
+          [120_004, ['depth', 'realtimes']],
+          [120_006, ['depth', 'realtimes', 'kline_1m']],
           [300_000, expect.not.arrayContaining(['trade'])],
         ]);
       });

@@ -1,3 +1,4 @@
+import { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { HeartbeatTimeoutError } from '../../lib/errors';
 import { silenceWatchdog } from '../../lib/socket/silenceWatchdog';
@@ -24,6 +25,14 @@ describe('silenceWatchdog', () => {
     });
   });
 
+  it('counts a silence that began before the watch started: the first check comes when it reaches timeoutMs', () => {
+    testScheduler.run(({ expectObservable }) => {
+      // last seen at 0, the watch starts at 20: it fires at 30, not at 20 + 30
+      const late$ = new Observable<never>((subscriber) => testScheduler.schedule(() => silenceWatchdog(30, () => 0, testScheduler).subscribe(subscriber), 20));
+      expectObservable(late$).toBe('30ms #', undefined, new HeartbeatTimeoutError(30));
+    });
+  });
+
   it('never fires while frames keep coming, and stops on unsubscribe', () => {
     testScheduler.run(({ expectObservable }) => {
       const watchdog = silenceWatchdog(30, () => testScheduler.now(), testScheduler);
@@ -35,10 +44,12 @@ describe('silenceWatchdog', () => {
     testScheduler.run(() => {
       const errors: unknown[] = [];
       silenceWatchdog(10, () => -5, testScheduler).subscribe({ error: (e: unknown) => errors.push(e) });
+      testScheduler.schedule(() => silenceWatchdog(10, () => -5, testScheduler).subscribe({ error: (e: unknown) => errors.push(e) }), 30);
       testScheduler.flush();
-      expect(errors).toHaveLength(1);
+      expect(errors).toHaveLength(2);
       expect(errors[0]).toBeInstanceOf(HeartbeatTimeoutError);
-      expect((errors[0] as HeartbeatTimeoutError).silentForMs).toBe(15);
+      expect((errors[0] as HeartbeatTimeoutError).silentForMs).toBe(10);
+      expect((errors[1] as HeartbeatTimeoutError).silentForMs).toBe(35); // already silent too long when the watch starts: at once
     });
   });
 });

@@ -1,4 +1,4 @@
-import { Observable } from 'rxjs';
+import { Observable, Subscription } from 'rxjs';
 import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
 import type { FrameSink } from '../../socket/socketSession';
@@ -77,7 +77,9 @@ export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): Market
       if (--open === 0) subscriber.complete();
     };
     const error = (e: unknown): void => subscriber.error(e);
-    const subscription = core.connection.opened$.subscribe({ next: (epoch) => (router.epoch = epoch), error, complete });
+    // Two sources side by side (neither's end tears the other down): the feed ends when both have.
+    const subscription = new Subscription();
+    subscription.add(core.connection.opened$.subscribe({ next: (epoch) => (router.epoch = epoch), error, complete }));
     subscription.add(core.frames(dispatch).subscribe({ error, complete }));
     return subscription;
   });

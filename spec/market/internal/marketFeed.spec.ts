@@ -213,7 +213,7 @@ describe('marketFeed', () => {
     // completes first it tears the frames down with it and feed$ neither completes nor errors. Unreachable
     // through `connectionCore` today (its opened$ never completes). When marketFeed is fixed this test fails:
     // turn `it.failing` into `it`.
-    it.failing('completes only once both complete (opened$ first), keeping the frames subscribed until then', () => {
+    it('completes only once both complete (opened$ first), keeping the frames subscribed until then', () => {
       testScheduler.run(({ cold, expectObservable, expectSubscriptions }) => {
         const hooks = { onFrame: () => undefined, onDecodeError: () => undefined };
         const frames = cold('----|');

@@ -226,14 +226,14 @@ describe('topicSubscription', () => {
     it('counts the silence of an answered topic, and re-sends an unanswered sub instead, when both are on', () => {
       testScheduler.run(({ hot, expectObservable }) => {
         // sub at 0 unanswered: again at 10; answered at 12; the wait for that answer ends at 20, and the silence
-        // watch starts then: its first check, at 20 + 30, finds 38 ms of silence (reported: it could tell at 42)
+        // watch starts then, counting from 12: stale at 42 (cancel 3, sub 4), which goes unanswered: sub 5 at 52
         const inbound = hot('------------x', { x: trades(['x']) });
         const { ctx, sent$, log } = setup(hot('a', { a: 1 }), inbound, { subscribeTimeoutMs: 10 });
         const topic$ = topicSubscription(ctx, tradeRequest({ staleAfterMs: 30 }));
-        expectObservable(sent$).toBe('a 9ms b 39ms (cd) 2ms e', { a: 'sub 1', b: 'sub 2', c: 'cancel 3', d: 'sub 4', e: 'cancel 5' });
+        expectObservable(sent$).toBe('a 9ms b 31ms (cd) 6ms e 3ms f', { a: 'sub 1', b: 'sub 2', c: 'cancel 3', d: 'sub 4', e: 'sub 5', f: 'cancel 6' });
         expectObservable(topic$, '^ 55ms !').toBe('------------x', { x: emitted(['x'], 1) });
         testScheduler.flush();
-        expect(log.filter((l) => !l.startsWith('delivered'))).toEqual(['resubscribed@10', 'stale@50']);
+        expect(log.filter((l) => !l.startsWith('delivered'))).toEqual(['resubscribed@10', 'stale@42', 'resubscribed@52']);
       });
     });
   });
