@@ -1,4 +1,4 @@
-import { type Observable, Subject } from 'rxjs';
+import { type Observable, Subject, Subscription, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
 import { ConnectionClosedError } from '../../../lib/errors';
@@ -139,6 +139,38 @@ describe('UserOutputs', () => {
     orders.unsubscribe();
     gaps.unsubscribe();
     expect([hub.listening('orders'), hub.listening('gap')]).toEqual([false, false]);
+  });
+
+  it('stops a synchronous endless core when take(n) downstream has its values, as share() does', () => {
+    let started = 0;
+    let stopped = 0;
+    let written = 0;
+    const outputs = new UserOutputs((sink) => {
+      started += 1;
+      // Writes until told to stop: without share()'s early unsubscription this never returns.
+      while (!sink.closed && written < 1_000_000) sink.event(ev(++written));
+      return new Subscription(() => (stopped += 1));
+    });
+    const seen: number[] = [];
+    let completed = false;
+    outputs.events$().pipe(take(3)).subscribe({ next: (e) => seen.push(e.E), complete: () => (completed = true) });
+    expect(seen).toEqual([1, 2, 3]);
+    expect(completed).toBe(true);
+    expect([written, started, stopped]).toEqual([3, 1, 1]);
+  });
+
+  it('starts a fresh run for a subscriber after the last run completed', () => {
+    let started = 0;
+    const outputs = new UserOutputs((sink) => {
+      started += 1;
+      sink.event(ev(started));
+      sink.complete();
+      return new Subscription();
+    });
+    const seen: string[] = [];
+    for (let i = 0; i < 2; i++) outputs.events$().subscribe({ next: (e) => seen.push(`E${e.E}`), complete: () => seen.push('|') });
+    expect(seen).toEqual(['E1', '|', 'E2', '|']);
+    expect(started).toBe(2);
   });
 
   it('stops the run when the core errors, and takes nothing from the sink after the end', () => {
