@@ -1,11 +1,13 @@
 import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
+import { withFastCheck } from './fastCheck';
 import { declaredAs, struct } from './struct';
 
 /**
  * The codec of {@link DepthLevel}, one order book level `[price, quantity]`, decimal text (numbers are
- * turned into text). Extra elements after the second are dropped; a missing one fails.
+ * turned into text). Extra elements after the second are dropped; a missing one fails. (`t.tuple` with its
+ * derived fast check: `validate` tries it first.)
  *
  * @example
  * ```ts
@@ -13,7 +15,7 @@ import { declaredAs, struct } from './struct';
  * DepthLevelCodec.decode(['34924.15', 0.5]); // right(['34924.15', '0.5'])
  * ```
  */
-export const DepthLevelCodec: t.Type<DepthLevel, DepthLevel, unknown> = t.tuple([DecimalString, DecimalString], 'DepthLevel');
+export const DepthLevelCodec: t.Type<DepthLevel, DepthLevel, unknown> = withFastCheck(t.tuple([DecimalString, DecimalString], 'DepthLevel'));
 /**
  * One order book level `[price, quantity]`: both decimal text; price in quote asset per unit of base
  * asset, quantity in base asset units.

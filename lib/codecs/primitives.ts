@@ -1,15 +1,37 @@
-import * as t from 'io-ts';
-import { isDecimalText } from '../internal/decimal';
+import { isDecimalText, skipDigits } from '../internal/decimal';
 import { plainNumberText } from '../internal/plainNumberText';
+import type * as t from 'io-ts';
+import { AsIs, FAIL, type Fast, primitive } from './fastCheck';
 
 /**
  * The tolerant primitive codecs every wire codec is built from. Each one accepts the few spellings real
  * deployments send for a field and decodes to one type; each one encodes back to that type (identity).
+ * Each is declared by one check (the value or `FAIL`), which is both the fast path of every shape built
+ * from it and, wrapped, its `validate` (`primitive` in `fastCheck.ts`): one definition, no second copy.
+ * Data path: the record checks of the streams (`struct` fields) call these checks directly.
  *
  * @module
  */
 
-const INT_TEXT = /^-?\d{1,16}$/;
+const MINUS = 45;
+const MAX_INT_DIGITS = 16;
+
+/** `/^-?\d{1,16}$/.test(s)`, without the regex engine. @internal */
+export function isIntText(s: string): boolean {
+  const n = s.length;
+  const start = n > 0 && s.charCodeAt(0) === MINUS ? 1 : 0;
+  const digits = n - start;
+  return digits >= 1 && digits <= MAX_INT_DIGITS && skipDigits(s, start, n) === n;
+}
+
+function intCheck(u: unknown): Fast<number> {
+  if (typeof u === 'number') return Number.isSafeInteger(u) ? u : FAIL;
+  if (typeof u === 'string' && isIntText(u)) {
+    const n = Number(u);
+    if (Number.isSafeInteger(n)) return n;
+  }
+  return FAIL;
+}
 
 /**
  * An integer (millisecond times `t`, `E`, `O`, `U`, `sendTime`, `ping`, `pong`, request ids): a JSON
@@ -27,18 +49,11 @@ const INT_TEXT = /^-?\d{1,16}$/;
  * IntFromNumberOrString.decode('12a');           // left(...)
  * ```
  */
-export const IntFromNumberOrString = new t.Type<number, number, unknown>(
+export const IntFromNumberOrString: t.Type<number, number, unknown> = primitive(
   'IntFromNumberOrString',
   (u): u is number => typeof u === 'number' && Number.isSafeInteger(u),
-  (u, c) => {
-    if (typeof u === 'number') return Number.isSafeInteger(u) ? t.success(u) : t.failure(u, c);
-    if (typeof u === 'string' && INT_TEXT.test(u)) {
-      const n = Number(u);
-      if (Number.isSafeInteger(n)) return t.success(n);
-    }
-    return t.failure(u, c);
-  },
-  t.identity,
+  intCheck,
+  AsIs.safeInteger,
 );
 
 /**
@@ -59,15 +74,14 @@ export const IntFromNumberOrString = new t.Type<number, number, unknown>(
  * IdFromNumberOrString.decode('');                   // left(...)
  * ```
  */
-export const IdFromNumberOrString = new t.Type<string, string, unknown>(
+export const IdFromNumberOrString: t.Type<string, string, unknown> = primitive(
   'IdFromNumberOrString',
   (u): u is string => typeof u === 'string' && u.length > 0,
-  (u, c) => {
-    if (typeof u === 'string') return u.length > 0 ? t.success(u) : t.failure(u, c);
-    if (typeof u === 'number' && Number.isSafeInteger(u)) return t.success(String(u));
-    return t.failure(u, c);
+  (u) => {
+    if (typeof u === 'string') return u.length > 0 ? u : FAIL;
+    return typeof u === 'number' && Number.isSafeInteger(u) ? String(u) : FAIL;
   },
-  t.identity,
+  AsIs.nonEmptyText,
 );
 
 /**
@@ -82,16 +96,15 @@ export const IdFromNumberOrString = new t.Type<string, string, unknown>(
  * BooleanFromStringOrBoolean.decode('yes');   // left(...)
  * ```
  */
-export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
+export const BooleanFromStringOrBoolean: t.Type<boolean, boolean, unknown> = primitive(
   'BooleanFromStringOrBoolean',
   (u): u is boolean => typeof u === 'boolean',
-  (u, c) => {
-    if (typeof u === 'boolean') return t.success(u);
-    if (u === 'true') return t.success(true);
-    if (u === 'false') return t.success(false);
-    return t.failure(u, c);
+  (u) => {
+    if (typeof u === 'boolean') return u;
+    if (u === 'true') return true;
+    return u === 'false' ? false : FAIL;
   },
-  t.identity,
+  AsIs.boolean,
 );
 
 /**
@@ -102,8 +115,10 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  * The text is returned unchanged (no normalisation: `"0.10"` stays `"0.10"`).
  * Rejected: empty text, spaces, `"+1"`, `".5"`, `"1."`, `"NaN"`, `"Infinity"`, thousands separators.
  * A finite JSON number is accepted and turned into the digits of its shortest text `String(n)`, written
- * without an exponent (`0.1` → `"0.1"`, `-3` → `"-3"`, `1e-7` → `"0.0000001"`, `1e21` →
- * `"1000000000000000000000"`, `-0` → `"0"`); it is only as exact as the number `JSON.parse` produced.
+ * without an exponent (`0.1` → `"0.1"`, `-3` → `"-3"`, `1e-7` → `"0.0000001"`, `-0` → `"0"`); it is only
+ * as exact as the number `JSON.parse` produced. An integer beyond the safe range (`|n| ≥ 2^53`, `1e21`) is
+ * rejected: it has already lost digits, and its text would invent them (frames parsed by `parseJson` carry
+ * long integer literals as text, which is kept exactly).
  * Convert at the edge with `decimalToNumber`; average prices with `averagePrice`.
  *
  * @example
@@ -112,19 +127,23 @@ export const BooleanFromStringOrBoolean = new t.Type<boolean, boolean, unknown>(
  * DecimalString.decode('0.00012'); // right('0.00012')
  * DecimalString.decode(0.5);       // right('0.5')
  * DecimalString.decode(1e-7);      // right('0.0000001')
+ * DecimalString.decode(2 ** 60);   // left(...): digits already lost
  * DecimalString.decode('1,000');   // left(...)
  * ```
  */
-export const DecimalString = new t.Type<string, string, unknown>(
+export const DecimalString: t.Type<string, string, unknown> = primitive(
   'DecimalString',
   (u): u is string => typeof u === 'string' && isDecimalText(u),
-  (u, c) => {
-    if (typeof u === 'string') return isDecimalText(u) ? t.success(u) : t.failure(u, c);
-    if (typeof u === 'number' && Number.isFinite(u)) return t.success(plainNumberText(u));
-    return t.failure(u, c);
-  },
-  t.identity,
+  decimalCheck,
+  AsIs.decimalText,
 );
+
+/** `DecimalString`'s check: text by the grammar, or a finite number that is not an unsafe integer. */
+function decimalCheck(u: unknown): Fast<string> {
+  if (typeof u === 'string') return isDecimalText(u) ? u : FAIL;
+  // An integer beyond 2^53 already lost digits in JSON.parse: its text would invent them.
+  return typeof u === 'number' && Number.isFinite(u) && (Number.isSafeInteger(u) || !Number.isInteger(u)) ? plainNumberText(u) : FAIL;
+}
 
 /**
  * Optional id-like text that services send empty when it does not apply (the execution id `d` of a NEW
@@ -139,15 +158,14 @@ export const DecimalString = new t.Type<string, string, unknown>(
  * TextFromNumberOrString.decode(null);        // left(...)
  * ```
  */
-export const TextFromNumberOrString = new t.Type<string, string, unknown>(
+export const TextFromNumberOrString: t.Type<string, string, unknown> = primitive(
   'TextFromNumberOrString',
   (u): u is string => typeof u === 'string',
-  (u, c) => {
-    if (typeof u === 'string') return t.success(u);
-    if (typeof u === 'number' && Number.isSafeInteger(u)) return t.success(String(u));
-    return t.failure(u, c);
+  (u) => {
+    if (typeof u === 'string') return u;
+    return typeof u === 'number' && Number.isSafeInteger(u) ? String(u) : FAIL;
   },
-  t.identity,
+  AsIs.text,
 );
 
 /**
@@ -163,9 +181,9 @@ export const TextFromNumberOrString = new t.Type<string, string, unknown>(
  * DecimalOrEmptyString.decode('abc');   // left(...)
  * ```
  */
-export const DecimalOrEmptyString = new t.Type<string, string, unknown>(
+export const DecimalOrEmptyString: t.Type<string, string, unknown> = primitive(
   'DecimalOrEmptyString',
   (u): u is string => u === '' || DecimalString.is(u),
-  (u, c) => (u === '' ? t.success('') : DecimalString.validate(u, c)),
-  t.identity,
+  (u) => (u === '' ? u : decimalCheck(u)),
+  AsIs.decimalText,
 );

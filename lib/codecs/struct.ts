@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { isRecord } from '../internal/guards';
+import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, recordCheck } from './fastCheck';
 
 /**
  * Internal codec combinators shared by the wire codecs.
@@ -21,6 +22,10 @@ const codecAt = (props: t.Props, k: string): t.Mixed => props[k] as t.Mixed;
  *   codec accepts it, see {@link nullable});
  * - the input object is returned as is when no field is transformed, else a shallow copy.
  *
+ * The one declaration of a shape: its fast check is derived from the fields' checks (`fastCheckOf`, in
+ * `fastCheck.ts`), and `validate` runs it first; the field-by-field combinator below runs only when it
+ * fails, for the exact errors and paths. (Typed as a plain `t.Type`: the codec class is internal.)
+ *
  * @internal
  */
 export function struct<R extends t.Props, P extends t.Props>(
@@ -32,12 +37,20 @@ export function struct<R extends t.Props, P extends t.Props>(
   type O = t.OutputOf<t.TypeC<R>> & t.OutputOf<t.PartialC<P>>;
   const requiredKeys = Object.keys(required);
   const optionalKeys = Object.keys(optional);
-  return new t.Type<A, O, unknown>(
+  const keys = [...requiredKeys, ...optionalKeys];
+  const codecs = [...requiredKeys.map((k) => codecAt(required, k)), ...optionalKeys.map((k) => codecAt(optional, k))];
+  const fieldChecks = codecs.map((codec) => fastCheckOf(codec));
+  const fieldAsIs = codecs.map((codec) => asIsOf(codec));
+  // Every field passed its check, each derived from the field's codec: the one cast of this combinator.
+  const check = recordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, false) as FastCheck<A>;
+  const checkInPlace = recordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, true) as FastCheck<A>;
+  const codec = new CheckedType<A, O>(
     name,
     (u): u is A =>
       isRecord(u) &&
       requiredKeys.every((k) => codecAt(required, k).is(u[k])) &&
       optionalKeys.every((k) => u[k] === undefined || codecAt(optional, k).is(u[k])),
+    check,
     (u, c) => {
       if (!isRecord(u)) return t.failure(u, c);
       let out = u;
@@ -65,21 +78,39 @@ export function struct<R extends t.Props, P extends t.Props>(
       }
       return o as O;
     },
+    checkInPlace,
   );
+  declaredFields.set(codec, { required, optional });
+  return codec;
+}
+
+const declaredFields = new WeakMap<t.Decoder<unknown, unknown>, { readonly required: t.Props; readonly optional: t.Props }>();
+
+/**
+ * The declaration of a codec built by {@link struct} (its required and optional fields), `undefined` for
+ * any other: what property tests walk to generate values of the shape. @internal
+ */
+export function fieldsOf(codec: t.Decoder<unknown, unknown>): { readonly required: t.Props; readonly optional: t.Props } | undefined {
+  return declaredFields.get(codec);
 }
 
 /**
  * `codec` or `null`, failing with a single path line named `<codec> | null` (a `t.union` would report one
- * line per member).
+ * line per member). Its fast check is `codec`'s, `null` let through.
  *
  * @internal
  */
 export function nullable<C extends t.Mixed>(codec: C): t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown> {
-  return new t.Type<t.TypeOf<C> | null, t.OutputOf<C> | null, unknown>(
+  const check = fastCheckOf<t.TypeOf<C>>(codec);
+  return new CheckedType<t.TypeOf<C> | null, t.OutputOf<C> | null>(
     `${codec.name} | null`,
     (u): u is t.TypeOf<C> | null => u === null || codec.is(u),
+    (u) => (u === null ? null : check(u)),
     (u, c) => (u === null ? t.success(null) : codec.validate(u, c)),
     (a) => (a === null ? null : codec.encode(a)),
+    undefined,
+    AsIs.none,
+    codec,
   );
 }
 

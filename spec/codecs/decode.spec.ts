@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import * as t from 'io-ts';
 import { PathReporter } from 'io-ts/PathReporter';
 import { decodeWith, MAX_PATH_LINES, showValue } from '../../lib/codecs/decode';
-import { FastPrivateEventCodec } from '../../lib/codecs/fast';
 import { decodePrivateFrame, PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { TradeRecordCodec } from '../../lib/codecs/trade';
 import { DecodeError } from '../../lib/errors';
@@ -88,7 +87,7 @@ describe('decodeWith', () => {
 
   it('never shows a listen key held by a failing field, nor any 16-character part of it, in paths, message or raw', () => {
     const event = { e: 'ticketInfo', E: 1, s: 'BTCUSDT', q: LISTEN_KEY, t: 1, p: `${LISTEN_KEY}${LISTEN_KEY}`, T: '1', o: '1', S: 'BUY' };
-    for (const codec of [PrivateEventCodec, FastPrivateEventCodec]) {
+    for (const codec of [PrivateEventCodec]) {
       const error = left(decodeWith(codec, event));
       expect(error.paths).toEqual([
         'Invalid value "***" supplied to : PrivateEvent/ticketInfo: TicketInfo/q: DecimalString',

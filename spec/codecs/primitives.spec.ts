@@ -1,5 +1,6 @@
 import {
   BooleanFromStringOrBoolean,
+  DecimalOrEmptyString,
   DecimalString,
   IdFromNumberOrString,
   IntFromNumberOrString,
@@ -95,9 +96,10 @@ describe('DecimalString', () => {
     [-2.5e-7, '-0.00000025'],
     [0, '0'],
     [-0, '0'],
-    [1e21, '1000000000000000000000'],
+    [2 ** 53 - 1, '9007199254740991'],
+    [-(2 ** 53 - 1), '-9007199254740991'],
+    [123456789.5, '123456789.5'],
     [5e-324, `0.${'0'.repeat(323)}5`],
-    [Number.MAX_VALUE, `17976931348623157${'0'.repeat(292)}`],
   ])('turns the number %j into %j', (input, expected) => {
     assertDecodes(DecimalString, input, expected);
   });
@@ -108,4 +110,16 @@ describe('DecimalString', () => {
       assertFails(DecimalString, input, [': DecimalString']);
     },
   );
+
+  it.each([2 ** 53, -(2 ** 53), 929681067596857345, 1e21, -1e21, Number.MAX_VALUE, -Number.MAX_VALUE])(
+    'rejects the unsafe integer %j: its digits were lost in JSON.parse, and its text would invent them',
+    (input) => {
+      assertFails(DecimalString, input, [': DecimalString']);
+      assertFails(DecimalOrEmptyString, input, [': DecimalOrEmptyString']);
+    },
+  );
+
+  it('keeps the text of a long integer exactly (what parseJson hands over for 16+ digits)', () => {
+    assertDecodes(DecimalString, '929681067596857345', '929681067596857345');
+  });
 });

@@ -3,14 +3,14 @@ import fc from 'fast-check';
 import * as t from 'io-ts';
 import * as codecs from '../../lib/codecs';
 import { decodeWith } from '../../lib/codecs/decode';
-import * as fast from '../../lib/codecs/fast';
+import { CheckedType } from '../../lib/codecs/fastCheck';
 import { decodePrivateFrame } from '../../lib/codecs/privateEvents';
 import { DecodeError } from '../../lib/errors';
 
 const RUNS = { numRuns: 200 };
 
-/** Every io-ts codec exported by lib/codecs and lib/codecs/fast. */
-const ALL: Array<[string, t.Decoder<unknown, unknown> & { name: string }]> = [...Object.entries(codecs), ...Object.entries(fast)].flatMap(
+/** Every io-ts codec exported by lib/codecs. */
+const ALL: Array<[string, t.Decoder<unknown, unknown> & { name: string }]> = Object.entries(codecs).flatMap(
   ([name, value]: [string, unknown]): Array<[string, t.Type<unknown, unknown, unknown>]> => (value instanceof t.Type ? [[name, value]] : []),
 );
 
@@ -40,6 +40,12 @@ const junk = fc.oneof(
   fc.bigInt().map(String),
 );
 
+/** The codec's combinator alone (no fast check in front): same name, errors and paths. */
+function combinatorOf(codec: t.Mixed): t.Decoder<unknown, unknown> & { name: string } {
+  if (!(codec instanceof CheckedType)) throw new Error(`${codec.name} carries no fast check`);
+  return new t.Type(codec.name, codec.is, (codec as CheckedType<unknown>).fallback, codec.encode);
+}
+
 /** Decodes without throwing; a failure becomes a DecodeError through decodeWith. */
 function safe(codec: t.Decoder<unknown, unknown> & { name: string }, input: unknown): E.Either<DecodeError, unknown> {
   let r: E.Either<DecodeError, unknown> | undefined;
@@ -51,25 +57,25 @@ function safe(codec: t.Decoder<unknown, unknown> & { name: string }, input: unkn
 describe('codecs (bad-input corpus)', () => {
   it(`has found the exported codecs (${ALL.length})`, () => {
     expect(ALL.length).toBeGreaterThan(30);
-    expect(ALL.map(([n]) => n)).toEqual(expect.arrayContaining(['TradeRecordCodec', 'FastTradeRecordCodec', 'PrivateEventCodec', 'FastDepthEnvelopeCodec']));
+    expect(ALL.map(([n]) => n)).toEqual(expect.arrayContaining(['TradeRecordCodec', 'PrivateEventCodec', 'DepthEnvelopeCodec']));
   });
 
   it.each(ALL)('%s: random input is a typed error or a value, never a throw', (_name, codec) => {
     fc.assert(fc.property(junk, (input) => void safe(codec, input)), RUNS);
   });
 
-  it.each(Object.keys(VALID))('%s: a valid value with one field replaced by junk never throws; slow and fast codecs agree', (kind) => {
+  it.each(Object.keys(VALID))('%s: a valid value with one field replaced by junk never throws; the combinator and the codec (fast check first) agree', (kind) => {
     const valid = VALID[kind] as Record<string, unknown>;
     const isPrivate = 'e' in valid && typeof valid.e === 'string';
     const pairs: Array<[t.Decoder<unknown, unknown> & { name: string }, t.Decoder<unknown, unknown> & { name: string }, (r: unknown) => unknown]> = isPrivate
-      ? [[codecs.PrivateEventCodec, fast.FastPrivateEventCodec, (r) => r]]
+      ? [[combinatorOf(codecs.PrivateEventCodec), codecs.PrivateEventCodec, (r) => r]]
       : kind === 'trade'
-        ? [[codecs.TradeEnvelopeCodec, fast.FastTradeEnvelopeCodec, (r) => envelope('trade', r)]]
+        ? [[combinatorOf(codecs.TradeEnvelopeCodec), codecs.TradeEnvelopeCodec, (r) => envelope('trade', r)]]
         : kind === 'kline'
-          ? [[codecs.KlineEnvelopeCodec, fast.FastKlineEnvelopeCodec, (r) => envelope('kline', r)]]
+          ? [[combinatorOf(codecs.KlineEnvelopeCodec), codecs.KlineEnvelopeCodec, (r) => envelope('kline', r)]]
           : kind === 'depth'
-            ? [[codecs.DepthEnvelopeCodec, fast.FastDepthEnvelopeCodec, (r) => envelope('depth', r)]]
-            : [[codecs.RealtimesRecordCodec, fast.FastRealtimesRecordCodec, (r) => r]];
+            ? [[combinatorOf(codecs.DepthEnvelopeCodec), codecs.DepthEnvelopeCodec, (r) => envelope('depth', r)]]
+            : [[combinatorOf(codecs.RealtimesRecordCodec), codecs.RealtimesRecordCodec, (r) => r]];
     for (const [slow, , wrap] of pairs) expect(E.isRight(safe(slow, wrap(valid)))).toBe(true);
     fc.assert(
       fc.property(fc.constantFrom(...Object.keys(valid)), junk, (field, value) => {
@@ -94,10 +100,7 @@ describe('decodePrivateFrame (bad-input corpus)', () => {
     fc.record({ e: fc.constantFrom('executionReport', 'ticketInfo', 'outboundAccountInfo'), E: junk }, { requiredKeys: [] }),
   );
 
-  it.each([
-    ['decodePrivateFrame', decodePrivateFrame],
-    ['decodePrivateFrameFast', fast.decodePrivateFrameFast],
-  ])('%s: an array mixing good and bad events gives one result per element, the good ones intact', (_name, decode) => {
+  it.each([['decodePrivateFrame', decodePrivateFrame]])('%s: an array mixing good and bad events gives one result per element, the good ones intact', (_name, decode) => {
     fc.assert(
       fc.property(fc.array(fc.oneof(fc.constantFrom(...good).map((g) => ({ good: true, value: g })), bad.map((b) => ({ good: false, value: b }))), { maxLength: 12 }), (items) => {
         let results: ReturnType<typeof decodePrivateFrame> = [];

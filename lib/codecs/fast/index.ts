@@ -1,7 +1,7 @@
 /**
- * Fast variants of the hot wire codecs: io-ts codecs whose `validate` is a hand-written check of the
- * common valid case, falling back to the combinator codec (and its exact errors) otherwise.
- *
+ * @deprecated internal aliases, removed at integration: every wire codec carries its derived fast check
+ * (`lib/codecs/fastCheck.ts`); these names point at the codecs themselves.
+ * @internal
  * @module
  */
 export { FastRawEnvelopeCodec } from './envelope';

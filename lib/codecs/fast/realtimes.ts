@@ -1,22 +1,10 @@
-import type * as t from 'io-ts';
-import { RealtimesRecordCodec, type RealtimesRecord } from '../realtimes';
-import { fastCodec } from './fastCodec';
-import { fastStruct } from './fastStruct';
-import { fastDecimal, fastId, fastInt, fastString } from './scalars';
+import { RealtimesRecordCodec } from '../realtimes';
 
 /**
- * `RealtimesRecordCodec` with a hand-written fast path (same name, values and errors).
- *
- * @example
- * ```ts
- * import { FastRealtimesRecordCodec } from 'ex-streams';
- * FastRealtimesRecordCodec.name; // 'RealtimesRecord'
- * ```
+ * Alias of the realtimes record codec, which carries its derived fast check itself.
+ * @internal
+ * @module
  */
-export const FastRealtimesRecordCodec: t.Type<RealtimesRecord, RealtimesRecord, unknown> = fastCodec(
-  RealtimesRecordCodec,
-  fastStruct<RealtimesRecord>(
-    { t: fastInt, o: fastDecimal, h: fastDecimal, l: fastDecimal, c: fastDecimal, v: fastDecimal },
-    { s: fastString, sn: fastString, qv: fastDecimal, m: fastDecimal, e: fastId },
-  ),
-);
+
+/** @deprecated internal alias, removed at integration: use `RealtimesRecordCodec`. @internal */
+export const FastRealtimesRecordCodec = RealtimesRecordCodec;
