@@ -4,7 +4,9 @@ import { isRecord } from '../internal/guards';
 import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, recordCheck } from './fastCheck';
 
 /**
- * Internal codec combinators shared by the wire codecs.
+ * Internal codec combinators shared by the wire codecs: the one declaration of each object shape, from
+ * which its io-ts codec and its fast check (`fastCheck.ts`) both come. Data path: the router's envelope
+ * check and a topic's record checks run the checks `struct` derives here.
  *
  * @internal
  * @module

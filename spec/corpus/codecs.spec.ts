@@ -4,6 +4,7 @@ import * as t from 'io-ts';
 import * as codecs from '../../lib/codecs';
 import { decodeWith } from '../../lib/codecs/decode';
 import { CheckedType } from '../../lib/codecs/fastCheck';
+import { fieldsOf } from '../../lib/codecs/struct';
 import { decodePrivateFrame } from '../../lib/codecs/privateEvents';
 import { DecodeError } from '../../lib/errors';
 
@@ -27,6 +28,16 @@ const VALID: Record<string, unknown> = {
   },
   ticketInfo: { e: 'ticketInfo', E: `${T}`, s: 'BTCUSDT', q: '1', t: `${T}`, p: '1', T: '1950000000000000001', o: '1', c: '1', O: '1', a: '1', A: 0, m: true, S: 'BUY' },
   outboundAccountInfo: { e: 'outboundAccountInfo', E: T, T: true, W: true, D: true, B: [{ a: 'BTC', f: '1', l: '0' }] },
+};
+/** The record codec of each sample. */
+const RECORD_CODECS: Record<string, t.Mixed> = {
+  trade: codecs.TradeRecordCodec,
+  kline: codecs.KlineRecordCodec,
+  realtimes: codecs.RealtimesRecordCodec,
+  depth: codecs.DepthRecordCodec,
+  executionReport: codecs.ExecutionReportCodec,
+  ticketInfo: codecs.TicketInfoCodec,
+  outboundAccountInfo: codecs.OutboundAccountInfoCodec,
 };
 const envelope = (topic: string, record: unknown): unknown => ({
   symbol: 'BTCUSDT', symbolName: 'BTCUSDT', topic, params: { realtimeInterval: '24h', binary: 'false' }, data: [record], f: true, sendTime: T, shared: false, id: '1',
@@ -58,6 +69,14 @@ describe('codecs (bad-input corpus)', () => {
   it(`has found the exported codecs (${ALL.length})`, () => {
     expect(ALL.length).toBeGreaterThan(30);
     expect(ALL.map(([n]) => n)).toEqual(expect.arrayContaining(['TradeRecordCodec', 'PrivateEventCodec', 'DepthEnvelopeCodec']));
+  });
+
+  it.each(Object.keys(VALID))('%s: the valid sample carries every field its codec declares (so each is mutated below)', (kind) => {
+    const codec = RECORD_CODECS[kind]!;
+    const declared = fieldsOf(codec);
+    expect(declared).toBeDefined();
+    const keys = [...Object.keys(declared!.required), ...Object.keys(declared!.optional)];
+    expect(Object.keys(VALID[kind] as object)).toEqual(expect.arrayContaining(keys));
   });
 
   it.each(ALL)('%s: random input is a typed error or a value, never a throw', (_name, codec) => {
