@@ -15,14 +15,10 @@ import {
   type Subscription,
 } from 'rxjs';
 import type * as t from 'io-ts';
-import type { DepthRecord } from '../codecs/depth';
-import { FastDepthRecordCodec as DepthRecordCodec } from '../codecs/fast/depth';
-import { FastKlineRecordCodec as KlineRecordCodec } from '../codecs/fast/kline';
-import { FastRealtimesRecordCodec as RealtimesRecordCodec } from '../codecs/fast/realtimes';
-import { FastTradeRecordCodec as TradeRecordCodec } from '../codecs/fast/trade';
-import type { KlineRecord } from '../codecs/kline';
-import type { RealtimesRecord } from '../codecs/realtimes';
-import type { TradeRecord } from '../codecs/trade';
+import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
+import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
+import { type RealtimesRecord, RealtimesRecordCodec } from '../codecs/realtimes';
+import { type TradeRecord, TradeRecordCodec } from '../codecs/trade';
 import { ConfigError, DecodeError } from '../errors';
 import { backfillTrades } from '../operators/backfillTrades';
 import { distinctTrades, type TradeGap } from '../operators/distinctTrades';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { countedDecodeError, decodeWith } from '../../codecs/decode';
-import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
+import { FAIL, type FastCheck } from '../../codecs/fastCheck';
 import type { DecodeError } from '../../errors';
 
 /**
@@ -9,7 +9,7 @@ import type { DecodeError } from '../../errors';
  * `Either`), through the codec otherwise and whenever the check fails. Records that fail are left out and
  * reported as ONE `DecodeError` per message, counting them, with the exact paths of the first one only:
  * after that first failure a record the fast check refuses is counted as failed without running the codec
- * (the fast check refuses exactly what the codec refuses, property-tested in `spec/codecs/fast.spec.ts`),
+ * (the fast check refuses exactly what the codec refuses, property-tested in `spec/codecs/fastCheck.spec.ts`),
  * so a message of two million bad records costs about what its `JSON.parse` cost. Good records of the same
  * message still arrive.
  * @internal

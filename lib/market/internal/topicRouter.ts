@@ -1,10 +1,8 @@
 import * as E from 'fp-ts/Either';
-import type * as t from 'io-ts';
+import * as t from 'io-ts';
 import { countedDecodeError, decodeWith, PATH_VALUE_LENGTH, rawExcerpt } from '../../codecs/decode';
-import type { PublicEnvelope } from '../../codecs/envelope';
-import { FastRawEnvelopeCodec } from '../../codecs/fast/envelope';
-import { fastCheckOf } from '../../codecs/fast/fastCodec';
-import { FAIL, type FastCheck } from '../../codecs/fast/scalars';
+import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
+import { FAIL, type FastCheck, inPlaceCheckOf } from '../../codecs/fastCheck';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
 import { excerpt } from '../../internal/redact';
@@ -30,7 +28,10 @@ export interface RoutedTopic<R = unknown> {
   readonly topic: string;
   /** The codec of the topic's records (`data` elements). */
   readonly codec: t.Decoder<unknown, R> & { readonly name: string };
-  /** Its fast check (`fastCheckOf(codec)`), when it has one. */
+  /**
+   * Its check in place (`inPlaceCheckOf(codec)`): a parsed frame belongs to the market feed alone, so converted
+   * fields are written into the record rather than into a copy.
+   */
   readonly check: FastCheck<R> | undefined;
   /** A data message for this subscription: its envelope and the records that decoded (in order). */
   deliver(envelope: PublicEnvelope<unknown>, records: readonly R[], epoch: number): void;
@@ -40,9 +41,10 @@ export interface RoutedTopic<R = unknown> {
   acknowledge(): void;
 }
 
-/** `PublicEnvelopeCodec(t.unknown, 'PublicEnvelope')` with a hand-written fast path (same errors). */
-const RawEnvelopeCodec = FastRawEnvelopeCodec;
-const rawEnvelopeCheck = /*#__PURE__*/ fastCheckOf(RawEnvelopeCodec)!;
+/** The envelope of any topic's message, its records left for the topic's codec. */
+const RawEnvelopeCodec = /*#__PURE__*/ PublicEnvelopeCodec(t.unknown, 'PublicEnvelope');
+/** Its check in place: the parsed frame is the market feed's alone (converted fields are written into it). */
+const rawEnvelopeCheck = /*#__PURE__*/ inPlaceCheckOf(RawEnvelopeCodec);
 
 /** The request topic a response belongs to: `kline` + `klineType: "1m"` answers `kline_1m`. @internal */
 export function requestTopic(topic: string, klineType: string | undefined): string {

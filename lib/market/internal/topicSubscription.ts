@@ -1,6 +1,6 @@
 import type * as t from 'io-ts';
 import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, share, Subscription, switchMap, timer } from 'rxjs';
-import { fastCheckOf } from '../../codecs/fast/fastCodec';
+import { inPlaceCheckOf } from '../../codecs/fastCheck';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { SubscriptionRejectedError } from '../../errors';
@@ -73,7 +73,7 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
  */
 export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
   const { symbol, topic, codec, staleAfterMs: stale, recordTime } = request;
-  const check = fastCheckOf(codec);
+  const check = inPlaceCheckOf(codec);
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
     let subscribedEpoch: number | undefined;
