@@ -24,9 +24,25 @@ export function isIntText(s: string): boolean {
   return digits >= 1 && digits <= MAX_INT_DIGITS && skipDigits(s, start, n) === n;
 }
 
+/** Digits read by {@link intCheck} without `Number()`: 15 digits always fit a double exactly. */
+const EXACT_DIGITS = 15;
+
 function intCheck(u: unknown): Fast<number> {
   if (typeof u === 'number') return Number.isSafeInteger(u) ? u : FAIL;
-  if (typeof u === 'string' && isIntText(u)) {
+  if (typeof u !== 'string') return FAIL;
+  // The common case (times as text: 13 digits) read digit by digit: exact, and no Number() parse.
+  const n = u.length;
+  if (n >= 1 && n <= EXACT_DIGITS) {
+    let value = 0;
+    let i = 0;
+    for (; i < n; i++) {
+      const d = u.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) break;
+      value = value * 10 + d;
+    }
+    if (i === n) return value;
+  }
+  if (isIntText(u)) {
     const n = Number(u);
     if (Number.isSafeInteger(n)) return n;
   }

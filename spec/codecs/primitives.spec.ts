@@ -6,6 +6,7 @@ import {
   IntFromNumberOrString,
   TextFromNumberOrString,
 } from '../../lib/codecs/primitives';
+import fc from 'fast-check';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
 describe('IntFromNumberOrString', () => {
@@ -26,6 +27,22 @@ describe('IntFromNumberOrString', () => {
       assertFails(IntFromNumberOrString, input, [': IntFromNumberOrString']);
     },
   );
+
+  it('decodes integer text as /^-?\\d{1,16}$/ and Number() would, leading zeros and the digit-by-digit case included (property)', () => {
+    const text = fc.oneof(
+      fc.string({ unit: fc.constantFrom('0', '1', '7', '9'), minLength: 0, maxLength: 18 }),
+      fc.string({ unit: fc.constantFrom('0', '5', '9', '-', '.', 'e', ' '), maxLength: 17 }),
+    );
+    fc.assert(
+      fc.property(text, (u) => {
+        const n = Number(u);
+        const expected = /^-?\d{1,16}$/.test(u) && Number.isSafeInteger(n) ? n : undefined;
+        const r = IntFromNumberOrString.decode(u);
+        expect(r._tag === 'Right' ? r.right : undefined).toBe(expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
 
   it('is() accepts decoded values only', () => {
     expect(IntFromNumberOrString.is(5)).toBe(true);
