@@ -8,12 +8,6 @@ import { DepthEnvelopeCodec } from '../../lib/codecs/depth';
 import { KlineEnvelopeCodec } from '../../lib/codecs/kline';
 import { decodePrivateFrame } from '../../lib/codecs/privateEvents';
 import { TradeEnvelopeCodec } from '../../lib/codecs/trade';
-import {
-  decodePrivateFrameFast,
-  FastDepthEnvelopeCodec,
-  FastKlineEnvelopeCodec,
-  FastTradeEnvelopeCodec,
-} from '../../lib/codecs/fast';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import { decodeFrame, type RawInflater } from '../../lib/socket/decodeFrame';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
@@ -128,22 +122,23 @@ function rxjsCase(name: string, decode: (shape: Shape) => (json: unknown) => unk
   };
 }
 
-const envelopeCodecs = (fast: boolean): Record<Exclude<Shape, 'executionReport'>, t.Decoder<unknown, { data: unknown[] }>> =>
-  fast
-    ? { trade: FastTradeEnvelopeCodec, kline: FastKlineEnvelopeCodec, depth: FastDepthEnvelopeCodec }
-    : { trade: TradeEnvelopeCodec, kline: KlineEnvelopeCodec, depth: DepthEnvelopeCodec };
+const envelopeCodecs: Record<Exclude<Shape, 'executionReport'>, t.Decoder<unknown, { data: unknown[] }>> = {
+  trade: TradeEnvelopeCodec,
+  kline: KlineEnvelopeCodec,
+  depth: DepthEnvelopeCodec,
+};
 
-function validated(fast: boolean) {
+/** The codecs of `ex-streams/codecs` through their `decode` (each runs its derived fast check first). */
+function validated() {
   return (shape: Shape) => {
     if (shape === 'executionReport') {
-      const decodeFrame = fast ? decodePrivateFrameFast : decodePrivateFrame;
       return (m: unknown) => {
-        const rs = decodeFrame(m);
+        const rs = decodePrivateFrame(m);
         const r = rs[0];
         return r !== undefined && E.isRight(r) ? r.right : NONE;
       };
     }
-    const codec = envelopeCodecs(fast)[shape];
+    const codec = envelopeCodecs[shape];
     return (m: unknown) => {
       const r = codec.decode(m);
       return E.isRight(r) ? r.right.data[0] : NONE;
@@ -152,8 +147,7 @@ function validated(fast: boolean) {
 }
 
 export const rxjsMultiplex = rxjsCase('RxJS webSocket + multiplex (no validation)', () => firstRecord);
-export const rxjsNaive = rxjsCase('RxJS + io-ts combinator codecs (naive)', validated(false));
-export const rxjsFast = rxjsCase('RxJS + ex-streams fast codecs', validated(true));
+export const rxjsCodecs = rxjsCase('RxJS webSocket + multiplex + ex-streams codecs (decode)', validated());
 
 /**
  * ex-streams' own pipeline: `marketStreams(...).xxxMessages` or `userStream(...).events$` to a subscriber

@@ -14,9 +14,8 @@ import {
   floor,
   libraryCase,
   rawCount,
-  rxjsFast,
   rxjsMultiplex,
-  rxjsNaive,
+  rxjsCodecs,
   zipFflate,
   zipFloor,
   zipNodeInflate,
@@ -98,7 +97,7 @@ async function main(): Promise<void> {
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
     if (wants('throughput')) {
-      const text: BenchCase[] = [rawCount, floor, rxjsMultiplex, rxjsNaive, rxjsFast, ours];
+      const text: BenchCase[] = [rawCount, floor, rxjsMultiplex, rxjsCodecs, ours];
       for (const shape of ['trade', 'kline', 'depth', 'executionReport'] as const) {
         log(`throughput: ${shape}`);
         results.throughput.push(...withRatios(await throughput(pusher, text, shape, 'text', count(shape), ROUNDS, log), floor));

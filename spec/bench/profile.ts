@@ -3,11 +3,11 @@
  *
  *   node --cpu-prof --cpu-prof-dir=.tmp/prof -r ts-node/register/transpile-only spec/bench/profile.ts trade ours 1000000
  *
- * cases: floor, ours, naive, multiplex, zip-floor, zip-fflate, zip-node, zip-ours, zip-ours-node. Then summarise the profile with
+ * cases: floor, ours, codecs, multiplex, zip-floor, zip-fflate, zip-node, zip-ours, zip-ours-node. Then summarise the profile with
  * `node spec/bench/topFrames.js .tmp/prof/<file>.cpuprofile`.
  */
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
-import { type BenchCase, floor, libraryCase, rxjsMultiplex, rxjsNaive, zipFflate, zipFloor, zipNodeInflate } from './cases';
+import { type BenchCase, floor, libraryCase, rxjsMultiplex, rxjsCodecs, zipFflate, zipFloor, zipNodeInflate } from './cases';
 import type { Shape } from './frames';
 import { startPusher } from './pusherClient';
 import { throughput } from './throughput';
@@ -16,7 +16,7 @@ const [shapeArg = 'trade', caseArg = 'ours', countArg = '500000'] = process.argv
 const cases: Record<string, BenchCase> = {
   floor,
   ours: libraryCase('ours'),
-  naive: rxjsNaive,
+  codecs: rxjsCodecs,
   multiplex: rxjsMultiplex,
   'zip-floor': zipFloor,
   'zip-fflate': zipFflate,

@@ -25,7 +25,7 @@ const virtualDir = path.join(root, 'docs', '.examples');
 /**
  * Sources whose doc-comment examples are not checked: internals (not importable from 'ex-streams').
  */
-const UNCHECKED_SOURCES = [/\/internal\//, /^lib\/codecs\/fast\//];
+const UNCHECKED_SOURCES = [/\/internal\//];
 
 const blocks: CodeBlock[] = [
   ...markdownFiles(root).flatMap((file) => tsBlocks(file, fs.readFileSync(path.join(root, file), 'utf8'))),

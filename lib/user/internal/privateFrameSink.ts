@@ -8,12 +8,13 @@
 import * as E from 'fp-ts/Either';
 import type { Subscriber } from 'rxjs';
 import { countedDecodeError, decodeWith } from '../../codecs/decode';
-import { decodePrivateFrameFast, fastPrivateEventInPlace, FastPrivateEventCodec } from '../../codecs/fast/privateEvents';
-import { FAIL } from '../../codecs/fast/scalars';
-import type { PrivateEvent } from '../../codecs/privateEvents';
+import { FAIL, inPlaceCheckOf } from '../../codecs/fastCheck';
+import { decodePrivateFrame, type PrivateEvent, PrivateEventCodec } from '../../codecs/privateEvents';
 import type { DecodeError } from '../../errors';
 import type { SessionItem } from './items';
 
+/** The private event check in place: the parsed frame is this session's alone (converted fields are written into it). */
+const eventInPlace = inPlaceCheckOf(PrivateEventCodec);
 
 const isHeartbeat = (message: unknown): boolean =>
   typeof message === 'object' &&
@@ -27,7 +28,7 @@ const isHeartbeat = (message: unknown): boolean =>
  * event). The events of a frame that fail to decode are left out and reported as ONE `DecodeError` item per
  * frame, after its good events: it counts them and carries the exact paths of the first one only. After
  * that first failure an element the fast check refuses is counted without running the codec (the check
- * refuses exactly what the codec refuses, property-tested in `spec/codecs/fast.spec.ts`), so a frame of two
+ * refuses exactly what the codec refuses, property-tested in `spec/codecs/fastCheck.spec.ts`), so a frame of two
  * million bad events costs about what its `JSON.parse` cost. Nothing is handed on once the session is
  * unsubscribed. Heartbeat frames give nothing.
  * @internal
@@ -40,7 +41,7 @@ export function frameSink(
     if (!Array.isArray(message)) {
       if (isHeartbeat(message)) return;
       // One event object, or something that is no frame at all: one result either way.
-      const r = decodePrivateFrameFast(message)[0]!;
+      const r = decodePrivateFrame(message)[0]!;
       if (E.isRight(r)) onEvent(r.right, now);
       else subscriber.next({ type: 'error', error: r.left });
       return;
@@ -52,11 +53,11 @@ export function frameSink(
     let failed = 0;
     for (let i = 0; i < n && !subscriber.closed; i++) {
       const element: unknown = message[i];
-      const event = fastPrivateEventInPlace(element);
+      const event = eventInPlace(element);
       if (event !== FAIL) onEvent(event, now);
       else if (first !== undefined) failed++;
       else {
-        const r = decodeWith(FastPrivateEventCodec, element);
+        const r = decodeWith(PrivateEventCodec, element);
         if (E.isRight(r)) onEvent(r.right, now);
         else {
           first = r.left;

@@ -1,5 +1,4 @@
-import { fastCheckOf } from '../../../lib/codecs/fast/fastCodec';
-import { FastTradeRecordCodec } from '../../../lib/codecs/fast/trade';
+import { fastCheckOf } from '../../../lib/codecs/fastCheck';
 import { TradeRecordCodec } from '../../../lib/codecs/trade';
 import type { DecodeError } from '../../../lib/errors';
 import { decodeRecords } from '../../../lib/market/internal/decodeRecords';
@@ -8,12 +7,12 @@ const good = (v: string) => ({ v, t: 1, p: '1', q: '1', m: true });
 
 describe('decodeRecords', () => {
   it.each([
-    ['with a fast check', FastTradeRecordCodec],
-    ['without one', TradeRecordCodec],
-  ])('keeps the good records in order and reports the bad ones as ONE error per message, counting them (%s)', (_, codec) => {
+    ['with its fast check', true],
+    ['through the codec alone', false],
+  ])('keeps the good records in order and reports the bad ones as ONE error per message, counting them (%s)', (_, fast) => {
     const errors: DecodeError[] = [];
     const data = [good('1'), { ...good('x'), p: 'bad' }, good('2'), 7, { ...good('y'), t: 'z' }];
-    const out = decodeRecords(codec, fastCheckOf(codec), data, (e) => errors.push(e));
+    const out = decodeRecords(TradeRecordCodec, fast ? fastCheckOf(TradeRecordCodec) : undefined, data, (e) => errors.push(e));
     expect(out).toEqual([good('1'), good('2')]);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
@@ -27,7 +26,7 @@ describe('decodeRecords', () => {
   it('reports nothing and returns the data itself when every record passes', () => {
     const errors: DecodeError[] = [];
     const data = [good('1'), good('2')];
-    expect(decodeRecords(FastTradeRecordCodec, fastCheckOf(FastTradeRecordCodec), data, (e) => errors.push(e))).toBe(data);
+    expect(decodeRecords(TradeRecordCodec, fastCheckOf(TradeRecordCodec), data, (e) => errors.push(e))).toBe(data);
     expect(errors).toEqual([]);
   });
 
@@ -38,7 +37,7 @@ describe('decodeRecords', () => {
     const parseMs = performance.now() - parseStarted;
     const errors: DecodeError[] = [];
     const started = performance.now();
-    const out = decodeRecords(FastTradeRecordCodec, fastCheckOf(FastTradeRecordCodec), [good('1'), ...data, good('2')], (e) => errors.push(e));
+    const out = decodeRecords(TradeRecordCodec, fastCheckOf(TradeRecordCodec), [good('1'), ...data, good('2')], (e) => errors.push(e));
     const elapsedMs = performance.now() - started;
     expect(out).toEqual([good('1'), good('2')]);
     expect(errors.map((e) => e.message)).toEqual(['2000000 of 2000002 TradeRecord records failed to decode (paths: the first)']);
