@@ -242,14 +242,15 @@ function comparePlain(a: string, b: string): number {
  */
 export function comparePlainText(a: string, ia: number, b: string, ib: number): number {
   if (ia !== ib) return ia < ib ? -1 : 1;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return x < y ? -1 : 1;
+  if (a === b) return 0;
+  // Aligned on the point, plain texts order as text (the engine's own comparison), except a text that only
+  // extends the other by zeros ("1.50" against "1.5"): equal.
+  if (a.length !== b.length) {
+    if (a.length > b.length) {
+      if (a.startsWith(b) && onlyZeros(a, b.length)) return 0;
+    } else if (b.startsWith(a) && onlyZeros(b, a.length)) return 0;
   }
-  if (a.length === b.length) return 0;
-  return a.length > n ? (onlyZeros(a, n) ? 0 : 1) : onlyZeros(b, n) ? 0 : -1;
+  return a < b ? -1 : 1;
 }
 
 function compareMagnitude(a: Parts, b: Parts): number {
