@@ -53,9 +53,10 @@ function push(frame: string, binary: boolean, count: number): void {
   if (!ws) return void send({ type: 'done', sent: 0 });
   const payload = binary ? Buffer.from(frame, 'base64') : frame;
   const options = { binary };
-  // Frames with a sequence placeholder get 1499405658658 + n spliced in (a distinct event each).
+  // Frames with a sequence placeholder get now + n (ms) spliced in: a distinct event each, with an event time the
+  // user stream accepts (it drops events more than maxEventTimeSkewMs, 5 minutes, off its clock).
   const parts = binary ? [] : frame.split('"@N@"');
-  const base = 1499405658658;
+  const base = Math.floor(performance.timeOrigin + performance.now());
   let sent = 0;
   const step = (): void => {
     if (ws.readyState !== ws.OPEN) return void send({ type: 'done', sent });
