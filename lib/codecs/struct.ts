@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { isRecord } from '../internal/guards';
-import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, recordCheck } from './fastCheck';
+import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, shapeRecordCheck } from './fastCheck';
 
 /**
  * Internal codec combinators shared by the wire codecs: the one declaration of each object shape, from
@@ -44,8 +44,8 @@ export function struct<R extends t.Props, P extends t.Props>(
   const fieldChecks = codecs.map((codec) => fastCheckOf(codec));
   const fieldAsIs = codecs.map((codec) => asIsOf(codec));
   // Every field passed its check, each derived from the field's codec: the one cast of this combinator.
-  const check = recordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, false) as FastCheck<A>;
-  const checkInPlace = recordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, true) as FastCheck<A>;
+  const check = shapeRecordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, false) as FastCheck<A>;
+  const checkInPlace = shapeRecordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, true) as FastCheck<A>;
   const codec = new CheckedType<A, O>(
     name,
     (u): u is A =>

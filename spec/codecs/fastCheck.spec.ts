@@ -5,7 +5,7 @@ import { PathReporter } from 'io-ts/PathReporter';
 import { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec } from '../../lib/codecs/depth';
 import { EnvelopeParamsCodec, PublicEnvelopeCodec } from '../../lib/codecs/envelope';
 import { ExecutionReportCodec } from '../../lib/codecs/executionReport';
-import { AsIs, asIsOf, CheckedType, FAIL, fastCheckOf, inPlaceCheckOf, passesAsIs, withFastCheck } from '../../lib/codecs/fastCheck';
+import { AsIs, asIsOf, CheckedType, compiledRecordCheck, FAIL, fastCheckOf, inPlaceCheckOf, passesAsIs, recordCheck, withFastCheck } from '../../lib/codecs/fastCheck';
 import { KlineEnvelopeCodec, KlineRecordCodec } from '../../lib/codecs/kline';
 import { BalanceCodec, OutboundAccountInfoCodec } from '../../lib/codecs/outboundAccountInfo';
 import {
@@ -373,4 +373,47 @@ describe('struct: the derived check', () => {
     expect(fastCheckOf(Outer)(u)).toStrictEqual(E.isRight(decoded) ? decoded.right : undefined);
     expect(fastCheckOf(Outer)({ head: { v: '1', next: { v: 'x' } } })).toBe(FAIL);
   });
+});
+
+describe('struct checks: compiled for the shape, and the generic loop, agree', () => {
+  // Every struct of the hot shapes: its check as the runtime compiles it (named loads, `new Function`) and the
+  // generic loop that runs where code cannot be compiled (a strict content security policy).
+  const structs = HOT.filter(([, codec]) => fieldsOf(codec) !== undefined);
+
+  it('compiles here (Node allows it), so the codecs run the compiled checks', () => {
+    const { keys, checks, asIs, required } = partsOf(TradeRecordCodec);
+    expect(compiledRecordCheck(keys, checks, asIs, required, false)).toBeInstanceOf(Function);
+  });
+
+  it.each(structs)('%s: same result, copy or in place, the input untouched when it fails (property)', (_, codec) => {
+    const { keys, checks, asIs, required } = partsOf(codec);
+    const input = fc.oneof({ weight: 4, arbitrary: valuesOf(codec, 1) }, { weight: 1, arbitrary: anything });
+    for (const inPlace of [false, true]) {
+      const compiled = compiledRecordCheck(keys, checks, asIs, required, inPlace)!;
+      const generic = recordCheck(keys, checks, asIs, required, inPlace);
+      fc.assert(
+        fc.property(input, (u) => {
+          const a = structuredClone(u);
+          const b = structuredClone(u);
+          const x = compiled(a);
+          const y = generic(b);
+          expect(x === FAIL).toBe(y === FAIL);
+          expect(a).toStrictEqual(b); // written (in place) or not, alike
+          if (x !== FAIL && y !== FAIL) {
+            expect(x).toStrictEqual(y);
+            expect(x === a).toBe(y === b);
+          }
+        }),
+        RUNS,
+      );
+    }
+  });
+
+  /** What `struct` derives its check from. */
+  function partsOf(codec: t.Mixed) {
+    const fields = fieldsOf(codec)!;
+    const keys = [...Object.keys(fields.required), ...Object.keys(fields.optional)];
+    const codecs = [...Object.values(fields.required), ...Object.values(fields.optional)] as t.Mixed[];
+    return { keys, checks: codecs.map((c) => fastCheckOf(c)), asIs: codecs.map((c) => asIsOf(c)), required: Object.keys(fields.required).length };
+  }
 });
