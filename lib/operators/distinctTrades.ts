@@ -165,9 +165,11 @@ function fresh<T extends TradeLike>(
 ): T[] {
   const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
   let seen = state.seen;
-  const oldest = trades.find((trade) => isIntegerId(trade.v));
-  if (batch.first && seen !== undefined && oldest !== undefined && isGap(seen, oldest.v, trades.length, replaySize)) {
-    onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
+  if (batch.first && seen !== undefined) {
+    const oldest = trades.find((trade) => isIntegerId(trade.v));
+    if (oldest !== undefined && isGap(seen, oldest.v, trades.length, replaySize)) {
+      onGap?.({ symbol: batch.symbol, lastSeenId: seen, firstNewId: oldest.v, epoch: batch.epoch });
+    }
   }
   const out: T[] = [];
   let hole: TradeGap | undefined;
