@@ -1,3 +1,4 @@
+// Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after depth().
 import { map, type OperatorFunction } from 'rxjs';
 import { comparePlainText, compareDecimal, isNonNegativeDecimal, midDecimal, plainIntLength, subtractDecimal } from '../internal/decimal';
 

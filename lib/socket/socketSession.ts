@@ -1,3 +1,4 @@
+// Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its onFrame runs steps 2-3.
 import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
