@@ -197,20 +197,11 @@ const NOT_PLAIN = 2;
  */
 export function plainIntLength(s: string): number {
   const n = s.length;
-  let i = 0;
-  let c = 0;
-  for (; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) break;
-  }
+  const i = skipDigits(s, 0, n);
   if (i === 0 || (i > 1 && s.charCodeAt(0) === DIGIT_0)) return -1;
   if (i === n) return i;
-  if (c !== DOT || i + 1 === n) return -1;
-  for (let j = i + 1; j < n; j++) {
-    c = s.charCodeAt(j);
-    if (c < DIGIT_0 || c > DIGIT_9) return -1;
-  }
-  return i;
+  if (s.charCodeAt(i) !== DOT || i + 1 === n) return -1;
+  return skipDigits(s, i + 1, n) === n ? i : -1;
 }
 
 /** Whether `s` from `i` on is only zeros and at most one point (a fraction that adds nothing). */

@@ -1,22 +1,16 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { fetchText, type FetchCall } from '../../lib/rest/fetchText';
 import { ConfigError, RequestFailedError } from '../../lib/errors';
-import { startHttpServer, type Reply, type RecordedRequest, type TestHttpServer } from '../helpers/httpServer';
+import { startHttpServer } from '../helpers/httpServer';
+import { replyingServer } from '../helpers/restFixtures';
 
 const SECRET = 'super-secret-value';
 
-let server: TestHttpServer;
-let reply: (r: RecordedRequest) => Reply;
-
-beforeEach(async () => {
-  reply = () => ({ status: 200, body: { ok: true } });
-  server = await startHttpServer((r) => reply(r));
-});
-afterEach(() => server.close());
+const http = replyingServer();
 
 const call = (extra: Partial<FetchCall> = {}): FetchCall => ({
   method: 'GET',
-  url: `${server.baseUrl}/api/v1/thing?a=1`,
+  url: `${http.server.baseUrl}/api/v1/thing?a=1`,
   path: '/api/v1/thing',
   headers: {},
   body: undefined,
@@ -34,7 +28,7 @@ const errorOf = (p: Promise<unknown>): Promise<Error> =>
 
 describe('fetchText', () => {
   it('emits the status and the body text once, then completes', async () => {
-    reply = () => ({ status: 201, body: '{"raw": 12345678901234567890}' });
+    http.reply = () => ({ status: 201, body: '{"raw": 12345678901234567890}' });
     await expect(lastValueFrom(fetchText(undefined, call()).pipe(toArray()))).resolves.toEqual([
       { status: 201, text: '{"raw": 12345678901234567890}' },
     ]);
@@ -43,19 +37,19 @@ describe('fetchText', () => {
   it('sends the method, the URL with its query, the headers and the body as given', async () => {
     const sent = call({ method: 'POST', headers: { 'X-Test': 'yes', 'Content-Type': 'text/plain' }, body: 'a=1&b=é' });
     await firstValueFrom(fetchText(undefined, sent));
-    const r = server.requests[0]!;
+    const r = http.server.requests[0]!;
     expect(r).toMatchObject({ method: 'POST', path: '/api/v1/thing', rawQuery: 'a=1', rawBody: 'a=1&b=é' });
     expect(r.headers['x-test']).toBe('yes');
     expect(r.headers['content-type']).toBe('text/plain');
   });
 
   it('keeps a non-2xx answer as an answer (status and text), not an error', async () => {
-    reply = () => ({ status: 400, body: { code: -1100, msg: 'bad' } });
+    http.reply = () => ({ status: 400, body: { code: -1100, msg: 'bad' } });
     await expect(firstValueFrom(fetchText(undefined, call()))).resolves.toEqual({ status: 400, text: '{"code":-1100,"msg":"bad"}' });
   });
 
   it('reports the Retry-After header when the answer has one', async () => {
-    reply = () => ({ status: 429, body: {}, headers: { 'Retry-After': '7' } });
+    http.reply = () => ({ status: 429, body: {}, headers: { 'Retry-After': '7' } });
     await expect(firstValueFrom(fetchText(undefined, call()))).resolves.toEqual({ status: 429, text: '{}', retryAfter: '7' });
   });
 
@@ -66,14 +60,14 @@ describe('fetchText', () => {
       return fetch(input, init);
     };
     await firstValueFrom(fetchText(injected, call()));
-    expect(urls).toEqual([`${server.baseUrl}/api/v1/thing?a=1`]);
+    expect(urls).toEqual([`${http.server.baseUrl}/api/v1/thing?a=1`]);
   });
 
   it('fails with a ConfigError when there is no fetch function', async () => {
     const error = await errorOf(firstValueFrom(fetchText('no fetch' as unknown as typeof fetch, call())));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).option).toBe('fetch');
-    expect(server.requests).toHaveLength(0);
+    expect(http.server.requests).toHaveLength(0);
   });
 
   it('turns a refused connection into a RequestFailedError with the path (no query) and the cause', async () => {
@@ -108,14 +102,14 @@ describe('fetchText', () => {
   });
 
   it('aborts the request when unsubscribed before the answer, and emits nothing after', async () => {
-    reply = () => 'hang';
+    http.reply = () => 'hang';
     const seen: string[] = [];
     const subscription = fetchText(undefined, call()).subscribe({
       next: () => seen.push('next'),
       error: () => seen.push('error'),
       complete: () => seen.push('complete'),
     });
-    const request = await server.nextRequest();
+    const request = await http.server.nextRequest();
     subscription.unsubscribe();
     await request.closedBeforeAnswer;
     expect(seen).toEqual([]);
@@ -123,9 +117,9 @@ describe('fetchText', () => {
 
   it('is cold: each subscription makes its own call', async () => {
     const once = fetchText(undefined, call());
-    expect(server.requests).toHaveLength(0);
+    expect(http.server.requests).toHaveLength(0);
     await firstValueFrom(once);
     await firstValueFrom(once);
-    expect(server.requests).toHaveLength(2);
+    expect(http.server.requests).toHaveLength(2);
   });
 });

@@ -1,32 +1,17 @@
-import { firstValueFrom, lastValueFrom, VirtualTimeScheduler } from 'rxjs';
+import { firstValueFrom, lastValueFrom } from 'rxjs';
 import * as t from 'io-ts';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClientConfig } from '../../lib/rest/types';
 import { ConfigError, DecodeError, RateLimitedError, RequestFailedError, RequestRejectedError, RequestTimeoutError } from '../../lib/errors';
-import { signatureIsValid, startHttpServer, type Reply, type RecordedRequest, type TestHttpServer } from '../helpers/httpServer';
+import { signatureIsValid, startHttpServer, type Reply, type RecordedRequest } from '../helpers/httpServer';
+import { API_KEY, clockAt, replyingServer, SECRET, T } from '../helpers/restFixtures';
 
-const SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
-const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco5k8ZCbPYe3tS';
-const T = 1499827319559;
 
-const clockAt = (ms: number): VirtualTimeScheduler => {
-  const scheduler = new VirtualTimeScheduler();
-  scheduler.frame = ms;
-  return scheduler;
-};
-
-let server: TestHttpServer;
-let reply: (r: RecordedRequest) => Reply;
-
-beforeEach(async () => {
-  reply = () => ({ status: 200, body: { ok: true } });
-  server = await startHttpServer((r) => reply(r));
-});
-afterEach(() => server.close());
+const http = replyingServer();
 
 // A fixed clock offset keeps these requests to one per call (the learned clock is tested in serverClock.spec.ts).
 const client = (extra: Partial<RestClientConfig> = {}) =>
-  restClient({ baseUrl: server.baseUrl, apiKey: API_KEY, secretKey: SECRET, scheduler: clockAt(T), serverTimeOffsetMs: () => 0, ...extra });
+  restClient({ baseUrl: http.server.baseUrl, apiKey: API_KEY, secretKey: SECRET, scheduler: clockAt(T), serverTimeOffsetMs: () => 0, ...extra });
 
 const errorOf = (p: Promise<unknown>): Promise<Error> => p.then(
   () => { throw new Error('expected an error'); },
@@ -37,7 +22,7 @@ describe('restClient', () => {
   describe('request', () => {
     it('sends a NONE request without key or signature and emits the JSON body', async () => {
       await expect(firstValueFrom(client().request({ method: 'GET', path: '/api/v1/time', query: { a: '1' } }))).resolves.toEqual({ ok: true });
-      const [r] = server.requests;
+      const [r] = http.server.requests;
       expect(r).toMatchObject({ method: 'GET', path: '/api/v1/time', rawQuery: 'a=1', rawBody: '' });
       expect(r!.headers['x-ex-apikey']).toBeUndefined();
       expect(r!.headers['content-type']).toBeUndefined();
@@ -45,14 +30,14 @@ describe('restClient', () => {
 
     it.each(['USER_STREAM', 'MARKET_DATA'] as const)('sends the key header but no signature for %s', async (security) => {
       await firstValueFrom(client().request({ method: 'GET', path: '/x', query: { symbol: 'LTCBTC' }, security }));
-      expect(server.requests[0]!.headers['x-ex-apikey']).toBe(API_KEY);
-      expect(server.requests[0]!.rawQuery).toBe('symbol=LTCBTC');
+      expect(http.server.requests[0]!.headers['x-ex-apikey']).toBe(API_KEY);
+      expect(http.server.requests[0]!.rawQuery).toBe('symbol=LTCBTC');
     });
 
     it('signs a TRADE body: key header, form content type, verifiable signature, timestamp and recvWindow', async () => {
       const body = { symbol: 'LTCBTC', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1' };
       await firstValueFrom(client().request({ method: 'POST', path: '/api/v1/spot/order', body, security: 'TRADE' }));
-      const r = server.requests[0]!;
+      const r = http.server.requests[0]!;
       expect(r.headers['x-ex-apikey']).toBe(API_KEY);
       expect(r.headers['content-type']).toBe('application/x-www-form-urlencoded;charset=UTF-8');
       expect(r.rawQuery).toBe('');
@@ -67,7 +52,7 @@ describe('restClient', () => {
     it('signs a USER_DATA query with a custom key header, recvWindow and server-time offset', async () => {
       const rest = client({ apiKeyHeader: 'X-OPR-APIKEY', recvWindow: 2500, serverTimeOffsetMs: () => -1234 });
       await firstValueFrom(rest.request({ method: 'GET', path: '/api/v1/account', query: { asset: 'BTC' }, security: 'USER_DATA' }));
-      const r = server.requests[0]!;
+      const r = http.server.requests[0]!;
       expect(r.headers['x-opr-apikey']).toBe(API_KEY);
       expect(r.headers['x-ex-apikey']).toBeUndefined();
       expect(r.rawQuery).toMatch(new RegExp(`^asset=BTC&recvWindow=2500&timestamp=${T - 1234}&signature=[0-9a-f]{64}$`));
@@ -78,7 +63,7 @@ describe('restClient', () => {
       const query = { symbol: 'LTCBTC', note: 'a b&c=d+e%f' };
       const body = [['name', 'é 日本 💹'], ['price', '0.1']] as const;
       await firstValueFrom(client().request({ method: 'POST', path: '/o', query, body, security: 'TRADE' }));
-      const r = server.requests[0]!;
+      const r = http.server.requests[0]!;
       expect(signatureIsValid(SECRET, r)).toBe(true);
       expect(Object.fromEntries(new URLSearchParams(r.rawQuery))).toEqual(query);
       const received = [...new URLSearchParams(r.rawBody)];
@@ -90,15 +75,15 @@ describe('restClient', () => {
       const messages: string[] = [];
       await firstValueFrom(client({ secretKey: undefined, sign: (m) => (messages.push(m), 'cafe') }).request({ method: 'DELETE', path: '/o', query: { id: '1' }, security: 'TRADE' }));
       expect(messages).toEqual(['id=1&recvWindow=5000&timestamp=1499827319559']);
-      expect(server.requests[0]!.rawQuery).toBe('id=1&recvWindow=5000&timestamp=1499827319559&signature=cafe');
+      expect(http.server.requests[0]!.rawQuery).toBe('id=1&recvWindow=5000&timestamp=1499827319559&signature=cafe');
     });
 
     it('is cold: nothing is sent before subscribing, one call per subscription', async () => {
       const once = client().request({ method: 'GET', path: '/x' });
-      expect(server.requests).toHaveLength(0);
+      expect(http.server.requests).toHaveLength(0);
       await lastValueFrom(once);
       await lastValueFrom(once);
-      expect(server.requests).toHaveLength(2);
+      expect(http.server.requests).toHaveLength(2);
     });
 
     it('decodes with a codec, and maps a codec or JSON failure to a DecodeError', async () => {
@@ -107,15 +92,15 @@ describe('restClient', () => {
       const bad = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x', codec: t.type({ ok: t.string }, 'Bad') })));
       expect(bad).toBeInstanceOf(DecodeError);
       expect((bad as DecodeError).kind).toBe('codec');
-      reply = () => ({ status: 200, body: 'not json' });
+      http.reply = () => ({ status: 200, body: 'not json' });
       const json = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(json).toMatchObject({ name: 'DecodeError', kind: 'json', raw: 'not json' });
-      reply = () => ({ status: 200 });
+      http.reply = () => ({ status: 200 });
       await expect(firstValueFrom(client().request({ method: 'PUT', path: '/x' }))).resolves.toBeUndefined();
     });
 
     it('keeps 64-bit ids of a JSON answer exact', async () => {
-      reply = () => ({ status: 200, body: '{"orderId":1291488620385157122,"price":"0.1"}' });
+      http.reply = () => ({ status: 200, body: '{"orderId":1291488620385157122,"price":"0.1"}' });
       await expect(firstValueFrom(client().request({ method: 'GET', path: '/x' }))).resolves.toEqual({
         orderId: '1291488620385157122',
         price: '0.1',
@@ -123,11 +108,11 @@ describe('restClient', () => {
     });
 
     it('aborts the HTTP call on unsubscribe; the server sees the request closed', async () => {
-      reply = () => 'hang';
+      http.reply = () => 'hang';
       const subscription = client().request({ method: 'GET', path: '/slow' }).subscribe({
         error: () => { throw new Error('no error expected after unsubscribe'); },
       });
-      const r = await server.nextRequest();
+      const r = await http.server.nextRequest();
       subscription.unsubscribe();
       await r.closedBeforeAnswer;
     });
@@ -135,11 +120,11 @@ describe('restClient', () => {
 
   describe('deadline', () => {
     it('aborts a call the server never answers after requestTimeoutMs and fails it with a RequestTimeoutError', async () => {
-      reply = () => 'hang';
+      http.reply = () => 'hang';
       const scheduler = clockAt(T);
       const result = errorOf(firstValueFrom(client({ scheduler, requestTimeoutMs: 2500 })
         .request({ method: 'POST', path: '/api/v1/spot/order', query: { symbol: 'BTCUSDT' }, body: { quantity: '1' }, security: 'TRADE' })));
-      const r = await server.nextRequest();
+      const r = await http.server.nextRequest();
       scheduler.flush();
       const e = await result;
       expect(e).toBeInstanceOf(RequestTimeoutError);
@@ -151,13 +136,13 @@ describe('restClient', () => {
     });
 
     it('has a 10 s default, overridable per request', async () => {
-      reply = () => 'hang';
+      http.reply = () => 'hang';
       const scheduler = clockAt(T);
       const rest = client({ scheduler });
       const byDefault = errorOf(firstValueFrom(rest.request({ method: 'GET', path: '/a' })));
       const short = errorOf(firstValueFrom(rest.request({ method: 'GET', path: '/b', timeoutMs: 300 })));
-      await server.nextRequest();
-      await server.nextRequest();
+      await http.server.nextRequest();
+      await http.server.nextRequest();
       scheduler.flush();
       await expect(byDefault).resolves.toMatchObject({ name: 'RequestTimeoutError', path: '/a', timeoutMs: 10_000 });
       await expect(short).resolves.toMatchObject({ name: 'RequestTimeoutError', path: '/b', timeoutMs: 300 });
@@ -173,7 +158,7 @@ describe('restClient', () => {
       expect(() => client({ requestTimeoutMs: 0 })).toThrow(/^requestTimeoutMs must be a positive number/);
       expect(() => client({ requestTimeoutMs: Number.NaN })).toThrow(ConfigError);
       await expect(firstValueFrom(client().request({ method: 'GET', path: '/x', timeoutMs: -1 }))).rejects.toMatchObject({ name: 'ConfigError', option: 'timeoutMs' });
-      expect(server.requests).toHaveLength(0);
+      expect(http.server.requests).toHaveLength(0);
     });
   });
 
@@ -185,9 +170,9 @@ describe('restClient', () => {
       await lastValueFrom(withdraw);
       await lastValueFrom(withdraw);
       await lastValueFrom(rest.request({ method: 'GET', path: '/account', security: 'USER_DATA' }));
-      expect(server.requests.map((r) => r.headers['x-two-fa-token'])).toEqual(['token-1', 'token-2', undefined]);
+      expect(http.server.requests.map((r) => r.headers['x-two-fa-token'])).toEqual(['token-1', 'token-2', undefined]);
       expect(calls).toBe(2);
-      expect(server.requests.every((r) => signatureIsValid(SECRET, r))).toBe(true);
+      expect(http.server.requests.every((r) => signatureIsValid(SECRET, r))).toBe(true);
     });
 
     it('reads the timestamp after the token arrives (a person may take a while to type it)', async () => {
@@ -197,12 +182,12 @@ describe('restClient', () => {
         return '424242';
       };
       await firstValueFrom(client({ scheduler, twoFactorToken }).request({ method: 'POST', path: '/account/fiat/withdraw', body: {}, security: 'USER_DATA', twoFactor: true }));
-      expect(server.requests[0]!.rawBody).toContain(`timestamp=${T + 7000}&`);
+      expect(http.server.requests[0]!.rawBody).toContain(`timestamp=${T + 7000}&`);
     });
 
     it('accepts an async token provider', async () => {
       await firstValueFrom(client({ twoFactorToken: async () => '123456' }).request({ method: 'GET', path: '/whitelist/verify', security: 'USER_DATA', twoFactor: true }));
-      expect(server.requests[0]!.headers['x-two-fa-token']).toBe('123456');
+      expect(http.server.requests[0]!.headers['x-two-fa-token']).toBe('123456');
     });
   });
 
@@ -242,20 +227,20 @@ describe('restClient', () => {
 
   describe('rejections and failures', () => {
     it('maps an error body with a numeric code and msg', async () => {
-      reply = () => ({ status: 400, body: { code: -1022, msg: 'Signature for this request is not valid.' } });
+      http.reply = () => ({ status: 400, body: { code: -1022, msg: 'Signature for this request is not valid.' } });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toBeInstanceOf(RequestRejectedError);
       expect(e).toMatchObject({ status: 400, code: -1022, msg: 'Signature for this request is not valid.' });
     });
 
     it('maps an error body with a code as text and desc', async () => {
-      reply = () => ({ status: 404, body: { code: '-100010', desc: 'Invalid Symbols!' } });
+      http.reply = () => ({ status: 404, body: { code: '-100010', desc: 'Invalid Symbols!' } });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ name: 'RequestRejectedError', status: 404, code: '-100010', msg: 'Invalid Symbols!' });
     });
 
     it('maps a non-JSON rejection to its status and an excerpt of the text', async () => {
-      reply = () => ({ status: 502, body: 'Bad Gateway' });
+      http.reply = () => ({ status: 502, body: 'Bad Gateway' });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ status: 502, code: undefined, msg: 'Bad Gateway' });
     });
@@ -266,7 +251,7 @@ describe('restClient', () => {
       [{ code: -1021, desc: 'late', msg: 'Timestamp outside recvWindow' }, -1021, 'Timestamp outside recvWindow'],
       [{ code: 0 }, 0, undefined],
     ])('keeps the error code as sent (text or number) and msg or desc: %j', async (body, code, msg) => {
-      reply = () => ({ status: 400, body });
+      http.reply = () => ({ status: 400, body });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ name: 'RequestRejectedError', status: 400, code, msg });
     });
@@ -274,19 +259,19 @@ describe('restClient', () => {
     it('turns an HTML 404 labelled as JSON into a short excerpt of its words, and an empty body into no msg', async () => {
       const page = `<!DOCTYPE html><html><head><title>404 Not Found</title><style>body{color:red}</style></head>` +
         `<body><h1>Not Found</h1><p>The requested URL was not found on this server.</p>${'<p>filler</p>'.repeat(500)}</body></html>`;
-      reply = () => ({ status: 404, body: page });
+      http.reply = () => ({ status: 404, body: page });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/api/v1/nope' })));
       expect(e).toBeInstanceOf(RequestRejectedError);
       const { msg } = e as RequestRejectedError;
       expect(msg).toMatch(/^404 Not Found Not Found The requested URL was not found on this server\. filler/);
       expect(msg!.length).toBeLessThanOrEqual(121);
       expect(msg).not.toMatch(/[<>]|color/);
-      reply = () => ({ status: 503 });
+      http.reply = () => ({ status: 503 });
       await expect(errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })))).resolves.toMatchObject({ status: 503, code: undefined, msg: undefined });
     });
 
     it('fails 429 with a RateLimitedError whose retryAfterMs comes from Retry-After in seconds', async () => {
-      reply = () => ({ status: 429, body: { code: -1003, msg: 'Too many requests' }, headers: { 'Retry-After': '30' } });
+      http.reply = () => ({ status: 429, body: { code: -1003, msg: 'Too many requests' }, headers: { 'Retry-After': '30' } });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toBeInstanceOf(RateLimitedError);
       expect(e).toBeInstanceOf(RequestRejectedError);
@@ -294,7 +279,7 @@ describe('restClient', () => {
     });
 
     it('reads an HTTP-date Retry-After against the scheduler clock', async () => {
-      reply = () => ({ status: 429, headers: { 'Retry-After': new Date(T + 45_500).toUTCString() } });
+      http.reply = () => ({ status: 429, headers: { 'Retry-After': new Date(T + 45_500).toUTCString() } });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       // The date has whole seconds: T + 45.5 s is cut to T + 45 s (T ends in .559 s).
       expect(e).toMatchObject({ name: 'RateLimitedError', retryAfterMs: Math.floor((T + 45_500) / 1000) * 1000 - T });
@@ -306,7 +291,7 @@ describe('restClient', () => {
       [418, 'soon', 120_000],
       [418, '600', 600_000],
     ])('waits long without a usable Retry-After: HTTP %p, header %p → %p ms', async (status, header, wait) => {
-      reply = () => ({ status, body: '<html>banned</html>', ...(header === undefined ? {} : { headers: { 'Retry-After': header } }) });
+      http.reply = () => ({ status, body: '<html>banned</html>', ...(header === undefined ? {} : { headers: { 'Retry-After': header } }) });
       const e = await errorOf(firstValueFrom(client().request({ method: 'GET', path: '/x' })));
       expect(e).toMatchObject({ name: 'RateLimitedError', status, retryAfterMs: wait, msg: 'banned' });
     });
@@ -337,7 +322,7 @@ describe('restClient', () => {
       const rest = client({ twoFactorToken: () => TOKEN });
       const signatures: string[] = [];
       for (const body of bodies) {
-        reply = (r) => {
+        http.reply = (r) => {
           signatures.push(new URLSearchParams(r.rawBody).get('signature')!);
           return body(r);
         };

@@ -1,4 +1,4 @@
-import { firstValueFrom, VirtualTimeScheduler } from 'rxjs';
+import { firstValueFrom } from 'rxjs';
 import {
   DEFAULT_API_KEY_HEADER,
   FORM_CONTENT_TYPE,
@@ -9,17 +9,9 @@ import {
 } from '../../lib/rest/transport';
 import type { RestClientConfig, RestRequest } from '../../lib/rest/types';
 import { ConfigError, RequestTimeoutError } from '../../lib/errors';
-import { signatureIsValid, startHttpServer, type Reply, type RecordedRequest, type TestHttpServer } from '../helpers/httpServer';
+import { signatureIsValid } from '../helpers/httpServer';
+import { API_KEY, clockAt, replyingServer, SECRET, T } from '../helpers/restFixtures';
 
-const SECRET = 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j';
-const API_KEY = 'vmPUZE6mv9SD5VNHk4HlWFsOr6aKE2zvsw0MuIgwCIPy6utIco5k8ZCbPYe3tS';
-const T = 1499827319559;
-
-const clockAt = (ms: number): VirtualTimeScheduler => {
-  const scheduler = new VirtualTimeScheduler();
-  scheduler.frame = ms;
-  return scheduler;
-};
 
 const errorOf = (p: Promise<unknown>): Promise<Error> =>
   p.then(
@@ -80,17 +72,10 @@ describe('problemOf', () => {
 });
 
 describe('transport', () => {
-  let server: TestHttpServer;
-  let reply: (r: RecordedRequest) => Reply;
-
-  beforeEach(async () => {
-    reply = () => ({ status: 200, body: { ok: true } });
-    server = await startHttpServer((r) => reply(r));
-  });
-  afterEach(() => server.close());
+  const http = replyingServer();
 
   const config = (extra: Partial<RestClientConfig> = {}): RestClientConfig => ({
-    baseUrl: `${server.baseUrl}/`,
+    baseUrl: `${http.server.baseUrl}/`,
     apiKey: API_KEY,
     secretKey: SECRET,
     scheduler: clockAt(T),
@@ -110,7 +95,7 @@ describe('transport', () => {
     const send = transport(config(), () => 0);
     const answer = await firstValueFrom(send({ method: 'GET', path: 'api/v1/ping', query: { a: 1, b: undefined } }, false));
     expect(answer).toEqual({ status: 200, text: '{"ok":true}', secrets: [SECRET, API_KEY, undefined, undefined], sentAt: T, receivedAt: T });
-    const r = server.requests[0]!;
+    const r = http.server.requests[0]!;
     expect(r).toMatchObject({ method: 'GET', path: '/api/v1/ping', rawQuery: 'a=1', rawBody: '' });
     expect(r.headers[DEFAULT_API_KEY_HEADER.toLowerCase()]).toBeUndefined();
     expect(r.headers['content-type']).toBeUndefined();
@@ -119,7 +104,7 @@ describe('transport', () => {
   it('signs a call with the clock plus the offset, the key in the configured header and a form body', async () => {
     const send = transport(config({ apiKeyHeader: 'X-OPR-APIKEY' }), () => -1000);
     await firstValueFrom(send({ method: 'POST', path: '/o', body: { symbol: 'LTCBTC' }, security: 'TRADE' }, true));
-    const r = server.requests[0]!;
+    const r = http.server.requests[0]!;
     expect(r.headers['x-opr-apikey']).toBe(API_KEY);
     expect(r.headers['content-type']).toBe(FORM_CONTENT_TYPE);
     expect(r.rawBody).toMatch(new RegExp(`^symbol=LTCBTC&recvWindow=5000&timestamp=${T - 1000}&signature=[0-9a-f]{64}$`));
@@ -131,7 +116,7 @@ describe('transport', () => {
     const answer = await firstValueFrom(
       send({ method: 'PUT', path: '/api/v1/userDataStream', query: { listenKey: 'LK-QUERY' }, body: { listenKey: 'LK-BODY' }, security: 'USER_STREAM' }, true),
     );
-    const signature = /signature=([0-9a-f]{64})/.exec(server.requests[0]!.rawQuery + server.requests[0]!.rawBody)![1];
+    const signature = /signature=([0-9a-f]{64})/.exec(http.server.requests[0]!.rawQuery + http.server.requests[0]!.rawBody)![1];
     expect(answer.secrets).toEqual([SECRET, API_KEY, signature, undefined, 'LK-QUERY', 'LK-BODY']);
   });
 
@@ -142,7 +127,7 @@ describe('transport', () => {
     const request: RestRequest<unknown> = { method: 'POST', path: '/w', body: { a: 1 }, security: 'USER_DATA', twoFactor: true };
     const first = await firstValueFrom(send(request, true));
     await firstValueFrom(send(request, true));
-    expect(server.requests.map((r) => r.headers[TWO_FA_HEADER.toLowerCase()])).toEqual(['tok-1', 'tok-2']);
+    expect(http.server.requests.map((r) => r.headers[TWO_FA_HEADER.toLowerCase()])).toEqual(['tok-1', 'tok-2']);
     expect(first.secrets).toContain('tok-1');
   });
 
@@ -151,22 +136,22 @@ describe('transport', () => {
     const error = await errorOf(firstValueFrom(send({ method: 'POST', path: '/w', twoFactor: true }, false)));
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).option).toBe('twoFactorToken');
-    expect(server.requests).toHaveLength(0);
+    expect(http.server.requests).toHaveLength(0);
   });
 
   it('fails a request that cannot be made before anything is sent', async () => {
     const send = transport(config({ secretKey: undefined }), () => 0);
     const error = await errorOf(firstValueFrom(send({ method: 'GET', path: '/x', security: 'USER_DATA' }, true)));
     expect((error as ConfigError).option).toBe('secretKey');
-    expect(server.requests).toHaveLength(0);
+    expect(http.server.requests).toHaveLength(0);
   });
 
   it('aborts a call with no answer by its deadline with a RequestTimeoutError', async () => {
-    reply = () => 'hang';
+    http.reply = () => 'hang';
     // A real-time deadline: the answer never comes, so nothing races it.
     const send = transport(config({ scheduler: undefined }), () => 0);
     const failed = errorOf(firstValueFrom(send({ method: 'GET', path: '/slow', query: { listenKey: 'k' }, timeoutMs: 30 }, false)));
-    const request = await server.nextRequest();
+    const request = await http.server.nextRequest();
     const error = await failed;
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ method: 'GET', path: '/slow', timeoutMs: 30 });
