@@ -1,4 +1,4 @@
-import { filter, firstValueFrom, map, tap, type Subscription } from 'rxjs';
+import { filter, firstValueFrom, map, tap, timeout, type Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import { restClient } from '../../lib/rest/restClient';
@@ -65,7 +65,14 @@ describe('userStream (simulator)', () => {
     expect(order).toMatchObject({ orderId, symbol: 'BTCUSDT', side: 'BUY', filledQuantity: '0.001' });
     expect(order!.averagePrice).toMatch(/^\d+(\.\d+)?$/);
     expect(statuses[0]).toBe('NEW');
-    const balances = await firstValueFrom(user.balances$.pipe(filter((b) => b.has('BTC') && b.has('USDT'))));
+    // The account update may come after the FILLED report (held a little longer by the reorder buffer): wait for
+    // the first BTC balance that moved from the starting 10, then check it is the fill's.
+    const balances = await firstValueFrom(
+      user.balances$.pipe(
+        filter((b) => b.has('BTC') && b.has('USDT') && b.get('BTC')!.free !== '10'),
+        timeout(5000),
+      ),
+    );
     expect(balances.get('BTC')!.free).toMatch(/^10\.001/);
   });
 
