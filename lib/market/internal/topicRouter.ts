@@ -46,12 +46,24 @@ const RawEnvelopeCodec = /*#__PURE__*/ PublicEnvelopeCodec(t.unknown, 'PublicEnv
 /** Its check in place: the parsed frame is the market feed's alone (converted fields are written into it). */
 const rawEnvelopeCheck = /*#__PURE__*/ inPlaceCheckOf(RawEnvelopeCodec);
 
-/** The request topic a response belongs to: `kline` + `klineType: "1m"` answers `kline_1m`. @internal */
-export function requestTopic(topic: string, klineType: string | undefined): string {
-  return topic === 'kline' && klineType !== undefined ? `kline_${klineType}` : topic;
+const keyOf = (symbol: string, topic: string): string => `${symbol}|${topic}`;
+
+/** The interval of a `kline_<interval>` request topic, `undefined` for any other topic. */
+const klineInterval = (topic: string): string | undefined => (topic.startsWith('kline_') ? topic.slice('kline_'.length) : undefined);
+
+/** The inner map of `key`, made when missing. */
+function inner(maps: Map<string, Map<string, RoutedTopic>>, key: string): Map<string, RoutedTopic> {
+  let found = maps.get(key);
+  if (found === undefined) maps.set(key, (found = new Map()));
+  return found;
 }
 
-const keyOf = (symbol: string, topic: string): string => `${symbol}|${topic}`;
+/** Deletes `key` → `sub` from `maps`, and the inner map once empty. */
+function forget(maps: Map<string, Map<string, RoutedTopic>>, key: string, sub: string): void {
+  const found = maps.get(key);
+  found?.delete(sub);
+  if (found?.size === 0) maps.delete(key);
+}
 
 
 /** A service code that means success (some deployments acknowledge requests with code 0). */
@@ -63,6 +75,8 @@ export class TopicRouter {
   private readonly byKey = new Map<string, RoutedTopic>();
   /** `byKey` as symbol → request topic → subscription: routing a message builds no key string. */
   private readonly bySymbol = new Map<string, Map<string, RoutedTopic>>();
+  /** The kline subscriptions again as symbol → interval → subscription: a kline message (topic `kline` + its `klineType`) is routed without building `kline_<interval>`. */
+  private readonly klines = new Map<string, Map<string, RoutedTopic>>();
   private readonly idOf = new Map<RoutedTopic, string>();
   /** Epoch of the socket the next message comes from. */
   epoch = 0;
@@ -91,9 +105,9 @@ export class TopicRouter {
 
   add(topic: RoutedTopic): void {
     this.byKey.set(keyOf(topic.symbol, topic.topic), topic);
-    let topics = this.bySymbol.get(topic.symbol);
-    if (topics === undefined) this.bySymbol.set(topic.symbol, (topics = new Map()));
-    topics.set(topic.topic, topic);
+    inner(this.bySymbol, topic.symbol).set(topic.topic, topic);
+    const interval = klineInterval(topic.topic);
+    if (interval !== undefined) inner(this.klines, topic.symbol).set(interval, topic);
   }
 
   /** `id` is now the request id of `topic` (the previous one is forgotten). */
@@ -111,10 +125,15 @@ export class TopicRouter {
     const key = keyOf(topic.symbol, topic.topic);
     if (this.byKey.get(key) === topic) {
       this.byKey.delete(key);
-      const topics = this.bySymbol.get(topic.symbol);
-      topics?.delete(topic.topic);
-      if (topics?.size === 0) this.bySymbol.delete(topic.symbol);
+      forget(this.bySymbol, topic.symbol, topic.topic);
+      const interval = klineInterval(topic.topic);
+      if (interval !== undefined) forget(this.klines, topic.symbol, interval);
     }
+  }
+
+  /** The subscription a data message of `symbol` and (response) `topic` answers, by its key. */
+  private byRoute(symbol: string, topic: string, klineType: string | undefined): RoutedTopic | undefined {
+    return topic === 'kline' && klineType !== undefined ? this.klines.get(symbol)?.get(klineType) : this.bySymbol.get(symbol)?.get(topic);
   }
 
   /** Live subscriptions. */
@@ -187,12 +206,12 @@ export class TopicRouter {
       if (E.isLeft(decoded)) return decoded.left;
       envelope = decoded.right;
     }
-    const topicName = requestTopic(envelope.topic, envelope.params?.klineType);
+    const klineType = envelope.params?.klineType;
     const id = envelope.id;
     const topic =
       (id !== undefined ? this.byId.get(id) : undefined) ??
-      this.bySymbol.get(envelope.symbol)?.get(topicName) ??
-      (envelope.symbolName !== undefined ? this.bySymbol.get(envelope.symbolName)?.get(topicName) : undefined);
+      this.byRoute(envelope.symbol, envelope.topic, klineType) ??
+      (envelope.symbolName !== undefined ? this.byRoute(envelope.symbolName, envelope.topic, klineType) : undefined);
     if (topic === undefined) return undefined;
     if (this.exact === undefined) {
       topic.deliver(envelope, decodeRecords(topic.codec, topic.check, envelope.data, this.onIssue), this.epoch);
