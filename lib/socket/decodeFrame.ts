@@ -93,19 +93,10 @@ let utf8: TextDecoder | undefined;
  * ```
  */
 export function decodeFrame(data: unknown, limits: FrameLimits = {}): E.Either<DecodeError, unknown> {
-  const value = decodeFrameValue(data, limits);
-  return value instanceof DecodeError ? E.left(value) : E.right(value);
-}
-
-/**
- * {@link decodeFrame} without the `Either`: the JSON value, or the `DecodeError` itself (a parsed JSON value
- * is never a class instance, so `instanceof DecodeError` tells them apart). Used per frame by the socket
- * session: nothing is allocated on success beyond what `JSON.parse` builds.
- * @internal
- */
-export function decodeFrameValue(data: unknown, limits: FrameLimits): unknown {
   const text = frameText(data, limits);
-  return typeof text === 'string' ? parseJsonValue(text, limits.secrets) : text;
+  if (text instanceof DecodeError) return E.left(text);
+  const value = parseJsonValue(text, limits.secrets);
+  return value instanceof DecodeError ? E.left(value) : E.right(value);
 }
 
 /**

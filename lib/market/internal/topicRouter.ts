@@ -87,7 +87,7 @@ export class TopicRouter {
    * before its message passed, so the exact parse can take over; it is asked for at most once.
    */
   private exact: (() => unknown) | undefined;
-  /** The first record issue of the message being decoded, held while {@link exact} may still take over. */
+  /** The record issue of the message being decoded, held until it is known whether {@link exact} takes over. */
   private held: DecodeError | undefined;
   private readonly hold = (issue: DecodeError): void => {
     this.held ??= issue;
@@ -213,15 +213,12 @@ export class TopicRouter {
       this.byRoute(envelope.symbol, envelope.topic, klineType) ??
       (envelope.symbolName !== undefined ? this.byRoute(envelope.symbolName, envelope.topic, klineType) : undefined);
     if (topic === undefined) return undefined;
-    if (this.exact === undefined) {
-      topic.deliver(envelope, decodeRecords(topic.codec, topic.check, envelope.data, this.onIssue), this.epoch);
-      return undefined;
-    }
     const records = decodeRecords(topic.codec, topic.check, envelope.data, this.hold);
     const issue = this.held;
     this.held = undefined;
     if (issue !== undefined) {
-      // A record failed: if a long integer was rounded, the exact parse decides; else the issue stands.
+      // A record failed: if a long integer was rounded (and an exact parse is on offer), the exact parse decides;
+      // else the issue stands.
       const quoted = this.retryExact();
       if (quoted !== undefined) return this.handle(quoted, describe);
       this.onIssue(issue);
