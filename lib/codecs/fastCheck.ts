@@ -1,5 +1,6 @@
 import * as t from 'io-ts';
 import { isDecimalText } from '../internal/decimal';
+import { takeScannedLevels } from '../internal/levelsJson';
 import { isRecord } from '../internal/guards';
 
 /**
@@ -266,6 +267,8 @@ export function pairArrayCheck(pair: FastCheck, first: AsIs, second: AsIs): Fast
   const decimals = first === AsIs.decimalText && second === AsIs.decimalText;
   return (u) => {
     if (!Array.isArray(u)) return FAIL;
+    // Levels the JSON step scanned (pairs of decimal text, checked there) are not scanned twice.
+    if (decimals && takeScannedLevels(u)) return u;
     let out: unknown[] = u;
     const n = u.length;
     for (let i = 0; i < n; i++) {
