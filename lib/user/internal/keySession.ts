@@ -106,7 +106,7 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
       ...s.connection,
       url: s.url,
       reconnect: reconnect === false ? false : { ...reconnect, shouldReconnect: reconnect?.shouldReconnect ?? retryUnlessKeyDead },
-    });
+    }, { exactIntegers: 'on-demand' });
     const conn = core.connection;
     const watch = keySuspicion(s.suspectAfterFailures, s.onKeySuspect);
     let live = 3;
@@ -128,9 +128,9 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
     const clock = s.frameClock;
     subscription.add(
       core
-        .frames((message, now) => {
+        .frames((message, now, exact) => {
           clock.lastFrameAt = now;
-          sink(message, now);
+          sink(message, now, exact);
         })
         .subscribe({
           // A key closed as not valid ends the connection, not the session.

@@ -11,6 +11,7 @@ import { countedDecodeError, decodeWith } from '../../codecs/decode';
 import { FAIL, inPlaceCheckOf } from '../../codecs/fastCheck';
 import { decodePrivateFrame, type PrivateEvent, PrivateEventCodec } from '../../codecs/privateEvents';
 import type { DecodeError } from '../../errors';
+import type { FrameSink } from '../../socket/socketSession';
 import type { SessionItem } from './items';
 
 /** The private event check in place: the parsed frame is this session's alone (converted fields are written into it). */
@@ -30,18 +31,25 @@ const isHeartbeat = (message: unknown): boolean =>
  * that first failure an element the fast check refuses is counted without running the codec (the check
  * refuses exactly what the codec refuses, property-tested in `spec/codecs/fastCheck.spec.ts`), so a frame of two
  * million bad events costs about what its `JSON.parse` cost. Nothing is handed on once the session is
- * unsubscribed. Heartbeat frames give nothing.
+ * unsubscribed. Heartbeat frames give nothing. The session parses frames as they are (`exactIntegers:
+ * 'on-demand'`): an event refused by its check is checked again in the frame's exact parse (`exact()`), so
+ * bare 64-bit ids arrive exact and frames without them skip the long-integer scan.
  * @internal
  */
 export function frameSink(
   subscriber: Subscriber<SessionItem>,
   onEvent: (event: PrivateEvent, now: number) => void,
-): (message: unknown, now: number) => void {
-  return (message, now) => {
+): FrameSink {
+  return (message, now, exact) => {
     if (!Array.isArray(message)) {
       if (isHeartbeat(message)) return;
-      // One event object, or something that is no frame at all: one result either way.
-      const r = decodePrivateFrame(message)[0]!;
+      // One event object, or something that is no frame at all: one result either way (after a failure,
+      // the frame's exact parse, if its long integers were rounded).
+      let r = decodePrivateFrame(message)[0]!;
+      if (E.isLeft(r) && exact !== undefined) {
+        const precise = exact();
+        if (precise !== undefined) r = decodePrivateFrame(precise)[0]!;
+      }
       if (E.isRight(r)) onEvent(r.right, now);
       else subscriber.next({ type: 'error', error: r.left });
       return;
@@ -51,9 +59,22 @@ export function frameSink(
     const n = message.length;
     let first: DecodeError | undefined;
     let failed = 0;
+    let frame: readonly unknown[] = message;
+    // Long integers were parsed as numbers (rounded past 2^53); every check refuses an unsafe integer, so the
+    // first element refused is checked again in the frame's exact parse, which the rest then comes from.
+    let exactTried = exact === undefined;
     for (let i = 0; i < n && !subscriber.closed; i++) {
-      const element: unknown = message[i];
-      const event = eventInPlace(element);
+      let element: unknown = frame[i];
+      let event = eventInPlace(element);
+      if (event === FAIL && !exactTried) {
+        exactTried = true;
+        const precise = exact!();
+        if (Array.isArray(precise) && precise.length === n) {
+          frame = precise;
+          element = precise[i];
+          event = eventInPlace(element);
+        }
+      }
       if (event !== FAIL) onEvent(event, now);
       else if (first !== undefined) failed++;
       else {

@@ -86,4 +86,40 @@ describe('frameSink (private frames)', () => {
     sink([account(1), 7]);
     expect(log).toEqual([]);
   });
+
+  describe('exact 64-bit ids, on demand (the session parses frames as they are)', () => {
+    const { exactJsonValue, parseJsonValue } = jest.requireActual<typeof import('../../../lib/internal/json')>('../../../lib/internal/json');
+    /** Hands `text` over as the key session does: parsed as is, with `exact()` for the exact parse. */
+    function deliver(text: string) {
+      const log: Array<{ event: PrivateEvent } | SessionItem> = [];
+      let exactCalls = 0;
+      new Observable<SessionItem>((subscriber) => {
+        const sink = frameSink(subscriber, (event) => log.push({ event }));
+        sink(parseJsonValue(text, [], false), 0, () => (exactCalls++, exactJsonValue(text)));
+      }).subscribe((item) => log.push(item));
+      return { events: log.flatMap((x) => ('event' in x ? [x.event] : [])), items: log.flatMap((x) => ('type' in x ? [x] : [])), exactCalls: () => exactCalls };
+    }
+    const report = (i: string, E: number) =>
+      `{"e":"executionReport","E":${E},"s":"ETHBTC","c":"c1","S":"BUY","o":"LIMIT","f":"GTC","q":"1","p":"0.1","X":"NEW","i":${i},` +
+      `"l":"0","r":"0","z":"0","L":"0","n":"0","N":"ETH","u":true,"w":true,"m":false,"O":1,"U":${E},"Z":"0"}`;
+
+    it('a bare id above 2^53 arrives exact, in an array frame and alone, events before it included', () => {
+      const { events, items, exactCalls } = deliver(`[${report('"5"', 1)},${report('1920153487203598337', 2)},${report('1920153487203598339', 3)}]`);
+      expect(events.map((e) => (e.e === 'executionReport' ? e.i : ''))).toEqual(['5', '1920153487203598337', '1920153487203598339']);
+      expect(items).toEqual([]);
+      expect(exactCalls()).toBe(1);
+      const single = deliver(report('1920153487203598337', 4));
+      expect(single.events.map((e) => (e.e === 'executionReport' ? e.i : ''))).toEqual(['1920153487203598337']);
+    });
+
+    it('frames without long integers never ask for the exact parse; a bad event still fails once', () => {
+      const plain = deliver(`[${report('"7"', 1)}]`);
+      expect(plain.events).toHaveLength(1);
+      expect(plain.exactCalls()).toBe(0);
+      const bad = deliver(`[${report('"7"', 1)},{"e":"executionReport"},${report('8', 2)}]`);
+      expect(bad.events.map((e) => (e.e === 'executionReport' ? e.i : ''))).toEqual(['7', '8']);
+      expect(bad.items.map((i) => i.type)).toEqual(['error']);
+      expect(bad.exactCalls()).toBe(1);
+    });
+  });
 });
