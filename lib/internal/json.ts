@@ -163,13 +163,15 @@ export function parseJson(text: string, secrets?: readonly string[]): E.Either<D
  * yields a class instance, so `instanceof DecodeError` tells them apart). The hot path of the socket layer
  * uses this to allocate nothing beyond what `JSON.parse` builds. With `exactIntegers` false, long integer
  * literals are not quoted (JSON.parse rounds them): for a reader that checks every number it reads and asks
- * for {@link exactJsonValue} when one fails (see `connectionCore`'s `exactIntegers: 'on-demand'`).
+ * for {@link exactJsonValue} when one fails (see `connectionCore`'s `exactIntegers: 'on-demand'`). With
+ * `markLevels`, the book levels scanned by hand are marked for the depth check until `forgetScannedLevels()`
+ * (see `levelsJson.ts`): for a caller that checks the value at once and then forgets.
  * @internal
  */
-export function parseJsonValue(text: string, secrets?: readonly string[], exactIntegers = true): unknown {
+export function parseJsonValue(text: string, secrets?: readonly string[], exactIntegers = true, markLevels = false): unknown {
   const source = exactIntegers && mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
   // A book's levels are read by a scanner that knows their shape (about twice as fast as JSON.parse).
-  const scanned = parseWithScannedLevels(source);
+  const scanned = parseWithScannedLevels(source, markLevels);
   if (scanned !== NOT_SCANNED) return scanned;
   try {
     return JSON.parse(source);

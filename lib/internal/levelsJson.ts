@@ -10,8 +10,10 @@
  * with `JSON.parse`: the result, when there is one, equals `JSON.parse(text)` (`spec/internal/levelsJson.spec.ts`
  * proves it on generated texts).
  *
- * The arrays it built are remembered (weakly) until {@link takeScannedLevels} is asked about them once: the
- * depth codec's check then skips the decimal scans already done here.
+ * When the caller asks (`mark`), the arrays it built are remembered until {@link takeScannedLevels} is asked about
+ * them once or {@link forgetScannedLevels} is called: the depth codec's check then skips the decimal scans
+ * already done here. The socket session asks, and forgets when its frame has been handled, so a mark never
+ * outlives the synchronous handling of its frame (a record the user holds and changes is checked in full).
  * @internal
  * @module
  */
@@ -43,16 +45,24 @@ const DIGIT_9 = 0x39;
 const PLACEHOLDER_PREFIX = '\u0000levels:';
 const placeholderText = (k: number): string => `"\\u0000levels:${k}"`;
 
-/** Level arrays built here, not yet checked (see {@link takeScannedLevels}). */
-const scanned = new WeakSet<object>();
+/** The level arrays of the last parse that asked for marks, not yet taken nor forgotten. */
+let marked: (object | undefined)[] = [];
 
 /**
- * Whether `u` is a level array this module built (every level two strings of digits with an optional
- * fraction) and nobody asked about yet; asking forgets it, so a record handed to the user and changed by them
- * is checked in full if it is ever decoded again. @internal
+ * Whether `u` is a level array this module built for a parse that asked for marks (every level two strings of
+ * digits with an optional fraction), not yet asked about nor forgotten; asking forgets it. @internal
  */
 export function takeScannedLevels(u: unknown): boolean {
-  return typeof u === 'object' && u !== null && scanned.delete(u);
+  if (typeof u !== 'object' || u === null) return false;
+  const i = marked.indexOf(u);
+  if (i < 0) return false;
+  marked[i] = undefined;
+  return true;
+}
+
+/** Forgets every mark (the frame they came from has been handled). @internal */
+export function forgetScannedLevels(): void {
+  if (marked.length > 0) marked = [];
 }
 
 /** End of the decimal text `digits[.digits]` starting at `i` and closed by a quote, or -1. */
@@ -149,7 +159,8 @@ function placeholderIndex(v: string, count: number): number {
 /**
  * `JSON.parse(text)` with the level arrays scanned by hand (see the module doc), or {@link NOT_SCANNED} when
  * the text has none worth it, is not as expected, or is not valid JSON (the caller's `JSON.parse` then says
- * why). Never throws.
+ * why). Never throws. `mark`: remember the arrays for {@link takeScannedLevels} (replacing the marks of an
+ * earlier parse).
  *
  * @example
  * ```ts no-check
@@ -159,7 +170,7 @@ function placeholderIndex(v: string, count: number): number {
  * ```
  * @internal
  */
-export function parseWithScannedLevels(text: string): unknown {
+export function parseWithScannedLevels(text: string, mark = true): unknown {
   const n = text.length;
   if (n < MIN_LENGTH || text.indexOf('\\u0000') >= 0) return NOT_SCANNED;
   let candidate = text.indexOf('[["');
@@ -206,6 +217,6 @@ export function parseWithScannedLevels(text: string): unknown {
     return NOT_SCANNED;
   }
   if (typeof value !== 'object' || value === null || putBack(value, arrays) !== arrays.length) return NOT_SCANNED;
-  for (const levels of arrays) scanned.add(levels);
+  if (mark) marked = arrays;
   return value;
 }

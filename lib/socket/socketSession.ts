@@ -4,6 +4,7 @@ import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { type FrameLimits, frameText } from './decodeFrame';
 import { exactJsonValue, parseJsonValue } from '../internal/json';
+import { forgetScannedLevels } from '../internal/levelsJson';
 import { handleHeartbeat, type HeartbeatState } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
@@ -131,15 +132,19 @@ export function socketSession(s: SessionSettings): Observable<never> {
       try {
         const text = frameText(data, s.limits);
         if (text instanceof DecodeError) return s.onDecodeError(text);
-        const message = parseJsonValue(text, s.limits.secrets, !onDemand);
+        // On demand, the sinks check what they read at once: the levels scanned in the JSON step are marked
+        // for the depth check until the frame has been handled.
+        const message = parseJsonValue(text, s.limits.secrets, !onDemand, onDemand);
         if (message instanceof DecodeError) return s.onDecodeError(message);
         handleHeartbeat(message, now, heartbeat, s.clock, reply);
         if (!onDemand) return onMessage(message, now);
         frame = text;
         onMessage(message, now, exact);
         frame = '';
+        forgetScannedLevels();
       } catch (thrown: unknown) {
         frame = '';
+        forgetScannedLevels();
         s.onDecodeError(handlerFailure(thrown, secrets));
       }
     };
