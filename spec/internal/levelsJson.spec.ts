@@ -34,7 +34,7 @@ function agreesWithJsonParse(text: string): Outcome {
   return 'scanned';
 }
 
-/** The JSON parse of `text` or the fact that it throws. */
+/** Whether `JSON.parse` accepts `text`. */
 const isValidJson = (text: string): boolean => {
   try {
     JSON.parse(text);
