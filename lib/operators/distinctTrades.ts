@@ -157,13 +157,33 @@ function remember(state: SymbolState, id: string, replaySize: number): void {
   for (const r of reported) if (compareDecimal(r, oldest) <= 0) reported.delete(r);
 }
 
+/**
+ * Whether every trade of `trades` has an integer id above the one before it, the first above `seen`: then all
+ * are new and in order, and nothing needs sorting, dropping or reporting.
+ */
+function allNewInOrder(trades: readonly TradeLike[], seen: string | undefined): boolean {
+  let last = seen;
+  for (let i = 0; i < trades.length; i++) {
+    const id = (trades[i] as TradeLike).v;
+    if (!isIntegerId(id) || (last !== undefined && compareDigits(id, last) <= 0)) return false;
+    last = id;
+  }
+  return true;
+}
+
 /** The trades of `batch` not emitted yet, oldest first; updates `state` and reports gaps. */
 function fresh<T extends TradeLike>(
   batch: TradeBatch<T>,
   state: SymbolState,
   replaySize: number,
   onGap?: (gap: TradeGap) => void,
-): T[] {
+): readonly T[] {
+  // The common case, a live message of new trades (no replay that could show a gap): passed on as it is.
+  if (!(batch.first && state.seen !== undefined) && allNewInOrder(batch.data, state.seen)) {
+    for (const trade of batch.data) remember(state, trade.v, replaySize);
+    if (batch.data.length > 0) state.seen = (batch.data[batch.data.length - 1] as T).v;
+    return batch.data;
+  }
   const trades = isSorted(batch.data) ? batch.data : [...batch.data].sort(byId);
   let seen = state.seen;
   if (batch.first && seen !== undefined) {

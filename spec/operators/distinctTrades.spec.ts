@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import { from, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { distinctTrades, type TradeBatch, type TradeGap } from '../../lib/operators/distinctTrades';
 
@@ -117,5 +119,41 @@ describe('distinctTrades', () => {
       expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
       expectObservable(source.pipe(op)).toBe('-x-x---|', { x: trade('5') });
     });
+  });
+
+  it('emits what a model of "each id once, in id order" emits, for any batches (live messages passed as they are included)', async () => {
+    // The model: each batch sorted by value; a trade goes out when its id is above every id emitted before.
+    const model = (batches: readonly TradeBatch<T>[]): string[] => {
+      let seen: bigint | undefined;
+      const out: string[] = [];
+      for (const b of batches) {
+        for (const { v } of [...b.data].sort((x, y) => (BigInt(x.v) < BigInt(y.v) ? -1 : BigInt(x.v) > BigInt(y.v) ? 1 : 0))) {
+          if (seen !== undefined && BigInt(v) <= seen) continue;
+          seen = BigInt(v);
+          out.push(v);
+        }
+      }
+      return out;
+    };
+    const id = fc.oneof(fc.integer({ min: 0, max: 40 }).map(String), fc.bigInt({ min: 0n, max: 2n ** 64n }).map(String), fc.constantFrom('007', '0'));
+    const batches = fc.array(fc.record({ first: fc.boolean(), ids: fc.array(id, { maxLength: 6 }) }), { maxLength: 12 });
+    await fc.assert(
+      fc.asyncProperty(batches, fc.integer({ min: 1, max: 6 }), async (spec, replaySize) => {
+        const input = spec.map(({ first, ids }, i) => batch(ids, first, i + 1));
+        const gaps: TradeGap[] = [];
+        const got = await new Promise<T[]>((resolve, reject) =>
+          from(input).pipe(distinctTrades<T>({ replaySize, onGap: (g) => gaps.push(g) }), toArray()).subscribe({ next: resolve, error: reject }),
+        );
+        expect(got.map((t) => t.v)).toEqual(model(input));
+        // A live message of new ids in order (not a replay) shows no gap.
+        let seen: bigint | undefined;
+        for (const b of input) {
+          const ids = b.data.map((t) => BigInt(t.v));
+          const newInOrder = ids.every((x, i) => x > (i === 0 ? (seen ?? -1n) : ids[i - 1]!));
+          if (newInOrder && !(b.first && seen !== undefined)) expect(gaps.filter((g) => g.epoch === b.epoch)).toEqual([]);
+          for (const x of ids) if (seen === undefined || x > seen) seen = x;
+        }
+      }),
+    );
   });
 });
