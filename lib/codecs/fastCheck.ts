@@ -337,8 +337,8 @@ export function tupleCheck(items: readonly FastCheck[], asIs: readonly AsIs[]): 
 }
 
 /**
- * The check of an object with `keys` (the first `required` of them required, the rest optional: skipped
- * when absent or `undefined`), each checked by `checks[i]` after the inline test `asIs[i]`; extra fields
+ * The check of an object with `keys` (`optional[i]`: the field is skipped when absent or `undefined`), each
+ * checked by `checks[i]` after the inline test `asIs[i]`; extra fields
  * are kept. The output is the input itself when no field converts, else (`inPlace` false) a shallow copy
  * with the converted fields or (`inPlace` true) the input with the converted fields written into it.
  * Nothing is copied or written before every field has passed. @internal
@@ -347,7 +347,7 @@ export function recordCheck(
   keys: readonly string[],
   checks: readonly FastCheck[],
   asIs: readonly AsIs[],
-  required: number,
+  optional: readonly boolean[],
   inPlace: boolean,
 ): FastCheck<Record<string, unknown>> {
   const n = keys.length;
@@ -376,7 +376,7 @@ export function recordCheck(
       } else if (kind === AsIs.safeInteger) {
         if (typeof a === 'number' && Number.isSafeInteger(a)) continue;
       } else if (passesAsIs(kind, a)) continue;
-      if (a === undefined && i >= required) continue;
+      if (a === undefined && optional[i] === true) continue;
       const b = (checks[i] as FastCheck)(a);
       if (b === FAIL) {
         for (let j = 0; j < pending; j++) vs[j] = undefined;
@@ -431,7 +431,7 @@ export function compiledRecordCheck(
   keys: readonly string[],
   checks: readonly FastCheck[],
   asIs: readonly AsIs[],
-  required: number,
+  optional: readonly boolean[],
   inPlace: boolean,
 ): FastCheck<Record<string, unknown>> | undefined {
   const n = keys.length;
@@ -443,7 +443,7 @@ export function compiledRecordCheck(
     const test = inlineTest(asIs[i] as AsIs, `a${i}`);
     lines.push(`  const a${i} = u[${key}];`);
     lines.push(`  let b${i} = a${i};`);
-    const skip = [test, i >= required ? `a${i} === undefined` : undefined].filter((x) => x !== undefined).join(' || ');
+    const skip = [test, optional[i] === true ? `a${i} === undefined` : undefined].filter((x) => x !== undefined).join(' || ');
     lines.push(`  if (!(${skip || 'false'})) { b${i} = checks[${i}](a${i}); if (b${i} === FAIL) return FAIL; }`);
   }
   const changed = keys.map((_, i) => `b${i} !== a${i}`).join(' || ');
@@ -477,8 +477,8 @@ export function shapeRecordCheck(
   keys: readonly string[],
   checks: readonly FastCheck[],
   asIs: readonly AsIs[],
-  required: number,
+  optional: readonly boolean[],
   inPlace: boolean,
 ): FastCheck<Record<string, unknown>> {
-  return compiledRecordCheck(keys, checks, asIs, required, inPlace) ?? recordCheck(keys, checks, asIs, required, inPlace);
+  return compiledRecordCheck(keys, checks, asIs, optional, inPlace) ?? recordCheck(keys, checks, asIs, optional, inPlace);
 }

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { isRecord } from '../internal/guards';
-import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, shapeRecordCheck } from './fastCheck';
+import { AsIs, asIsOf, CheckedType, fastCheckOf, type FastCheck, inPlaceCheckOf, shapeRecordCheck } from './fastCheck';
 
 /**
  * Internal codec combinators shared by the wire codecs: the one declaration of each object shape, from
@@ -43,9 +43,22 @@ export function struct<R extends t.Props, P extends t.Props>(
   const codecs = [...requiredKeys.map((k) => codecAt(required, k)), ...optionalKeys.map((k) => codecAt(optional, k))];
   const fieldChecks = codecs.map((codec) => fastCheckOf(codec));
   const fieldAsIs = codecs.map((codec) => asIsOf(codec));
+  const isOptional = keys.map((_, i) => i >= requiredKeys.length);
   // Every field passed its check, each derived from the field's codec: the one cast of this combinator.
-  const check = shapeRecordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, false) as FastCheck<A>;
-  const checkInPlace = shapeRecordCheck(keys, fieldChecks, fieldAsIs, requiredKeys.length, true) as FastCheck<A>;
+  const check = shapeRecordCheck(keys, fieldChecks, fieldAsIs, isOptional, false) as FastCheck<A>;
+  // In place, the last field that is an object with a check of its own in place (the envelope's `params`) is
+  // checked in place too (no copy of it), and checked last: its own writes come after every other field passed,
+  // so nothing is written before the whole value passed.
+  const nested = codecs.map((codec) => inPlaceCheckOf(codec));
+  const last = nested.map((c, i) => c !== fieldChecks[i]).lastIndexOf(true);
+  const order = last < 0 ? keys.map((_, i) => i) : [...keys.map((_, i) => i).filter((i) => i !== last), last];
+  const checkInPlace = shapeRecordCheck(
+    order.map((i) => keys[i] as string),
+    order.map((i) => (i === last ? nested[i] : fieldChecks[i]) as FastCheck),
+    order.map((i) => fieldAsIs[i] as AsIs),
+    order.map((i) => isOptional[i] as boolean),
+    true,
+  ) as FastCheck<A>;
   const codec = new CheckedType<A, O>(
     name,
     (u): u is A =>

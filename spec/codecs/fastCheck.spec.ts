@@ -381,16 +381,16 @@ describe('struct checks: compiled for the shape, and the generic loop, agree', (
   const structs = HOT.filter(([, codec]) => fieldsOf(codec) !== undefined);
 
   it('compiles here (Node allows it), so the codecs run the compiled checks', () => {
-    const { keys, checks, asIs, required } = partsOf(TradeRecordCodec);
-    expect(compiledRecordCheck(keys, checks, asIs, required, false)).toBeInstanceOf(Function);
+    const { keys, checks, asIs, optional } = partsOf(TradeRecordCodec);
+    expect(compiledRecordCheck(keys, checks, asIs, optional, false)).toBeInstanceOf(Function);
   });
 
   it.each(structs)('%s: same result, copy or in place, the input untouched when it fails (property)', (_, codec) => {
-    const { keys, checks, asIs, required } = partsOf(codec);
+    const { keys, checks, asIs, optional } = partsOf(codec);
     const input = fc.oneof({ weight: 4, arbitrary: valuesOf(codec, 1) }, { weight: 1, arbitrary: anything });
     for (const inPlace of [false, true]) {
-      const compiled = compiledRecordCheck(keys, checks, asIs, required, inPlace)!;
-      const generic = recordCheck(keys, checks, asIs, required, inPlace);
+      const compiled = compiledRecordCheck(keys, checks, asIs, optional, inPlace)!;
+      const generic = recordCheck(keys, checks, asIs, optional, inPlace);
       fc.assert(
         fc.property(input, (u) => {
           const a = structuredClone(u);
@@ -414,6 +414,7 @@ describe('struct checks: compiled for the shape, and the generic loop, agree', (
     const fields = fieldsOf(codec)!;
     const keys = [...Object.keys(fields.required), ...Object.keys(fields.optional)];
     const codecs = [...Object.values(fields.required), ...Object.values(fields.optional)] as t.Mixed[];
-    return { keys, checks: codecs.map((c) => fastCheckOf(c)), asIs: codecs.map((c) => asIsOf(c)), required: Object.keys(fields.required).length };
+    const required = Object.keys(fields.required).length;
+    return { keys, checks: codecs.map((c) => fastCheckOf(c)), asIs: codecs.map((c) => asIsOf(c)), optional: keys.map((_, i) => i >= required) };
   }
 });
