@@ -81,13 +81,21 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     let heard = false;
     /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
     let lastHeardAt = 0;
-    const entry: RoutedTopic<R> = {
+    const entry: RoutedTopic<R> & { lastMessage: PublicEnvelope<unknown> | undefined } = {
       symbol,
       topic,
       codec,
       check,
+      /**
+       * The last message delivered, kept until the next one: it keeps the hidden classes (V8 maps) of the topic's
+       * parsed messages alive. When no object of a parsed shape is left, a full garbage collection drops its map,
+       * and every optimised function that checks or reads that shape is deoptimised and compiled again (measured
+       * in docs/performance.md). One message per topic, gone with the subscription.
+       */
+      lastMessage: undefined,
       deliver: (envelope: PublicEnvelope<unknown>, data: readonly R[], epoch: number) => {
         heard = true;
+        entry.lastMessage = envelope;
         lastHeardAt = ctx.frameAt();
         const first = envelope.f === true;
         const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
