@@ -400,8 +400,8 @@ export function recordCheck(
   };
 }
 
-/** Inline test source of an {@link AsIs} kind for the value in `v`, or `undefined` for none. */
-function inlineTest(kind: AsIs, v: string): string | undefined {
+/** Inline test source of an {@link AsIs} kind for the value in `v`, or `undefined` for none. @internal */
+export function inlineTest(kind: AsIs, v: string): string | undefined {
   switch (kind) {
     case AsIs.any:
       return 'true';
@@ -451,21 +451,29 @@ export function compiledRecordCheck(
   lines.push(inPlace ? '  const out = u;' : '  const out = { ...u };');
   for (let i = 0; i < n; i++) lines.push(`  if (b${i} !== a${i}) out[${JSON.stringify(keys[i])}] = b${i};`);
   lines.push('  return out;', '};');
-  if (compiling === false) return undefined;
-  try {
-    const compiled = new Function('checks', 'FAIL', 'isDecimalText', lines.join('\n'))(checks, FAIL, isDecimalText) as FastCheck<Record<string, unknown>>;
-    compiling = true;
-    return compiled;
-  } catch {
-    // Refused once (a content security policy without 'unsafe-eval'): never asked again, so such a page sees
-    // one refusal, not one per codec.
-    compiling = false;
-    return undefined;
-  }
+  return compiled(['checks', 'FAIL', 'isDecimalText'], lines, [checks, FAIL, isDecimalText]) as FastCheck<Record<string, unknown>> | undefined;
 }
 
 /** Whether code can be compiled here: `undefined` until first tried. */
 let compiling: boolean | undefined;
+
+/**
+ * The value of generated source `lines` (`new Function(...params, body)(...args)`), or `undefined` where code
+ * cannot be compiled (a content security policy without `unsafe-eval`): refused once, never asked again, so
+ * such a page sees one refusal, not one per codec. The one `new Function` of ex-streams; callers build the
+ * source from declarations only (never from input). @internal
+ */
+export function compiled(params: readonly string[], lines: readonly string[], args: readonly unknown[]): unknown {
+  if (compiling === false) return undefined;
+  try {
+    const value: unknown = new Function(...params, lines.join('\n'))(...args);
+    compiling = true;
+    return value;
+  } catch {
+    compiling = false;
+    return undefined;
+  }
+}
 
 /**
  * The check of a record of these fields (see {@link recordCheck}): compiled for the shape when the runtime

@@ -1,0 +1,320 @@
+// Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
+import * as t from 'io-ts';
+import { isDecimalText } from '../internal/decimal';
+import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
+import { fieldsOf } from './struct';
+
+/**
+ * Readers of compact JSON text straight into a `struct`'s checked value: the parse, the fast check and its
+ * conversions in one pass, derived from the struct's declaration (its keys and its fields' checks; nothing is
+ * written a second time). A reader is a stand-in for `JSON.parse` followed by the check in place, on the frames
+ * the service sends (no whitespace, no escapes); measured in `docs/performance.md` ("The eighth pass").
+ *
+ * What a reader accepts, it accepts exactly as `JSON.parse` of the text with its long integers quoted (the exact
+ * parse, `parseJsonValue`) followed by the struct's check: the same value, field by field (the key order of a
+ * reader's value is the declaration's). Anything else (whitespace, an escape, a control character, a nested
+ * value in an undeclared field, a key `__proto__`, a value its check refuses) is {@link FAIL}, and the caller
+ * takes the general path. `spec/codecs/structReader.spec.ts` proves it on generated and mutated texts.
+ *
+ * @internal
+ * @module
+ */
+
+/** The read position, shared by the readers of one text (no tuple per value). @internal */
+export interface ReadPosition {
+  /** The index in the text of the next character to read. */
+  i: number;
+}
+
+/** Reads the value at `p.i` and moves `p.i` past it, or answers {@link FAIL} (`p.i` is then unspecified). @internal */
+export type Reader = (s: string, p: ReadPosition) => unknown;
+
+/** Integer literals with at least this many digits are kept as their text, as the exact parse does (`json.ts`). */
+const LONG_DIGITS = 16;
+
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const MINUS = 0x2d;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const OPEN_BRACKET = 0x5b;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+
+/**
+ * The JSON number, `true`, `false` or `null` at `p.i` (strings are read by the readers themselves). A bare
+ * integer of 16+ digits is its text (a 64-bit id, exact), as in the exact parse; any other number is `Number` of
+ * its text, which is what `JSON.parse` gives. @internal
+ */
+export function readPrimitive(s: string, p: ReadPosition): unknown {
+  let i = p.i;
+  const c = s.charCodeAt(i);
+  if (c === 0x74) return s.startsWith('true', i) ? ((p.i = i + 4), true) : FAIL;
+  if (c === 0x66) return s.startsWith('false', i) ? ((p.i = i + 5), false) : FAIL;
+  if (c === 0x6e) return s.startsWith('null', i) ? ((p.i = i + 4), null) : FAIL;
+  const start = i;
+  if (c === MINUS) i++;
+  const digits = i;
+  let d = s.charCodeAt(i);
+  if (d === DIGIT_0) d = s.charCodeAt(++i);
+  else if (d > DIGIT_0 && d <= DIGIT_9) {
+    do d = s.charCodeAt(++i);
+    while (d >= DIGIT_0 && d <= DIGIT_9);
+  } else return FAIL;
+  const integerEnd = i;
+  if (d === DOT) {
+    const fraction = ++i;
+    d = s.charCodeAt(i);
+    while (d >= DIGIT_0 && d <= DIGIT_9) d = s.charCodeAt(++i);
+    if (i === fraction) return FAIL;
+  }
+  if (d === 0x65 || d === 0x45) {
+    d = s.charCodeAt(++i);
+    if (d === PLUS || d === MINUS) d = s.charCodeAt(++i);
+    const exponent = i;
+    while (d >= DIGIT_0 && d <= DIGIT_9) d = s.charCodeAt(++i);
+    if (i === exponent) return FAIL;
+  }
+  p.i = i;
+  const text = s.slice(start, i);
+  return i === integerEnd && integerEnd - digits >= LONG_DIGITS ? text : Number(text);
+}
+
+/** The array at `p.i` (its `[`), each element read by `item`. @internal */
+export function readArray(s: string, p: ReadPosition, item: Reader): unknown {
+  if (s.charCodeAt(p.i) !== OPEN_BRACKET) return FAIL;
+  const out: unknown[] = [];
+  let i = p.i + 1;
+  if (s.charCodeAt(i) === CLOSE_BRACKET) {
+    p.i = i + 1;
+    return out;
+  }
+  for (;;) {
+    p.i = i;
+    const value = item(s, p);
+    if (value === FAIL) return FAIL;
+    out.push(value);
+    i = p.i;
+    const c = s.charCodeAt(i++);
+    if (c === CLOSE_BRACKET) break;
+    if (c !== COMMA) return FAIL;
+  }
+  p.i = i;
+  return out;
+}
+
+/** How a {@link structReader} treats what the declaration does not name, and which field it reads by another's value. @internal */
+export interface StructReaderOptions {
+  /**
+   * `'keep'` (a record the user gets): undeclared fields with a primitive value are kept, as the check keeps
+   * them. `'drop'` (an envelope the library reads and drops): they are skipped, and the value has every
+   * declared key (`undefined` where absent). Default `'keep'`.
+   */
+  readonly undeclared?: 'keep' | 'drop' | undefined;
+  /** Undeclared keys that make the text not for this reader (e.g. `ping`, which the heartbeat must see). */
+  readonly refuse?: readonly string[] | undefined;
+  /**
+   * A field (an array) whose elements' reader depends on another field's value read before it (the envelope's
+   * `data`, by its `topic`); `undefined` from `reader`, or the other field not read yet, is {@link FAIL}.
+   */
+  readonly dependent?: { readonly field: string; readonly on: string; readonly reader: (value: unknown) => Reader | undefined } | undefined;
+}
+
+/** Most fields a reader tells apart (one bit each). */
+const MAX_FIELDS = 30;
+
+/**
+ * The reader of `codec`'s objects, compiled from its declaration (`struct`); `undefined` when `codec` is not a
+ * struct, has more than 30 fields, or code cannot be compiled here (a content security policy): then the
+ * caller parses. A field that is a struct or an array of structs is read by their reader, any other field as a
+ * JSON primitive through the field's own check. The source is built from the declaration's keys only, each
+ * written as a JSON string literal. @internal
+ */
+export function structReader(codec: t.Decoder<unknown, unknown>, options: StructReaderOptions = {}): Reader | undefined {
+  const fields = fieldsOf(codec);
+  if (fields === undefined) return undefined;
+  const requiredKeys = Object.keys(fields.required);
+  const keys = [...requiredKeys, ...Object.keys(fields.optional)];
+  if (keys.length > MAX_FIELDS) return undefined;
+  const codecs = keys.map((k) => (fields.required[k] ?? fields.optional[k]) as t.Mixed);
+  const keep = options.undeclared !== 'drop';
+  const { dependent } = options;
+  const checks: FastCheck[] = codecs.map((c) => fastCheckOf(c));
+  const readers: (Reader | undefined)[] = [];
+  const lines: string[] = [];
+  const line = (text: string): number => lines.push(text);
+  // A string's text is taken between its quotes. A check that accepts only digits (a time, a decimal, a boolean's
+  // text) refuses an escape or a control character itself; any other string is scanned for them.
+  const readString = (scan: boolean): string =>
+    `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0${scan ? ' || !isPlainText(s, i + 1, e)' : ''}) return FAIL; v = s.slice(i + 1, e); i = e + 1; }`;
+  const readOther = 'else { p.i = i; v = readPrimitive(s, p); if (v === FAIL) return FAIL; i = p.i; }';
+  const xs = keys.map((_, n) => `x${n}`).join(', ');
+  line('return function read(s, p) {');
+  line('  let i = p.i;');
+  line('  if (s.charCodeAt(i) !== 123) return FAIL;');
+  line(`  let seen = 0, v, e, ek, ev, ${xs};`);
+  line('  let c = s.charCodeAt(++i);');
+  line('  if (c === 125) i++;');
+  line('  else for (;;) {');
+  line('    if (c !== 34) return FAIL;');
+  line('    const k0 = i + 1;');
+  line('    let f = -1, ke = -1;');
+  // A declared key is recognised by its characters and its closing quote (no search, no call); any other key's
+  // end is searched.
+  line('    switch (s.charCodeAt(k0)) {');
+  const byFirst = new Map<number, number[]>();
+  keys.forEach((k, n) => {
+    if (k.length > 0) byFirst.set(k.charCodeAt(0), [...(byFirst.get(k.charCodeAt(0)) ?? []), n]);
+  });
+  for (const [first, ns] of byFirst) {
+    const tests = ns.map((n) => {
+      const key = keys[n] as string;
+      const chars = [...Array(key.length).keys()].slice(1).map((j) => `s.charCodeAt(k0 + ${j}) === ${key.charCodeAt(j)}`);
+      return `if (${[...chars, `s.charCodeAt(k0 + ${key.length}) === 34`].join(' && ')}) { f = ${n}; ke = k0 + ${key.length}; }`;
+    });
+    line(`      case ${first}: ${tests.join(' else ')} break;`);
+  }
+  line('    }');
+  line('    if (ke < 0) { ke = s.indexOf(\'"\', k0); if (ke < 0) return FAIL; }');
+  line('    if (s.charCodeAt(ke + 1) !== 58) return FAIL;');
+  line('    i = ke + 2;');
+  line('    c = s.charCodeAt(i);');
+  line('    switch (f) {');
+  keys.forEach((key, n) => {
+    const field = codecs[n] as t.Mixed;
+    line(`      case ${n}:`);
+    const nested = structReader(field, { undeclared: options.undeclared });
+    const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared }) : undefined;
+    if (dependent !== undefined && dependent.field === key) {
+      const on = keys.indexOf(dependent.on);
+      if (on < 0) return undefined;
+      line(`        { const r = dependent(x${on}); if (r === undefined) return FAIL; p.i = i; v = readArray(s, p, r); if (v === FAIL) return FAIL; i = p.i; }`);
+    } else if (nested !== undefined) {
+      readers[n] = nested;
+      line(`        if (c !== 123) return FAIL; p.i = i; v = readers[${n}](s, p); if (v === FAIL) return FAIL; i = p.i;`);
+    } else if (element !== undefined) {
+      readers[n] = element;
+      line(`        p.i = i; v = readArray(s, p, readers[${n}]); if (v === FAIL) return FAIL; i = p.i;`);
+    } else {
+      const kind = asIsOf(field);
+      const test = inlineTest(kind, 'v');
+      const general = `${readString(!DIGITS_ONLY.includes(kind))} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }`;
+      if (kind === AsIs.decimalText) {
+        // The common form, "digits[.digits]", read once: it is decimal text, so no check runs.
+        line(`        e = c === 34 ? plainDecimalEnd(s, i + 1) : -1;`);
+        line(`        if (e > 0) { v = s.slice(i + 1, e); i = e + 1; }`);
+        line(`        else { ${general} }`);
+      } else if (kind === AsIs.safeInteger) {
+        // The common form, a time as text of at most 15 digits, read into its number at once (as its check would).
+        line(`        v = c === 34 ? plainIntegerText(s, i + 1, p) : FAIL;`);
+        line(`        if (v !== FAIL) i = p.i;`);
+        line(`        else { ${general} }`);
+      } else {
+        line(`        ${general}`);
+      }
+    }
+    line(`        x${n} = v; seen |= ${1 << n};`);
+    line('        break;');
+  });
+  line('      default:');
+  for (const refused of options.refuse ?? []) line(`        if (s.startsWith(${JSON.stringify(`${refused}"`)}, k0)) return FAIL;`);
+  line('        if (c === 123 || c === 91 || !isPlainText(s, k0, ke)) return FAIL;');
+  line(`        ${readString(true)} ${readOther}`);
+  if (keep) {
+    line('        { const key = s.slice(k0, ke); if (key === "__proto__") return FAIL;');
+    line('          if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } }');
+  }
+  line('    }');
+  line('    c = s.charCodeAt(i++);');
+  line('    if (c === 125) break;');
+  line('    if (c !== 44) return FAIL;');
+  line('    c = s.charCodeAt(i);');
+  line('  }');
+  const bits = (count: number): number => (count === 0 ? 0 : 2 ** count - 1);
+  const required = bits(requiredKeys.length);
+  const all = bits(keys.length);
+  line(`  if ((seen & ${required}) !== ${required}) return FAIL;`);
+  line('  p.i = i;');
+  const literal = `{ ${keys.map((k, n) => `${JSON.stringify(k)}: x${n}`).join(', ')} }`;
+  if (!keep) {
+    line(`  return ${literal};`);
+  } else {
+    // One literal (one allocation of the final size) in the common case, every field present.
+    line('  let o;');
+    line(`  if (seen === ${all}) o = ${literal};`);
+    line(`  else { o = {}; ${keys.map((k, n) => `if ((seen & ${1 << n}) !== 0) o[${JSON.stringify(k)}] = x${n};`).join(' ')} }`);
+    line('  if (ek !== undefined) for (let j = 0; j < ek.length; j++) o[ek[j]] = ev[j];');
+    line('  return o;');
+  }
+  line('};');
+  return compiled(
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'plainDecimalEnd', 'plainIntegerText'],
+    lines,
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, plainDecimalEnd, plainIntegerText],
+  ) as Reader | undefined;
+}
+
+/**
+ * Whether `s[from, to)` holds no control character (invalid in a JSON string) and no backslash (an escape: its
+ * string is left to `JSON.parse`). @internal
+ */
+export function isPlainText(s: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === BACKSLASH) return false;
+  }
+  return true;
+}
+
+/**
+ * The end (its closing quote) of the string text `digits[.digits]` starting at `from`, or -1 when the string there
+ * is not of that form (then it is read the general way). Such text is decimal text. @internal
+ */
+export function plainDecimalEnd(s: string, from: number): number {
+  let i = from;
+  let c = s.charCodeAt(i);
+  while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
+  if (i === from) return -1;
+  if (c === DOT) {
+    const fraction = ++i;
+    c = s.charCodeAt(i);
+    while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
+    if (i === fraction) return -1;
+  }
+  return c === QUOTE ? i : -1;
+}
+
+/** Most digits of an integer read digit by digit (exact below 2^53), as `IntFromNumberOrString`'s check does. */
+const EXACT_DIGITS = 15;
+
+/**
+ * The number of the string text of 1 to 15 digits starting at `from` (`p.i` then past its closing quote), or
+ * {@link FAIL} when the string there is not of that form (then it is read the general way). @internal
+ */
+export function plainIntegerText(s: string, from: number, p: ReadPosition): number | typeof FAIL {
+  let value = 0;
+  let i = from;
+  let d = s.charCodeAt(i) - DIGIT_0;
+  while (d >= 0 && d <= 9) {
+    value = value * 10 + d;
+    d = s.charCodeAt(++i) - DIGIT_0;
+  }
+  if (i === from || i - from > EXACT_DIGITS || d !== QUOTE - DIGIT_0) return FAIL;
+  p.i = i + 1;
+  return value;
+}
+
+/** Field kinds whose check accepts a string of digits, `.`, `-` or the words `true`/`false` only: no escape gets through. */
+const DIGITS_ONLY: readonly AsIs[] = [AsIs.decimalText, AsIs.safeInteger, AsIs.boolean];
+
+const position: ReadPosition = { i: 0 };
+
+/** The value of the whole `text` read by `reader` (exactly one value, nothing after it), or {@link FAIL}. @internal */
+export function readText(text: string, reader: Reader): unknown {
+  position.i = 0;
+  const value = reader(text, position);
+  return value === FAIL || position.i !== text.length ? FAIL : value;
+}
+
