@@ -33,6 +33,7 @@ import { flatMapArray } from '../internal/flatMapArray';
 import { pacer } from './internal/pacer';
 import { restTrades } from './internal/restTrades';
 import { marketFeed } from './internal/marketFeed';
+import { marketFrameReader } from './internal/marketFrameReader';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { MarketMessage, TopicOptions } from './marketMessage';
@@ -283,7 +284,11 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
 
   // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
   // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
-  const core = connectionCore({ ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) }, { exactIntegers: 'on-demand' });
+  // The usual data frame (trades, candles, tickers) is read straight into its checked envelope and records.
+  const core = connectionCore(
+    { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
+    { exactIntegers: 'on-demand', readFrame: marketFrameReader() },
+  );
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();

@@ -174,6 +174,8 @@ export interface CoreOptions {
    * exact). Default `'eager'`.
    */
   readonly exactIntegers?: 'eager' | 'on-demand' | undefined;
+  /** A reader of the frames' usual shape, tried before the parse (see `SessionSettings.readFrame`). Default none. */
+  readonly readFrame?: ((text: string) => unknown) | undefined;
 }
 
 /** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
@@ -252,6 +254,7 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
         onMessage: deliver,
         onDecodeError: (e) => errors.next(e),
         exactIntegers: options.exactIntegers,
+        readFrame: options.readFrame,
       });
     // A given constructor needs no `switchMap`: two fewer subscriber hops for every frame.
     return WebSocketCtor ? session(WebSocketCtor) : defaultWebSocketCtor().pipe(switchMap(session));

@@ -1,5 +1,6 @@
 // Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its onFrame runs steps 2-3.
 import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { FAIL } from '../codecs/fastCheck';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { type FrameLimits, frameText } from './decodeFrame';
@@ -41,6 +42,11 @@ export interface SessionSettings {
    * check) and asks only then. Default `'eager'`.
    */
   readonly exactIntegers?: 'eager' | 'on-demand' | undefined;
+  /**
+   * A reader of the frames' usual shape (the market feed's, `marketFrameReader`): what it reads from a frame's
+   * text (never `FAIL`, never a heartbeat) goes to `onMessage` instead of a parse; on `FAIL` the text is parsed.
+   */
+  readonly readFrame?: ((text: string) => unknown) | undefined;
 }
 
 /**
@@ -68,7 +74,7 @@ const noop = (): void => undefined;
  */
 export function socketSession(s: SessionSettings): Observable<never> {
   return new Observable<never>((subscriber) => {
-    const { scheduler, onMessage } = s;
+    const { scheduler, onMessage, readFrame } = s;
     const secrets = urlSecrets(s.url);
     const timers = new Subscription();
     const heartbeat: HeartbeatState = { pingSentAt: undefined };
@@ -132,6 +138,10 @@ export function socketSession(s: SessionSettings): Observable<never> {
       try {
         const text = frameText(data, s.limits);
         if (text instanceof DecodeError) return s.onDecodeError(text);
+        if (readFrame !== undefined) {
+          const read = readFrame(text);
+          if (read !== FAIL) return onMessage(read, now);
+        }
         // On demand, the sinks check what they read at once: the levels scanned in the JSON step are marked
         // for the depth check until the frame has been handled.
         const message = parseJsonValue(text, s.limits.secrets, !onDemand, onDemand);

@@ -1,13 +1,15 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { countedDecodeError, decodeWith, PATH_VALUE_LENGTH, rawExcerpt } from '../../codecs/decode';
-import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
+import type { PublicEnvelope } from '../../codecs/envelope';
 import { FAIL, type FastCheck, inPlaceCheckOf } from '../../codecs/fastCheck';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
+import { parseJsonValue } from '../../internal/json';
 import { excerpt } from '../../internal/redact';
 import { isRecord } from '../../internal/guards';
 import { decodeRecords } from './decodeRecords';
+import { RawEnvelopeCodec, ReadMessage } from './marketFrameReader';
 
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 5, after `marketFeed` hands it a parsed
@@ -41,8 +43,6 @@ export interface RoutedTopic<R = unknown> {
   acknowledge(): void;
 }
 
-/** The envelope of any topic's message, its records left for the topic's codec. */
-const RawEnvelopeCodec = /*#__PURE__*/ PublicEnvelopeCodec(t.unknown, 'PublicEnvelope');
 /** Its check in place: the parsed frame is the market feed's alone (converted fields are written into it). */
 const rawEnvelopeCheck = /*#__PURE__*/ inPlaceCheckOf(RawEnvelopeCodec);
 
@@ -187,6 +187,7 @@ export class TopicRouter {
    * `describe`, else just {@link UNUSABLE}.
    */
   private handle(message: unknown, describe: boolean): Issue {
+    if (message instanceof ReadMessage) return this.onRead(message, describe);
     if (!isRecord(message)) return describe ? unknownMessage(message) : UNUSABLE;
     if ('data' in message && 'topic' in message) return this.onEnvelope(message, describe);
     if ('code' in message) return this.onErrorFrame(message, describe);
@@ -206,12 +207,7 @@ export class TopicRouter {
       if (E.isLeft(decoded)) return decoded.left;
       envelope = decoded.right;
     }
-    const klineType = envelope.params?.klineType;
-    const id = envelope.id;
-    const topic =
-      (id !== undefined ? this.byId.get(id) : undefined) ??
-      this.byRoute(envelope.symbol, envelope.topic, klineType) ??
-      (envelope.symbolName !== undefined ? this.byRoute(envelope.symbolName, envelope.topic, klineType) : undefined);
+    const topic = this.subscriptionOf(envelope);
     if (topic === undefined) return undefined;
     const records = decodeRecords(topic.codec, topic.check, envelope.data, this.hold);
     const issue = this.held;
@@ -225,6 +221,30 @@ export class TopicRouter {
     }
     topic.deliver(envelope, records, this.epoch);
     return undefined;
+  }
+
+  /**
+   * A data message read from its text with its records checked (`marketFrameReader`): delivered as it is when its
+   * subscription decodes with the codec that checked them, else parsed and handled on the general path.
+   */
+  private onRead(read: ReadMessage, describe: boolean): Issue {
+    const { envelope } = read;
+    const topic = this.subscriptionOf(envelope);
+    if (topic === undefined) return undefined;
+    if (topic.codec !== read.codec) return this.handle(parseJsonValue(read.text), describe);
+    topic.deliver(envelope, envelope.data, this.epoch);
+    return undefined;
+  }
+
+  /** The subscription a data message answers: by its echoed request `id` first, by its route otherwise. */
+  private subscriptionOf(envelope: PublicEnvelope<unknown>): RoutedTopic | undefined {
+    const klineType = envelope.params?.klineType;
+    const id = envelope.id;
+    return (
+      (id !== undefined ? this.byId.get(id) : undefined) ??
+      this.byRoute(envelope.symbol, envelope.topic, klineType) ??
+      (envelope.symbolName !== undefined ? this.byRoute(envelope.symbolName, envelope.topic, klineType) : undefined)
+    );
   }
 
   private onErrorFrame(message: Record<string, unknown>, describe: boolean): Issue {

@@ -1,0 +1,68 @@
+// Data path, market side (docs/architecture.md, "The data path"): step 3 for the usual market frame, its text read straight into a checked envelope and records.
+import * as t from 'io-ts';
+import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
+import { FAIL } from '../../codecs/fastCheck';
+import { KlineRecordCodec } from '../../codecs/kline';
+import { RealtimesRecordCodec } from '../../codecs/realtimes';
+import { readText, type Reader, structReader } from '../../codecs/structReader';
+import { TradeRecordCodec } from '../../codecs/trade';
+
+/**
+ * The market feed's reader of the frames the service usually sends: one data message of a `trade`, `kline` or
+ * `realtimes` topic, compact JSON, read with the readers derived from the envelope's and the records' declarations
+ * (`structReader`) into its checked envelope and records at once. Any other frame (a book, whose levels have their
+ * own scanner in `levelsJson.ts`; a batch; a heartbeat; an error frame; anything not compact or not valid) is
+ * not read here, and takes the general path: parse, envelope check, record checks (`TopicRouter`).
+ *
+ * @internal
+ * @module
+ */
+
+/** The envelope of any topic's message, its records left for the topic's codec. @internal */
+export const RawEnvelopeCodec = /*#__PURE__*/ PublicEnvelopeCodec(t.unknown, 'PublicEnvelope');
+
+/** The record codec of each response topic read here: the codecs `marketStreams` subscribes these topics with. */
+const RECORD_CODECS: Readonly<Record<string, t.Decoder<unknown, unknown>>> = {
+  trade: TradeRecordCodec,
+  kline: KlineRecordCodec,
+  realtimes: RealtimesRecordCodec,
+};
+
+/**
+ * A data message read from its frame's text: the envelope, its `data` already checked with `codec` (the record
+ * codec of its response topic). The router delivers it when the subscription it routes to decodes with that
+ * codec, and otherwise parses `text` (the general path). `JSON.parse` never yields a class instance, so the
+ * router tells it apart with `instanceof`. @internal
+ */
+export class ReadMessage {
+  constructor(
+    readonly envelope: PublicEnvelope<unknown>,
+    readonly codec: t.Decoder<unknown, unknown>,
+    readonly text: string,
+  ) {}
+}
+
+/**
+ * The market frame reader: a {@link ReadMessage}, or `FAIL` (parse the text instead); `undefined` where code
+ * cannot be compiled (then every frame is parsed). Never throws. @internal
+ */
+export function marketFrameReader(): ((text: string) => ReadMessage | typeof FAIL) | undefined {
+  const records = new Map<string, { readonly codec: t.Decoder<unknown, unknown>; readonly reader: Reader }>();
+  for (const [topic, codec] of Object.entries(RECORD_CODECS)) {
+    const reader = structReader(codec);
+    if (reader !== undefined) records.set(topic, { codec, reader });
+  }
+  const envelope = structReader(RawEnvelopeCodec, {
+    undeclared: 'drop',
+    // A heartbeat key beside an envelope's is the heartbeat's to answer: such a frame is parsed.
+    refuse: ['ping', 'pong'],
+    dependent: { field: 'data', on: 'topic', reader: (topic) => (typeof topic === 'string' ? records.get(topic)?.reader : undefined) },
+  });
+  if (envelope === undefined) return undefined;
+  return (text) => {
+    const value = readText(text, envelope);
+    if (value === FAIL) return FAIL;
+    const message = value as PublicEnvelope<unknown>;
+    return new ReadMessage(message, (records.get(message.topic) as { readonly codec: t.Decoder<unknown, unknown> }).codec, text);
+  };
+}
