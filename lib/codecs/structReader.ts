@@ -182,9 +182,12 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('    i = ke + 2;');
   line('    c = s.charCodeAt(i);');
   line('    switch (f) {');
+  const dependentBit = dependent === undefined ? 0 : 1 << keys.indexOf(dependent.field);
   keys.forEach((key, n) => {
     const field = codecs[n] as t.Mixed;
     line(`      case ${n}:`);
+    // The field a dependent field's reader was chosen by cannot change after it (a duplicate key: the last wins).
+    if (dependent !== undefined && dependent.on === key) line(`        if ((seen & ${dependentBit}) !== 0) return FAIL;`);
     const nested = structReader(field, { undeclared: options.undeclared });
     const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared }) : undefined;
     if (dependent !== undefined && dependent.field === key) {

@@ -63,6 +63,7 @@ export function marketFrameReader(): ((text: string) => ReadMessage | typeof FAI
     const value = readText(text, envelope);
     if (value === FAIL) return FAIL;
     const message = value as PublicEnvelope<unknown>;
-    return new ReadMessage(message, (records.get(message.topic) as { readonly codec: t.Decoder<unknown, unknown> }).codec, text);
+    const topic = records.get(message.topic);
+    return topic === undefined ? FAIL : new ReadMessage(message, topic.codec, text);
   };
 }

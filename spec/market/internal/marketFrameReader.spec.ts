@@ -40,6 +40,9 @@ describe('marketFrameReader', () => {
     expect(read(realFrame('depth', 1).toString())).toBe(FAIL);
     expect(read('{"symbol":"BTCUSDT","topic":"index","data":[{"t":1}]}')).toBe(FAIL);
     expect(read('{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"1","t":1,"p":"x","q":"1","m":true}]}')).toBe(FAIL);
+    // the topic that chose the records' reader is the one the envelope ends with (a duplicate key: the last wins)
+    expect(read('{"symbol":"BTCUSDT","topic":"trade","data":[],"topic":"realtimes"}')).toBe(FAIL);
+    expect(read('{"symbol":"BTCUSDT","topic":"trade","data":[],"topic":"trades"}')).toBe(FAIL);
   });
 
   it('the router delivers a read message as it is, and parses it again for a subscription with another codec', () => {
