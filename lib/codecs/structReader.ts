@@ -1,6 +1,6 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
-import { isDecimalText } from '../internal/decimal';
+import { isDecimalText, quotedDecimalEnd } from '../internal/decimal';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
 import { fieldsOf } from './struct';
 
@@ -206,7 +206,7 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
       const general = `${readString(!DIGITS_ONLY.includes(kind))} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }`;
       if (kind === AsIs.decimalText) {
         // The common form, "digits[.digits]", read once: it is decimal text, so no check runs.
-        line(`        e = c === 34 ? plainDecimalEnd(s, i + 1) : -1;`);
+        line(`        e = c === 34 ? quotedDecimalEnd(s, i + 1) : -1;`);
         line(`        if (e > 0) { v = s.slice(i + 1, e); i = e + 1; }`);
         line(`        else { ${general} }`);
       } else if (kind === AsIs.safeInteger) {
@@ -253,9 +253,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   }
   line('};');
   return compiled(
-    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'plainDecimalEnd', 'plainIntegerText'],
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'quotedDecimalEnd', 'plainIntegerText'],
     lines,
-    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, plainDecimalEnd, plainIntegerText],
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, quotedDecimalEnd, plainIntegerText],
   ) as Reader | undefined;
 }
 
@@ -269,24 +269,6 @@ export function isPlainText(s: string, from: number, to: number): boolean {
     if (c < 0x20 || c === BACKSLASH) return false;
   }
   return true;
-}
-
-/**
- * The end (its closing quote) of the string text `digits[.digits]` starting at `from`, or -1 when the string there
- * is not of that form (then it is read the general way). Such text is decimal text. @internal
- */
-export function plainDecimalEnd(s: string, from: number): number {
-  let i = from;
-  let c = s.charCodeAt(i);
-  while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-  if (i === from) return -1;
-  if (c === DOT) {
-    const fraction = ++i;
-    c = s.charCodeAt(i);
-    while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-    if (i === fraction) return -1;
-  }
-  return c === QUOTE ? i : -1;
 }
 
 /** Most digits of an integer read digit by digit (exact below 2^53), as `IntFromNumberOrString`'s check does. */

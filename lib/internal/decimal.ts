@@ -23,6 +23,7 @@ const DIGIT_9 = 57;
 const MINUS = 45;
 const PLUS = 43;
 const DOT = 46;
+const QUOTE = 34;
 const LOWER_E = 101;
 const UPPER_E = 69;
 
@@ -348,4 +349,23 @@ export function midDecimal(a: string, b: string): string | undefined {
   if (p === undefined) return undefined;
   const sum = p[0] + p[1];
   return sum % 2n === 0n ? formatScaled({ units: sum / 2n, scale: p[2] }) : formatScaled({ units: sum * 5n, scale: p[2] + 1 });
+}
+
+/**
+ * The end of the decimal text `digits[.digits]` starting at `i` in `s` and closed by a quote (the index of that
+ * quote), or -1 when the text there is not of that form. Such text is decimal text. The JSON scanners (a book's
+ * levels, the struct readers) read the common form of market data with it, in place, without a slice. @internal
+ */
+export function quotedDecimalEnd(s: string, i: number): number {
+  const start = i;
+  let c = s.charCodeAt(i);
+  while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
+  if (i === start) return -1;
+  if (c === DOT) {
+    const fraction = ++i;
+    c = s.charCodeAt(i);
+    while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
+    if (i === fraction) return -1;
+  }
+  return c === QUOTE ? i : -1;
 }

@@ -1,4 +1,5 @@
 // Data path (docs/architecture.md, "The data path"): step 3, JSON text → value, the book levels' branch.
+import { quotedDecimalEnd } from './decimal';
 /**
  * `JSON.parse` with the levels of a book read by hand. A book's levels (`"a":[["76321.15","0.00100"],…]`) are
  * most of a depth frame, and `JSON.parse` builds them at about twice the cost of a scanner that knows their
@@ -34,9 +35,6 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
-const DOT = 0x2e;
-const DIGIT_0 = 0x30;
-const DIGIT_9 = 0x39;
 
 /**
  * The placeholder of the k-th array: a string starting with U+0000, which JSON text can only hold as the
@@ -65,21 +63,6 @@ export function forgetScannedLevels(): void {
   if (marked.length > 0) marked = [];
 }
 
-/** End of the decimal text `digits[.digits]` starting at `i` and closed by a quote, or -1. */
-function decimalEnd(s: string, i: number): number {
-  const start = i;
-  let c = s.charCodeAt(i);
-  while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-  if (i === start) return -1;
-  if (c === DOT) {
-    const fraction = ++i;
-    c = s.charCodeAt(i);
-    while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-    if (i === fraction) return -1;
-  }
-  return c === QUOTE ? i : -1;
-}
-
 /**
  * Scans the levels `[["p","q"],…]` starting at `i` (the outer `[`). Returns the end (after the outer `]`) and
  * fills `out`, or returns -1 (then `out` is to be dropped). No whitespace, strings only, decimal text only.
@@ -89,10 +72,10 @@ function scanLevels(s: string, i: number, out: [string, string][]): number {
   for (;;) {
     if (s.charCodeAt(i) !== OPEN_BRACKET || s.charCodeAt(i + 1) !== QUOTE) return -1;
     const p0 = i + 2;
-    const p1 = decimalEnd(s, p0);
+    const p1 = quotedDecimalEnd(s, p0);
     if (p1 < 0 || s.charCodeAt(p1 + 1) !== COMMA || s.charCodeAt(p1 + 2) !== QUOTE) return -1;
     const q0 = p1 + 3;
-    const q1 = decimalEnd(s, q0);
+    const q1 = quotedDecimalEnd(s, q0);
     if (q1 < 0 || s.charCodeAt(q1 + 1) !== CLOSE_BRACKET) return -1;
     out.push([s.slice(p0, p1), s.slice(q0, q1)]);
     i = q1 + 2;

@@ -8,6 +8,7 @@ import {
   isNonNegativeDecimal,
   midDecimal,
   parseDecimal,
+  quotedDecimalEnd,
   readDecimal,
   subtractDecimal,
 } from '../../lib/internal/decimal';
@@ -210,5 +211,25 @@ describe('decimal arithmetic', () => {
     expect(midDecimal('27000.1', '27000.3')).toBe('27000.2');
     expect(midDecimal('0.00000001', '0.00000002')).toBe('0.000000015');
     expect(midDecimal('-1', '-2')).toBe('-1.5');
+  });
+});
+
+describe('quotedDecimalEnd', () => {
+  it('finds the closing quote of digits[.digits] text, and only of that form', () => {
+    expect(quotedDecimalEnd('"76321.15"', 1)).toBe(9);
+    expect(quotedDecimalEnd('x"007"', 2)).toBe(5);
+    for (const text of ['""', '"1."', '".5"', '"-1"', '"1e5"', '"1 "', '"1', '"1.5.2"']) expect(quotedDecimalEnd(text, 1)).toBe(-1);
+  });
+
+  it('what it accepts is decimal text (generated)', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[0-9.e-]{0,8}$/), (body) => {
+        const end = quotedDecimalEnd(`"${body}"`, 1);
+        if (end >= 0) {
+          expect(end).toBe(body.length + 1);
+          expect(isDecimalText(body)).toBe(true);
+        }
+      }),
+    );
   });
 });

@@ -42,11 +42,23 @@ export class ReadMessage {
   ) {}
 }
 
+/** A market frame reader (see {@link marketFrameReader}). @internal */
+export type MarketFrameReader = (text: string) => ReadMessage | typeof FAIL;
+
+/** The one market frame reader, compiled on first use (`null`: code cannot be compiled here). */
+let shared: MarketFrameReader | null | undefined;
+
 /**
  * The market frame reader: a {@link ReadMessage}, or `FAIL` (parse the text instead); `undefined` where code
- * cannot be compiled (then every frame is parsed). Never throws. @internal
+ * cannot be compiled (then every frame is parsed). Never throws. Compiled once, on first use (not at import), and
+ * shared by every `marketStreams`: it keeps no state between frames. @internal
  */
-export function marketFrameReader(): ((text: string) => ReadMessage | typeof FAIL) | undefined {
+export function marketFrameReader(): MarketFrameReader | undefined {
+  if (shared === undefined) shared = compileMarketFrameReader() ?? null;
+  return shared ?? undefined;
+}
+
+function compileMarketFrameReader(): MarketFrameReader | undefined {
   const records = new Map<string, { readonly codec: t.Decoder<unknown, unknown>; readonly reader: Reader }>();
   for (const [topic, codec] of Object.entries(RECORD_CODECS)) {
     const reader = structReader(codec);
