@@ -1,6 +1,7 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
 import { isDecimalText, quotedDecimalEnd } from '../internal/decimal';
+import { ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
 import { fieldsOf } from './struct';
 
@@ -79,7 +80,7 @@ export function readPrimitive(s: string, p: ReadPosition): unknown {
   }
   p.i = i;
   const text = s.slice(start, i);
-  return i === integerEnd && integerEnd - digits >= LONG_DIGITS ? text : Number(text);
+  return i === integerEnd && integerEnd - digits >= LONG_DIGITS ? ownText(text) : Number(text);
 }
 
 /** The array at `p.i` (its `[`), each element read by `item`. @internal */
@@ -203,11 +204,12 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
     } else {
       const kind = asIsOf(field);
       const test = inlineTest(kind, 'v');
-      const general = `${readString(!DIGITS_ONLY.includes(kind))} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }`;
+      // A string kept is copied out of the text (`ownText`): not a view that keeps the frame alive.
+      const general = `${readString(!DIGITS_ONLY.includes(kind))} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }\n        if (typeof v === 'string') v = ownText(v);`;
       if (kind === AsIs.decimalText) {
         // The common form, "digits[.digits]", read once: it is decimal text, so no check runs.
         line(`        e = c === 34 ? quotedDecimalEnd(s, i + 1) : -1;`);
-        line(`        if (e > 0) { v = s.slice(i + 1, e); i = e + 1; }`);
+        line(`        if (e > 0) { v = ownText(s, i + 1, e); i = e + 1; }`);
         line(`        else { ${general} }`);
       } else if (kind === AsIs.safeInteger) {
         // The common form, a time as text of at most 15 digits, read into its number at once (as its check would).
@@ -226,6 +228,7 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('        if (c === 123 || c === 91 || !isPlainText(s, k0, ke)) return FAIL;');
   line(`        ${readString(true)} ${readOther}`);
   if (keep) {
+    line("        if (typeof v === 'string') v = ownText(v);");
     line('        { const key = s.slice(k0, ke); if (key === "__proto__") return FAIL;');
     line('          if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } }');
   }
@@ -253,9 +256,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   }
   line('};');
   return compiled(
-    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'quotedDecimalEnd', 'plainIntegerText'],
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'quotedDecimalEnd', 'plainIntegerText', 'ownText'],
     lines,
-    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, quotedDecimalEnd, plainIntegerText],
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, quotedDecimalEnd, plainIntegerText, ownText],
   ) as Reader | undefined;
 }
 
@@ -302,4 +305,3 @@ export function readText(text: string, reader: Reader): unknown {
   const value = reader(text, position);
   return value === FAIL || position.i !== text.length ? FAIL : value;
 }
-
