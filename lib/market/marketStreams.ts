@@ -285,9 +285,17 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
   // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
   // The usual data frame (trades, candles, tickers) is read straight into its checked envelope and records.
+  // A lost socket's gap starts when the service wrote the last message it delivered, if that is earlier than its
+  // arrival (a message read late: whatever was written after it is lost too).
+  let lastSentAt: number | undefined;
+  let lastSentEpoch = 0;
   const core = connectionCore(
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
-    { exactIntegers: 'on-demand', readFrame: marketFrameReader() },
+    {
+      exactIntegers: 'on-demand',
+      readFrame: marketFrameReader(),
+      writtenAt: (epoch) => (lastSentAt !== undefined && lastSentEpoch === epoch ? lastSentAt - conn.serverClock.offsetMs() : undefined),
+    },
   );
   const conn = core.connection;
   const errors = new Subject<Error>();
@@ -304,7 +312,6 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   let frameAt = 0;
   const { router, feed$ } = marketFeed(core, { onFrame: (now) => (frameAt = now), onDecodeError: report });
   let lastId = 0;
-  let lastSentAt: number | undefined;
   let lastDeliveredAt = 0;
   let nextRefreshAt = 0;
   let pendingRefresh: Subscription | undefined;
@@ -358,8 +365,9 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     random,
     nextId: () => ++lastId,
     frameAt: () => frameAt,
-    onDelivered: (sentAt) => {
+    onDelivered: (sentAt, epoch) => {
       lastSentAt = sentAt;
+      lastSentEpoch = epoch;
       lastDeliveredAt = frameAt;
       refreshDataAge(frameAt);
     },

@@ -176,6 +176,13 @@ export interface CoreOptions {
   readonly exactIntegers?: 'eager' | 'on-demand' | undefined;
   /** A reader of the frames' usual shape, tried before the parse (see `SessionSettings.readFrame`). Default none. */
   readonly readFrame?: ((text: string) => unknown) | undefined;
+  /**
+   * When the service wrote the last message the socket of `epoch` delivered, on the local clock (its server time
+   * minus `serverClock`'s offset), if the stream knows it (`marketStreams`: the envelope's `sendTime`), else
+   * `undefined`. A message read late (a busy event loop, TCP backpressure) was written well before it arrived,
+   * and whatever the service wrote after it may be lost with the socket: the gap starts there. Default none.
+   */
+  readonly writtenAt?: ((epoch: number) => number | undefined) | undefined;
 }
 
 /** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
@@ -208,20 +215,27 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
   let epoch = 0;
   let attempt = 0;
   let downSince: number | undefined;
+  /** When the socket now open opened. */
+  let openedAt = 0;
 
   const onOpen = (socket: WebSocketLike): void => {
     openSocket = socket;
     for (const frame of queue) socket.send(frame);
     queue.length = 0;
     const since = scheduler.now();
+    openedAt = since;
     epoch += 1;
     status.next(epoch > 1 && downSince !== undefined ? { type: 'open', epoch, since, downSince } : { type: 'open', epoch, since });
   };
   const onEnd = (wasOpen: boolean, lastSeenAt: number): void => {
     openSocket = undefined;
+    if (!wasOpen) return;
     // Delivery stopped with the last frame received, not when the loss was noticed (a heartbeat timeout
-    // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost.
-    if (wasOpen) downSince = lastSeenAt;
+    // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost. Or earlier: with the
+    // last message written (it may have arrived late), but not before the socket opened (nothing written
+    // before was sent on it; a server clock far behind does not stretch the gap).
+    const written = options.writtenAt?.(epoch);
+    downSince = written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
   };
   const finish = (cause?: Error): void => {
     queue.length = 0;

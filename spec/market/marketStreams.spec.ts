@@ -1,4 +1,4 @@
-import { distinctUntilChanged, map, type Observable, take } from 'rxjs';
+import { distinctUntilChanged, filter, map, type Observable, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
 import { customKlineInterval } from '../../lib/market/klineInterval';
@@ -202,6 +202,26 @@ describe('marketStreams', () => {
         expect(requests(fake.sockets[0])).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2', 'sub ETHUSDT depth 3']);
         // id 4 went to the ETHUSDT cancel that could not be sent (no socket at 8)
         expect(requests(fake.sockets[1])).toEqual(['sub BTCUSDT trade 5', 'sub BTCUSDT depth 6', 'cancel BTCUSDT trade 7', 'cancel BTCUSDT depth 8']);
+      });
+    });
+
+    it.each([
+      ['read 30 ms after it was written: the gap starts when it was written', 10_020, 20],
+      ['stamped before the socket opened (a server clock far behind): the gap starts at the open', 5, 1],
+      ['stamped after it arrived (a server clock ahead): the gap starts at its arrival', 10_080, 50],
+    ])('dates the gap of a lost socket by its last message, %s', (_, sendTime, downSince) => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000, reconnect: { minDelayMs: 10, random: () => 0.5 } } });
+        // ping at 1, pong at 3 carrying server time 10 002: the server clock is 10 000 ms ahead
+        fake.at(3, (s) => s.receive({ pong: 10_002 }));
+        fake.at(50, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(50)], { id: '1', sendTime })));
+        fake.at(60, (s) => s.closeFromServer({ code: 1006 })); // next socket after 5 ms, open at 66
+        expectObservable(market.depth('BTCUSDT').pipe(map((b) => b.t)), '^ 99ms !').toBe('50ms a', { a: 50 });
+        const reopened$ = market.status$.pipe(
+          map((st) => st.connection),
+          filter((c) => c.type === 'open' && c.epoch === 2),
+        );
+        expectObservable(reopened$, '^ 99ms !').toBe('66ms a', { a: { type: 'open', epoch: 2, since: 66, downSince } });
       });
     });
 

@@ -29,8 +29,8 @@ export interface TopicContext {
   nextId(): number;
   /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
   frameAt(): number;
-  /** A message with a send time (or a record time) was delivered, from the frame being dispatched. */
-  onDelivered(sentAt: number): void;
+  /** A message with a send time (or a record time) was delivered on the socket of `epoch`, from the frame being dispatched. */
+  onDelivered(sentAt: number, epoch: number): void;
   /** A `sub` was sent again because the previous one brought nothing. */
   onResubscribed(): void;
   /** A topic that went silent for its `staleAfterMs` was cancelled and subscribed again. */
@@ -99,7 +99,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
         lastHeardAt = ctx.frameAt();
         const first = envelope.f === true;
         const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
-        if (sentAt !== undefined) ctx.onDelivered(sentAt);
+        if (sentAt !== undefined) ctx.onDelivered(sentAt, epoch);
         // Two literal shapes rather than a spread: no temporary object per message.
         subscriber.next(
           envelope.sendTime !== undefined
