@@ -226,11 +226,14 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('      default:');
   for (const refused of options.refuse ?? []) line(`        if (s.startsWith(${JSON.stringify(`${refused}"`)}, k0)) return FAIL;`);
   line('        if (c === 123 || c === 91 || !isPlainText(s, k0, ke)) return FAIL;');
-  line(`        ${readString(true)} ${readOther}`);
   if (keep) {
+    line(`        ${readString(true)} ${readOther}`);
     line("        if (typeof v === 'string') v = ownText(v);");
     line('        { const key = s.slice(k0, ke); if (key === "__proto__") return FAIL;');
     line('          if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } }');
+  } else {
+    // A value dropped is checked (a string plain, a primitive valid) and skipped, not taken out of the text.
+    line(`        if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0 || !isPlainText(s, i + 1, e)) return FAIL; i = e + 1; } ${readOther}`);
   }
   line('    }');
   line('    c = s.charCodeAt(i++);');
