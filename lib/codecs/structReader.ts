@@ -1,7 +1,7 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
 import { isDecimalText, quotedDecimalEnd } from '../internal/decimal';
-import { ownText } from '../internal/ownText';
+import { ownQuotedText, ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
 import { fieldsOf } from './struct';
 
@@ -149,7 +149,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   // A string's text is taken between its quotes. A check that accepts only digits (a time, a decimal, a boolean's
   // text) refuses an escape or a control character itself; any other string is scanned for them.
   const readString = (scan: boolean): string =>
-    `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0${scan ? ' || !isPlainText(s, i + 1, e)' : ''}) return FAIL; v = s.slice(i + 1, e); i = e + 1; }`;
+    scan
+      ? `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0 || !isPlainText(s, i + 1, e)) return FAIL; v = ownQuotedText(s, i + 1, e); i = e + 1; }`
+      : `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0) return FAIL; v = s.slice(i + 1, e); i = e + 1; }`;
   const readOther = 'else { p.i = i; v = readPrimitive(s, p); if (v === FAIL) return FAIL; i = p.i; }';
   const xs = keys.map((_, n) => `x${n}`).join(', ');
   line('return function read(s, p) {');
@@ -204,12 +206,14 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
     } else {
       const kind = asIsOf(field);
       const test = inlineTest(kind, 'v');
-      // A string kept is copied out of the text (`ownText`): not a view that keeps the frame alive.
-      const general = `${readString(!DIGITS_ONLY.includes(kind))} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }\n        if (typeof v === 'string') v = ownText(v);`;
+      // A string kept is a copy (`ownText`), not a view that keeps the frame alive: a string no check restricts is
+      // copied when it is read (its content scanned first), one restricted to digits once its check passed.
+      const scan = !DIGITS_ONLY.includes(kind);
+      const general = `${readString(scan)} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }${scan ? '' : "\n        if (typeof v === 'string') v = ownText(v);"}`;
       if (kind === AsIs.decimalText) {
         // The common form, "digits[.digits]", read once: it is decimal text, so no check runs.
         line(`        e = c === 34 ? quotedDecimalEnd(s, i + 1) : -1;`);
-        line(`        if (e > 0) { v = ownText(s, i + 1, e); i = e + 1; }`);
+        line(`        if (e > 0) { v = ownQuotedText(s, i + 1, e); i = e + 1; }`);
         line(`        else { ${general} }`);
       } else if (kind === AsIs.safeInteger) {
         // The common form, a time as text of at most 15 digits, read into its number at once (as its check would).
@@ -228,7 +232,6 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('        if (c === 123 || c === 91 || !isPlainText(s, k0, ke)) return FAIL;');
   if (keep) {
     line(`        ${readString(true)} ${readOther}`);
-    line("        if (typeof v === 'string') v = ownText(v);");
     line('        { const key = s.slice(k0, ke); if (key === "__proto__") return FAIL;');
     line('          if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } }');
   } else {
@@ -259,9 +262,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   }
   line('};');
   return compiled(
-    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'quotedDecimalEnd', 'plainIntegerText', 'ownText'],
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'isPlainText', 'quotedDecimalEnd', 'plainIntegerText', 'ownText', 'ownQuotedText'],
     lines,
-    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, quotedDecimalEnd, plainIntegerText, ownText],
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, isPlainText, quotedDecimalEnd, plainIntegerText, ownText, ownQuotedText],
   ) as Reader | undefined;
 }
 

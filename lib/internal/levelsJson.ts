@@ -1,6 +1,6 @@
 // Data path (docs/architecture.md, "The data path"): step 3, JSON text → value, the book levels' branch.
 import { quotedDecimalEnd } from './decimal';
-import { ownText } from './ownText';
+import { ownQuotedText } from './ownText';
 /**
  * `JSON.parse` with the levels of a book read by hand. A book's levels (`"a":[["76321.15","0.00100"],…]`) are
  * most of a depth frame, and `JSON.parse` builds them at about twice the cost of a scanner that knows their
@@ -78,7 +78,7 @@ function scanLevels(s: string, i: number, out: [string, string][]): number {
     const q0 = p1 + 3;
     const q1 = quotedDecimalEnd(s, q0);
     if (q1 < 0 || s.charCodeAt(q1 + 1) !== CLOSE_BRACKET) return -1;
-    out.push([ownText(s, p0, p1), ownText(s, q0, q1)]);
+    out.push([ownQuotedText(s, p0, p1), ownQuotedText(s, q0, q1)]);
     i = q1 + 2;
     const c = s.charCodeAt(i);
     if (c === CLOSE_BRACKET) return i + 1;

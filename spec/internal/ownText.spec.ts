@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { ownText } from '../../lib/internal/ownText';
+import { ownQuotedText, ownText } from '../../lib/internal/ownText';
 import { marketFrameReader, type ReadMessage } from '../../lib/market/internal/marketFrameReader';
 import { parseJsonValue } from '../../lib/internal/json';
 import { gcFunction } from '../bench/stats';
@@ -40,6 +40,17 @@ describe('ownText', () => {
     );
   });
 
+  it('of a string\'s plain content, is always the slice', () => {
+    const plain = fc.string({ unit: 'binary', maxLength: 40 }).filter((x) => !/["\\\u0000-\u001f]/.test(x));
+    fc.assert(
+      fc.property(plain, plain, plain, (before, content, after) => {
+        const s = `${before}"${content}"${after}`;
+        const from = before.length + 1;
+        expect(ownQuotedText(s, from, from + content.length)).toBe(content);
+      }),
+    );
+  });
+
   const idFrame = (n: number, padding: string): string => `{"i":"19201534872035${String(n).padStart(5, '0')}","pad":"${padding}"}`;
 
   (gc === undefined ? it.skip : it)('does not keep the text it was cut from alive, where a slice does', () => {
@@ -48,6 +59,9 @@ describe('ownText', () => {
     const ids: string[] = [];
     expect(retainedBy((text) => ids.push(ownText(text, 6, 25)), idFrame)).toBeLessThan(TEXTS_BYTES / 16);
     expect(ids[7]).toBe('1920153487203500007');
+    const quoted: string[] = [];
+    expect(retainedBy((text) => quoted.push(ownQuotedText(text, 6, 25)), idFrame)).toBeLessThan(TEXTS_BYTES / 16);
+    expect(quoted[7]).toBe('1920153487203500007');
   });
 
   (gc === undefined ? it.skip : it)('a trade read by the market frame reader does not keep its frame alive', () => {
