@@ -294,7 +294,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     {
       exactIntegers: 'on-demand',
       readFrame: marketFrameReader(),
-      writtenAt: (epoch) => (lastSentAt !== undefined && lastSentEpoch === epoch ? lastSentAt - conn.serverClock.offsetMs() : undefined),
+      sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
     },
   );
   const conn = core.connection;

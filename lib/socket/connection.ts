@@ -177,12 +177,13 @@ export interface CoreOptions {
   /** A reader of the frames' usual shape, tried before the parse (see `SessionSettings.readFrame`). Default none. */
   readonly readFrame?: ((text: string) => unknown) | undefined;
   /**
-   * When the service wrote the last message the socket of `epoch` delivered, on the local clock (its server time
-   * minus `serverClock`'s offset), if the stream knows it (`marketStreams`: the envelope's `sendTime`), else
-   * `undefined`. A message read late (a busy event loop, TCP backpressure) was written well before it arrived,
-   * and whatever the service wrote after it may be lost with the socket: the gap starts there. Default none.
+   * When the service wrote the last message the socket of `epoch` delivered, on the service's clock, if the stream
+   * knows it (`marketStreams`: the envelope's `sendTime`), else `undefined`. A message read late (a busy event
+   * loop, TCP backpressure) was written well before it arrived, and whatever the service wrote after it may be lost
+   * with the socket: the gap starts there, at the earliest local time that server time can stand for (minus the
+   * largest offset the clock estimate allows). Default none.
    */
-  readonly writtenAt?: ((epoch: number) => number | undefined) | undefined;
+  readonly sentAt?: ((epoch: number) => number | undefined) | undefined;
 }
 
 /** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
@@ -234,7 +235,8 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
     // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost. Or earlier: with the
     // last message written (it may have arrived late), but not before the socket opened (nothing written
     // before was sent on it; a server clock far behind does not stretch the gap).
-    const written = options.writtenAt?.(epoch);
+    const sent = options.sentAt?.(epoch);
+    const written = sent === undefined ? undefined : sent - clock.offsetUpperBoundMs();
     downSince = written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
   };
   const finish = (cause?: Error): void => {

@@ -10,8 +10,9 @@
  *   `[downSince, since)` is the gap to fill (resync a book, refetch orders "since downSince"). On
  *   `marketStreams`, where messages say when the service wrote them (`sendTime`, or a trade's or book's `t`),
  *   it is the earlier of that last frame's arrival and when the service wrote the last message delivered (on the
- *   local clock: minus `serverClock`'s offset), but not before that socket opened: a message read late (a busy
- *   process, a slow network) was written earlier, and what the service wrote after it was lost with the socket.
+ *   local clock, at the earliest: the server time minus the largest offset `serverClock`'s estimate allows), but
+ *   not before that socket opened: a message read late (a busy process, a slow network) was written earlier, and
+ *   what the service wrote after it was lost with the socket.
  * - `reconnecting`: the socket ended with `cause`; the next attempt starts in `delayMs`.
  * - `closed`: no socket and none coming: the last subscriber left (no `cause`), or reconnection gave up
  *   (`cause`: a `ConfigError` by default; whatever a custom `shouldReconnect` or `maxRetries` stopped on).

@@ -9,15 +9,28 @@ function timeField(value: unknown): number | undefined {
 
 /** Per-socket heartbeat bookkeeping. @internal */
 export interface HeartbeatState {
-  /** When our last unanswered ping left (local ms), or `undefined`. */
-  pingSentAt: number | undefined;
+  /** When our pings not answered yet left (local ms), oldest first; at most {@link PENDING_PINGS}. */
+  readonly pingsSentAt: number[];
+}
+
+/** Most pings remembered as waiting for their pong (the oldest are forgotten: a service that answers none). */
+const PENDING_PINGS = 8;
+
+/**
+ * Records a ping sent at `at`. A public pong answers the oldest ping not answered yet: over one TCP stream the
+ * service answers in order, so a round trip longer than the ping interval is still measured from its own ping
+ * (taking the last ping sent would measure it short, and the clock estimate prefers short round trips). A ping the
+ * service never answers makes the next round trips measure long, which the estimate discards. @internal
+ */
+export function pingSent(state: HeartbeatState, at: number): void {
+  if (state.pingsSentAt.push(at) > PENDING_PINGS) state.pingsSentAt.shift();
 }
 
 /**
  * Heartbeat handling of one decoded message, by structural checks only (this runs for every frame):
  * - a server ping `{ ping, channelId }` is answered with `{ pong: ping }` through `reply`;
  * - a private pong `{ pong, channelId }` echoes our ping: round trip `now - pong`;
- * - a public pong `{ pong }` carries the server time: an offset sample against our last ping.
+ * - a public pong `{ pong }` carries the server time: an offset sample against the oldest ping not answered yet.
  * Anything else is left alone.
  * @internal
  */
@@ -42,9 +55,8 @@ export function handleHeartbeat(
     if (pong <= now) clock.rtt(now - pong);
     return;
   }
-  const sentAt = state.pingSentAt;
-  if (sentAt === undefined) return;
-  state.pingSentAt = undefined;
+  const sentAt = state.pingsSentAt.shift();
+  if (sentAt === undefined || sentAt > now) return;
   const rtt = now - sentAt;
   clock.sample(pong - (sentAt + rtt / 2), rtt);
 }

@@ -6,7 +6,7 @@ import { redact } from '../internal/redact';
 import { type FrameLimits, frameText } from './decodeFrame';
 import { exactJsonValue, parseJsonValue } from '../internal/json';
 import { forgetScannedLevels } from '../internal/levelsJson';
-import { handleHeartbeat, type HeartbeatState } from './heartbeat';
+import { handleHeartbeat, type HeartbeatState, pingSent } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
 import { closedError, displayAddress, type TransportError, transportError, unusableAddress } from './socketFailure';
@@ -77,7 +77,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
     const { scheduler, onMessage, readFrame } = s;
     const secrets = urlSecrets(s.url);
     const timers = new Subscription();
-    const heartbeat: HeartbeatState = { pingSentAt: undefined };
+    const heartbeat: HeartbeatState = { pingsSentAt: [] };
     let lastSeenAt = scheduler.now();
     let opened = false;
     let ended = false;
@@ -117,8 +117,9 @@ export function socketSession(s: SessionSettings): Observable<never> {
       s.onOpen(socket);
       timers.add(
         timer(0, s.pingIntervalMs, scheduler).subscribe(() => {
-          heartbeat.pingSentAt = scheduler.now();
-          socket.send(`{"ping":${heartbeat.pingSentAt}}`);
+          const at = scheduler.now();
+          pingSent(heartbeat, at);
+          socket.send(`{"ping":${at}}`);
         }),
       );
     };

@@ -6,7 +6,9 @@ import { createConnection, createServer, type AddressInfo, type Server, type Soc
  *   closed, and whatever either side writes meanwhile is lost for good (not delivered later);
  * - `resume()`: forwarding starts again (for connections that survived the stall);
  * - `refuse(true)`: new connections are accepted and destroyed at once;
- * - `reset()`: every live connection is destroyed (an RST-like abrupt end).
+ * - `reset()`: every live connection is destroyed (an RST-like abrupt end);
+ * - `downstreamDelayMs` (option): what the server writes reaches the client that much later (a slow or queued
+ *   link one way); a stall also swallows what is still on its way.
  * Counters tell how many bytes went each way and how many were swallowed by a stall.
  */
 export interface TcpProxy {
@@ -27,7 +29,10 @@ export interface TcpProxy {
 }
 
 /** Starts a proxy to `targetPort` on 127.0.0.1. */
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+export async function startTcpProxy(targetPort: number, options: { readonly downstreamDelayMs?: number } = {}): Promise<TcpProxy> {
+  const { downstreamDelayMs = 0 } = options;
+  /** Chunks on their way to a client (`downstreamDelayMs`), cleared on close. */
+  const inFlight = new Set<NodeJS.Timeout>();
   const pairs = new Set<{ client: Socket; upstream: Socket }>();
   let stalled = false;
   let refusing = false;
@@ -51,9 +56,17 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     client.on('data', (chunk: Buffer) => {
       if (!stalled) upstream.write(chunk);
     });
-    upstream.on('data', (chunk: Buffer) => {
+    const forward = (chunk: Buffer): void => {
       if (stalled) droppedDownstreamBytes += chunk.length;
       else client.write(chunk);
+    };
+    upstream.on('data', (chunk: Buffer) => {
+      if (downstreamDelayMs === 0) return forward(chunk);
+      const timer = setTimeout(() => {
+        inFlight.delete(timer);
+        forward(chunk);
+      }, downstreamDelayMs);
+      inFlight.add(timer);
     });
     const end = (): void => {
       pairs.delete(pair);
@@ -89,6 +102,8 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     connections: (n) =>
       accepted >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve })),
     close: async () => {
+      for (const timer of inFlight) clearTimeout(timer);
+      inFlight.clear();
       for (const p of [...pairs]) {
         p.client.destroy();
         p.upstream.destroy();
