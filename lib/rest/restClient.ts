@@ -96,6 +96,10 @@ export function restClient(config: RestClientConfig): RestClient {
     ...restCalls(request),
     request,
     serverTimeOffsetMs: offsetMs,
+    serverTimeOffsetBoundMs: () => {
+      const ms = clock === undefined ? offsetMs() : clock.offsetUpperBoundMs();
+      return Number.isFinite(ms) ? ms : 0;
+    },
     clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
     createListenKey: () => createListenKeyCall(send),
     extendListenKey: (listenKey) => listenKeyCall(send, 'PUT', listenKey),

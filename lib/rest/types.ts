@@ -168,6 +168,20 @@ export interface RestClient extends RestCalls {
    */
   serverTimeOffsetMs(): number;
   /**
+   * The largest serverTime - localTime the estimate allows, in ms: `serverTimeOffsetMs()` plus half the round trip
+   * it was measured over (the service read its clock somewhere within it). A server time minus it is the earliest
+   * local time that server time can stand for: the user stream dates a gap with it. With the
+   * `serverTimeOffsetMs` override, the override's value.
+   *
+   * @example
+   * ```ts
+   * import { restClient } from 'ex-streams';
+   * const rest = restClient({ baseUrl: 'https://example.test' });
+   * const earliestLocal = (serverTime: number) => serverTime - rest.serverTimeOffsetBoundMs();
+   * ```
+   */
+  serverTimeOffsetBoundMs(): number;
+  /**
    * Feeds a clock sample measured elsewhere, e.g. a public stream's pong (`serverTime - localTime` and the
    * round trip, in ms). Kept when its round trip is no longer than the current estimate's, or the current one
    * is older than `serverTimeRefreshMs`; a fresh sample spares the next `GET /api/v1/time`. Ignored with the

@@ -31,6 +31,12 @@ export interface ListenKeyApi {
    * adds it to its clock when it judges event times (`maxEventTimeSkewMs`). Default: taken as 0.
    */
   serverTimeOffsetMs?(): number;
+  /**
+   * Optional: the largest serverTime − localTime the estimate allows, in ms (`RestClient` has it). The user stream
+   * dates a gap from the events read late with it (their `E` minus it: the earliest local time they can stand for).
+   * Default: `serverTimeOffsetMs()`.
+   */
+  serverTimeOffsetBoundMs?(): number;
 }
 
 /**

@@ -35,6 +35,8 @@ describe('restClock', () => {
       expectObservable(clock.ready(false)).toBe('20ms |');
       testScheduler.flush();
       expect(clock.offsetMs()).toBe(5000);
+      // the server read its clock somewhere in the 20 ms round trip: the offset is at most 5 010
+      expect(clock.offsetUpperBoundMs()).toBe(5010);
       expect(calls).toEqual([`GET ${SERVER_TIME_PATH} false`]);
     });
   });
@@ -72,8 +74,10 @@ describe('restClock', () => {
     testScheduler.run(() => {
       const { send } = timeServer(() => ({ text: '{"serverTime":1}' }));
       const clock = restClock(send, testScheduler, 1000);
+      expect(clock.offsetUpperBoundMs()).toBe(0); // nothing learned
       clock.sample(300.4, 50);
       expect(clock.offsetMs()).toBe(300);
+      expect(clock.offsetUpperBoundMs()).toBe(325);
       clock.sample(900, 80);
       expect(clock.offsetMs()).toBe(300);
       clock.sample(250, 40);

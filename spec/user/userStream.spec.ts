@@ -267,6 +267,27 @@ describe('userStream', () => {
     });
   });
 
+  it.each([
+    ['the offset when the api gives no bound', undefined, 10 * 60_000 + 30, 30],
+    ['the earliest local time E can stand for when it does (offset + half its round trip)', 10 * 60_000 + 25, 10 * 60_000 + 30, 5],
+  ])('dates the gap from a frame read late by its E, on the local clock: %s', (_, bound, E, downSince) => {
+    const api: ListenKeyApi = {
+      createListenKey: () => of('key-1'),
+      extendListenKey: () => EMPTY,
+      closeListenKey: () => EMPTY,
+      serverTimeOffsetMs: () => 10 * 60_000, // the server's clock is 10 minutes ahead of ours, ± 25 ms
+      ...(bound !== undefined && { serverTimeOffsetBoundMs: () => bound }),
+    };
+    testScheduler.run(({ expectObservable }) => {
+      const { ws, user } = setup({ listenKey$: undefined, rest: api });
+      // written at local 30 (E: server time), read at 40; the socket is lost at 45
+      ws.at(40, (s) => s.receive([report({ i: '7', E })]));
+      ws.at(45, (s) => s.closeFromServer({ code: 1006 }));
+      expectObservable(user.events$.pipe(map((e) => e.e)), '^ 100ms !').toBe('45ms a', { a: 'executionReport' }); // after the reorder hold
+      expectObservable(user.gaps$.pipe(map((g) => [g.downSince, g.reconnectedAt])), '^ 100ms !').toBe('48ms g', { g: [downSince, 48] });
+    });
+  });
+
   it('ignores heartbeats and reports non-event messages', () => {
     testScheduler.run(({ expectObservable }) => {
       const { ws, user } = setup();

@@ -59,6 +59,8 @@ export interface UserCoreSettings {
   readonly maxEventTimeSkewMs: number;
   /** The service's clock offset (`rest.serverTimeOffsetMs`), when the api has one. */
   readonly serverOffsetMs: (() => number) | undefined;
+  /** The largest offset the service's clock estimate allows (`rest.serverTimeOffsetBoundMs`), when the api has it. */
+  readonly serverOffsetBoundMs: (() => number) | undefined;
   readonly scheduler: SchedulerLike;
   readonly WebSocketCtor: WebSocketCtor | undefined;
   /** Opens the reorder buffer of a run (order by `E`, de-duplication). */
@@ -76,7 +78,7 @@ export interface UserCoreSettings {
  * and writes ordered events and items to its sink, as the module doc draws. @internal
  */
 export function userCore(s: UserCoreSettings): UserCore {
-  const { scheduler, count, maxEventTimeSkewMs, serverOffsetMs } = s;
+  const { scheduler, count, maxEventTimeSkewMs, serverOffsetMs, serverOffsetBoundMs } = s;
   return (sink: CoreSink) => {
     const keys: string[] = [];
     const scrub = (item: UserItem): UserItem => scrubItem(item, keys);
@@ -113,9 +115,12 @@ export function userCore(s: UserCoreSettings): UserCore {
         sideItems$.next({ type: 'error', error: new EventTimeOutOfRangeError(event.e, event.E, now + offset, maxEventTimeSkewMs) });
         return;
       }
-      // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap.
-      const writtenAt = event.E - offset;
-      if (frameClock.lastFrameAt !== undefined && writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
+      // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap. On
+      // the local clock at the earliest that `E` can stand for (minus the largest offset the estimate allows).
+      if (frameClock.lastFrameAt !== undefined) {
+        const writtenAt = event.E - (serverOffsetBoundMs === undefined ? offset : serverOffsetBoundMs());
+        if (writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
+      }
       buffer.next(event, now);
     };
 
