@@ -96,9 +96,9 @@ export function restClient(config: RestClientConfig): RestClient {
     ...restCalls(request),
     request,
     serverTimeOffsetMs: offsetMs,
-    serverTimeOffsetBoundMs: () => {
-      const ms = clock === undefined ? offsetMs() : clock.offsetUpperBoundMs();
-      return Number.isFinite(ms) ? ms : 0;
+    serverTimeOffsetErrorMs: () => {
+      const ms = clock === undefined ? 0 : clock.offsetErrorMs();
+      return Number.isFinite(ms) && ms > 0 ? ms : 0;
     },
     clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
     createListenKey: () => createListenKeyCall(send),

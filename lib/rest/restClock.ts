@@ -13,8 +13,8 @@ export const DEFAULT_SERVER_TIME_REFRESH_MS = 600_000;
 export interface RestClock {
   /** The current estimate in ms (0 before the first sample). */
   offsetMs(): number;
-  /** The largest offset the estimate allows: plus half the round trip it was measured over (0 before the first sample). */
-  offsetUpperBoundMs(): number;
+  /** How far off the estimate can be: half the round trip it was measured over (0 before the first sample). */
+  offsetErrorMs(): number;
   /**
    * Completes (without a value) once an estimate younger than the refresh period exists: at once when there
    * is one, else after one `GET /api/v1/time` (shared by concurrent callers). `force` asks the service even
@@ -61,7 +61,7 @@ export function restClock(send: Transport, scheduler: SchedulerLike, refreshMs: 
   );
   return {
     offsetMs: () => offset,
-    offsetUpperBoundMs: () => (learnedAt === undefined || !Number.isFinite(rtt) ? offset : offset + rtt / 2),
+    offsetErrorMs: () => (learnedAt === undefined || !Number.isFinite(rtt) ? 0 : rtt / 2),
     ready: (force) => defer(() => (!force && fresh() ? EMPTY : sync$)),
     sample(offsetMs, rttMs) {
       if (!Number.isFinite(offsetMs) || !Number.isFinite(rttMs) || rttMs < 0) return;

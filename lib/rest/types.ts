@@ -168,19 +168,19 @@ export interface RestClient extends RestCalls {
    */
   serverTimeOffsetMs(): number;
   /**
-   * The largest serverTime - localTime the estimate allows, in ms: `serverTimeOffsetMs()` plus half the round trip
-   * it was measured over (the service read its clock somewhere within it). A server time minus it is the earliest
-   * local time that server time can stand for: the user stream dates a gap with it. With the
-   * `serverTimeOffsetMs` override, the override's value.
+   * How far off `serverTimeOffsetMs()` can be, in ms: half the round trip it was measured over (the service read
+   * its clock somewhere within it, not necessarily in the middle); 0 before the first estimate and with the
+   * `serverTimeOffsetMs` override. The user stream uses both ends: a gap starts at the earliest local time an
+   * event time can stand for, and a balance snapshot is dated the earliest the service's clock can have read.
    *
    * @example
    * ```ts
    * import { restClient } from 'ex-streams';
    * const rest = restClient({ baseUrl: 'https://example.test' });
-   * const earliestLocal = (serverTime: number) => serverTime - rest.serverTimeOffsetBoundMs();
+   * const earliestLocal = (serverTime: number) => serverTime - (rest.serverTimeOffsetMs() + rest.serverTimeOffsetErrorMs());
    * ```
    */
-  serverTimeOffsetBoundMs(): number;
+  serverTimeOffsetErrorMs(): number;
   /**
    * Feeds a clock sample measured elsewhere, e.g. a public stream's pong (`serverTime - localTime` and the
    * round trip, in ms). Kept when its round trip is no longer than the current estimate's, or the current one

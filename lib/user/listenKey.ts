@@ -32,11 +32,11 @@ export interface ListenKeyApi {
    */
   serverTimeOffsetMs?(): number;
   /**
-   * Optional: the largest serverTime − localTime the estimate allows, in ms (`RestClient` has it). The user stream
-   * dates a gap from the events read late with it (their `E` minus it: the earliest local time they can stand for).
-   * Default: `serverTimeOffsetMs()`.
+   * Optional: how far off `serverTimeOffsetMs()` can be, in ms (`RestClient` has it). The user stream dates a gap
+   * from events read late at the earliest local time their `E` can stand for, and a balance snapshot at the
+   * earliest time the service's clock can have read. Default: 0.
    */
-  serverTimeOffsetBoundMs?(): number;
+  serverTimeOffsetErrorMs?(): number;
 }
 
 /**

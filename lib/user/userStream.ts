@@ -232,7 +232,7 @@ export function userStream(config: UserStreamConfig): UserStream {
   if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
   if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
   const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
-  const serverOffsetBound = rest !== undefined && typeof rest.serverTimeOffsetBoundMs === 'function' ? rest : undefined;
+  const serverOffsetError = rest !== undefined && typeof rest.serverTimeOffsetErrorMs === 'function' ? rest : undefined;
   // What `status$` shows: the connection (fed by the outputs below) and the counters, counted where each thing happens.
   const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
   const counters = new BehaviorSubject<UserCounters>({
@@ -273,7 +273,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       suspectKeyAfterFailures,
       maxEventTimeSkewMs,
       serverOffsetMs: serverOffset && (() => serverOffset.serverTimeOffsetMs!()),
-      serverOffsetBoundMs: serverOffsetBound && (() => serverOffsetBound.serverTimeOffsetBoundMs!()),
+      serverOffsetErrorMs: serverOffsetError && (() => serverOffsetError.serverTimeOffsetErrorMs!()),
       scheduler,
       WebSocketCtor,
       openReorder,

@@ -36,7 +36,7 @@ describe('restClock', () => {
       testScheduler.flush();
       expect(clock.offsetMs()).toBe(5000);
       // the server read its clock somewhere in the 20 ms round trip: the offset is at most 5 010
-      expect(clock.offsetUpperBoundMs()).toBe(5010);
+      expect(clock.offsetErrorMs()).toBe(10);
       expect(calls).toEqual([`GET ${SERVER_TIME_PATH} false`]);
     });
   });
@@ -74,10 +74,10 @@ describe('restClock', () => {
     testScheduler.run(() => {
       const { send } = timeServer(() => ({ text: '{"serverTime":1}' }));
       const clock = restClock(send, testScheduler, 1000);
-      expect(clock.offsetUpperBoundMs()).toBe(0); // nothing learned
+      expect(clock.offsetErrorMs()).toBe(0); // nothing learned
       clock.sample(300.4, 50);
       expect(clock.offsetMs()).toBe(300);
-      expect(clock.offsetUpperBoundMs()).toBe(325);
+      expect(clock.offsetErrorMs()).toBe(25);
       clock.sample(900, 80);
       expect(clock.offsetMs()).toBe(300);
       clock.sample(250, 40);

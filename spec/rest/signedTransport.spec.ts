@@ -30,7 +30,7 @@ describe('onServerClock', () => {
       });
     const clock: RestClock = {
       offsetMs: () => 0,
-      offsetUpperBoundMs: () => 0,
+      offsetErrorMs: () => 0,
       sample: () => undefined,
       ready: (force) =>
         defer(() => {

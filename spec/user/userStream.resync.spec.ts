@@ -114,6 +114,25 @@ describe('userStream (state that heals itself)', () => {
     });
   });
 
+  it('dates an account without its own time at the earliest the service clock can have read when asked: a push after it stays', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const { rest } = fakeRest({
+        openOrders: () => of([]),
+        account: () => cold('----------(a|)', { a: { balances: [{ asset: 'BTC', free: '1', locked: '0' }] } }),
+      });
+      // the estimate: the service's clock is 25 ms ahead, ± 25 ms (it may be on time)
+      const timed = Object.assign(rest, { serverTimeOffsetMs: () => 25, serverTimeOffsetErrorMs: () => 25 });
+      const { ws, user } = setup({ rest: timed });
+      // asked at 1 (the service read 1 to 51); a balance push stamped 20 on its clock, read at 5: after the snapshot
+      // was taken if the service clock is on time, and the snapshot (taken at the service's 1) does not hold it
+      ws.at(5, (s) => s.receive([account(20, [['BTC', '2', '0']])]));
+      expectObservable(user.balances$.pipe(map(showBalances)), '^ 40ms !').toBe('----------ab', {
+        a: '- BTC=2/0@20',
+        b: 'A1 BTC=2/0@20', // dated 26 (the estimate alone), the snapshot would have overwritten the newer push
+      });
+    });
+  });
+
   it('after a gap: not authoritative from the loss, then re-fetched, with the orders that left the open orders asked one by one', () => {
     testScheduler.run(({ cold, expectObservable, flush }) => {
       let opens = 0;

@@ -268,15 +268,15 @@ describe('userStream', () => {
   });
 
   it.each([
-    ['the offset when the api gives no bound', undefined, 10 * 60_000 + 30, 30],
-    ['the earliest local time E can stand for when it does (offset + half its round trip)', 10 * 60_000 + 25, 10 * 60_000 + 30, 5],
-  ])('dates the gap from a frame read late by its E, on the local clock: %s', (_, bound, E, downSince) => {
+    ['E minus the offset when the api gives no error', undefined, 10 * 60_000 + 30, 30],
+    ['the earliest local time E can stand for when it does (minus the offset and its error)', 25, 10 * 60_000 + 30, 5],
+  ])('dates the gap from a frame read late by its E, on the local clock: %s', (_, error, E, downSince) => {
     const api: ListenKeyApi = {
       createListenKey: () => of('key-1'),
       extendListenKey: () => EMPTY,
       closeListenKey: () => EMPTY,
       serverTimeOffsetMs: () => 10 * 60_000, // the server's clock is 10 minutes ahead of ours, ± 25 ms
-      ...(bound !== undefined && { serverTimeOffsetBoundMs: () => bound }),
+      ...(error !== undefined && { serverTimeOffsetErrorMs: () => error }),
     };
     testScheduler.run(({ expectObservable }) => {
       const { ws, user } = setup({ listenKey$: undefined, rest: api });

@@ -32,7 +32,10 @@ export interface ResyncOptions {
   readonly api: SnapshotApi;
   /** The fold's latest orders: which orders were open before the snapshot. */
   readonly latest: Pick<LatestStates, 'orders'>;
-  /** The service's clock: `scheduler.now()` plus the REST client's offset. */
+  /**
+   * The earliest the service's clock can read now: `scheduler.now()` plus the REST client's offset, minus how far
+   * off that can be. A balance snapshot dated later than it was taken would overwrite the pushes between.
+   */
   readonly serverNow: () => number;
   readonly scheduler: SchedulerLike;
   /** Backoff of failed calls (the listen-key options'): cap of the first wait, largest wait, jitter. */

@@ -59,8 +59,8 @@ export interface UserCoreSettings {
   readonly maxEventTimeSkewMs: number;
   /** The service's clock offset (`rest.serverTimeOffsetMs`), when the api has one. */
   readonly serverOffsetMs: (() => number) | undefined;
-  /** The largest offset the service's clock estimate allows (`rest.serverTimeOffsetBoundMs`), when the api has it. */
-  readonly serverOffsetBoundMs: (() => number) | undefined;
+  /** How far off that offset can be (`rest.serverTimeOffsetErrorMs`), when the api has it. */
+  readonly serverOffsetErrorMs: (() => number) | undefined;
   readonly scheduler: SchedulerLike;
   readonly WebSocketCtor: WebSocketCtor | undefined;
   /** Opens the reorder buffer of a run (order by `E`, de-duplication). */
@@ -78,7 +78,8 @@ export interface UserCoreSettings {
  * and writes ordered events and items to its sink, as the module doc draws. @internal
  */
 export function userCore(s: UserCoreSettings): UserCore {
-  const { scheduler, count, maxEventTimeSkewMs, serverOffsetMs, serverOffsetBoundMs } = s;
+  const { scheduler, count, maxEventTimeSkewMs, serverOffsetMs, serverOffsetErrorMs } = s;
+  const offsetError = (): number => (serverOffsetErrorMs === undefined ? 0 : serverOffsetErrorMs());
   return (sink: CoreSink) => {
     const keys: string[] = [];
     const scrub = (item: UserItem): UserItem => scrubItem(item, keys);
@@ -118,7 +119,7 @@ export function userCore(s: UserCoreSettings): UserCore {
       // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap. On
       // the local clock at the earliest that `E` can stand for (minus the largest offset the estimate allows).
       if (frameClock.lastFrameAt !== undefined) {
-        const writtenAt = event.E - (serverOffsetBoundMs === undefined ? offset : serverOffsetBoundMs());
+        const writtenAt = event.E - (offset + offsetError());
         if (writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
       }
       buffer.next(event, now);
@@ -154,7 +155,7 @@ export function userCore(s: UserCoreSettings): UserCore {
               resync({
                 api: s.snapshots,
                 latest: folds,
-                serverNow: () => scheduler.now() + (serverOffsetMs === undefined ? 0 : serverOffsetMs()),
+                serverNow: () => scheduler.now() + (serverOffsetMs === undefined ? 0 : serverOffsetMs()) - offsetError(),
                 scheduler,
                 retryDelayMs: s.listenKeyOptions.retryDelayMs ?? 1000,
                 maxRetryDelayMs: s.listenKeyOptions.maxRetryDelayMs ?? 60_000,

@@ -33,7 +33,7 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
     suspectKeyAfterFailures: 3,
     maxEventTimeSkewMs: 100,
     serverOffsetMs: undefined,
-    serverOffsetBoundMs: undefined,
+    serverOffsetErrorMs: undefined,
     scheduler: testScheduler,
     WebSocketCtor: undefined,
     openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 5 }, undefined),
