@@ -181,7 +181,7 @@ export interface CoreOptions {
    * knows it (`marketStreams`: the envelope's `sendTime`), else `undefined`. A message read late (a busy event
    * loop, TCP backpressure) was written well before it arrived, and whatever the service wrote after it may be lost
    * with the socket: the gap starts there, at the earliest local time that server time can stand for (minus the
-   * largest offset the clock estimate allows). Default none.
+   * clock estimate's offset and how far off it can be). Default none.
    */
   readonly sentAt?: ((epoch: number) => number | undefined) | undefined;
 }
@@ -236,7 +236,7 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
     // last message written (it may have arrived late), but not before the socket opened (nothing written
     // before was sent on it; a server clock far behind does not stretch the gap).
     const sent = options.sentAt?.(epoch);
-    const written = sent === undefined ? undefined : sent - clock.offsetUpperBoundMs();
+    const written = sent === undefined ? undefined : sent - (clock.offsetMs() + clock.offsetErrorMs());
     downSince = written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
   };
   const finish = (cause?: Error): void => {

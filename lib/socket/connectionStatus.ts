@@ -10,7 +10,7 @@
  *   `[downSince, since)` is the gap to fill (resync a book, refetch orders "since downSince"). On
  *   `marketStreams`, where messages say when the service wrote them (`sendTime`, or a trade's or book's `t`),
  *   it is the earlier of that last frame's arrival and when the service wrote the last message delivered (on the
- *   local clock, at the earliest: the server time minus the largest offset `serverClock`'s estimate allows), but
+ *   local clock, at the earliest: the server time minus `serverClock`'s offset and how far off it can be), but
  *   not before that socket opened: a message read late (a busy process, a slow network) was written earlier, and
  *   what the service wrote after it was lost with the socket.
  * - `reconnecting`: the socket ended with `cause`; the next attempt starts in `delayMs`.

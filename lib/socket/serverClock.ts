@@ -3,8 +3,8 @@ import { distinctUntilChanged, type Observable, ReplaySubject, Subject } from 'r
 /**
  * An estimate of the service's clock relative to the local one, from the heartbeat exchange: each public
  * pong `{ pong: serverTime }` answering one of our pings (the oldest not answered yet: the service answers in
- * order) gives a sample `offset = serverTime - (pingSentAt + rtt / 2)`; the estimate is the sample with the smallest round trip
- * among the last 8 (the least delayed sample has the least error). Private pongs echo our own timestamp and
+ * order) gives a sample `offset = serverTime - (pingSentAt + rtt / 2)`; the estimate is the sample with the
+ * smallest round trip among the last 8 (the least delayed sample has the least error). Private pongs echo our own timestamp and
  * only update {@link ServerClock.rttMs}.
  *
  * `marketStreams({ rest })` hands every sample to the REST client's clock (`rest.clockSample`), so signed
@@ -47,11 +47,11 @@ export interface ServerClockSampler extends ServerClock {
   /** Records a round trip with the server time it observed (public pong). */
   sample(offsetMs: number, rttMs: number): void;
   /**
-   * The largest offset the estimate's sample allows: its offset plus half its round trip (the service read its
-   * clock somewhere within the round trip, not necessarily in the middle); 0 before any sample. A server time minus
-   * it is the earliest local time that server time can stand for.
+   * How far off the estimate can be: half the round trip of its sample (the service read its clock somewhere
+   * within the round trip, not necessarily in the middle); 0 before any sample. A server time minus the offset and
+   * this is the earliest local time that server time can stand for.
    */
-  offsetUpperBoundMs(): number;
+  offsetErrorMs(): number;
 }
 
 /** Creates a {@link ServerClockSampler} keeping the last `window` samples. @internal */
@@ -59,13 +59,13 @@ export function serverClockSampler(window = 8): ServerClockSampler {
   const samples: { offsetMs: number; rttMs: number }[] = [];
   const offsets = new ReplaySubject<number>(1);
   let offset = 0;
-  let upperBound = 0;
+  let error = 0;
   let lastRtt: number | undefined;
   const offset$ = offsets.pipe(distinctUntilChanged());
   const measured = new Subject<{ readonly offsetMs: number; readonly rttMs: number }>();
   return {
     offsetMs: () => offset,
-    offsetUpperBoundMs: () => upperBound,
+    offsetErrorMs: () => error,
     offset$,
     rttMs: () => lastRtt,
     samples$: measured.asObservable(),
@@ -79,7 +79,7 @@ export function serverClockSampler(window = 8): ServerClockSampler {
       let best = samples[0]!;
       for (const s of samples) if (s.rttMs < best.rttMs) best = s;
       offset = best.offsetMs;
-      upperBound = best.offsetMs + best.rttMs / 2;
+      error = best.rttMs / 2;
       offsets.next(offset);
       measured.next({ offsetMs, rttMs });
     },

@@ -18,15 +18,15 @@ describe('serverClockSampler', () => {
     expect(clock.rttMs()).toBe(20);
   });
 
-  it("bounds the offset from above by the estimate's sample: its offset plus half its round trip", () => {
+  it("says how far off the estimate can be: half its sample's round trip", () => {
     const clock = serverClockSampler(3);
-    expect(clock.offsetUpperBoundMs()).toBe(0);
+    expect(clock.offsetErrorMs()).toBe(0);
     clock.sample(100, 10);
-    expect(clock.offsetUpperBoundMs()).toBe(105);
-    clock.sample(-40, 80); // slower: the estimate and its bound stay
-    expect(clock.offsetUpperBoundMs()).toBe(105);
+    expect([clock.offsetMs(), clock.offsetErrorMs()]).toEqual([100, 5]);
+    clock.sample(-40, 80); // slower: the estimate and its error stay
+    expect([clock.offsetMs(), clock.offsetErrorMs()]).toEqual([100, 5]);
     clock.sample(90, 4); // faster: 90 ± 2
-    expect(clock.offsetUpperBoundMs()).toBe(92);
+    expect([clock.offsetMs(), clock.offsetErrorMs()]).toEqual([90, 2]);
   });
 
   it('samples$ shows every sample as measured (offset and round trip), not only the estimate; rtt() alone shows none', () => {
