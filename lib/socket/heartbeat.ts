@@ -18,9 +18,11 @@ const PENDING_PINGS = 8;
 
 /**
  * Records a ping sent at `at`. A public pong answers the oldest ping not answered yet: over one TCP stream the
- * service answers in order, so a round trip longer than the ping interval is still measured from its own ping
- * (taking the last ping sent would measure it short, and the clock estimate prefers short round trips). A ping the
- * service never answers makes the next round trips measure long, which the estimate discards. @internal
+ * service answers in order (the SPEC: every ping is answered), so a round trip longer than the ping interval is
+ * still measured from its own ping (taking the last ping sent would measure it short, and the clock estimate
+ * prefers short round trips: an error too small makes a gap start too late). A ping a service leaves unanswered
+ * makes the round trips after it measure a ping interval long: a wider error than the truth, never a narrower
+ * one, until the connection's next socket. @internal
  */
 export function pingSent(state: HeartbeatState, at: number): void {
   if (state.pingsSentAt.push(at) > PENDING_PINGS) state.pingsSentAt.shift();
