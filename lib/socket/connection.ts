@@ -179,9 +179,10 @@ export interface CoreOptions {
   /**
    * When the service wrote the last message the socket of `epoch` delivered, on the service's clock, if the stream
    * knows it (`marketStreams`: the envelope's `sendTime`), else `undefined`. A message read late (a busy event
-   * loop, TCP backpressure) was written well before it arrived, and whatever the service wrote after it may be lost
-   * with the socket: the gap starts there, at the earliest local time that server time can stand for (minus the
-   * clock estimate's offset and how far off it can be). Default none.
+   * loop, TCP backpressure) was written well before it arrived, and whatever the service wrote after it (or after
+   * a later public pong, whose time says when it was written) may be lost with the socket: the gap starts there, at
+   * the earliest local time that server time can stand for (minus the clock estimate's offset and how far off it
+   * can be). Default none: the public pongs' times alone.
    */
   readonly sentAt?: ((epoch: number) => number | undefined) | undefined;
 }
@@ -228,14 +229,16 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
     epoch += 1;
     status.next(epoch > 1 && downSince !== undefined ? { type: 'open', epoch, since, downSince } : { type: 'open', epoch, since });
   };
-  const onEnd = (wasOpen: boolean, lastSeenAt: number): void => {
+  const onEnd = (wasOpen: boolean, lastSeenAt: number, lastPongServerTime: number | undefined): void => {
     openSocket = undefined;
     if (!wasOpen) return;
     // Delivery stopped with the last frame received, not when the loss was noticed (a heartbeat timeout
-    // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost. Or earlier: with the
-    // last message written (it may have arrived late), but not before the socket opened (nothing written
-    // before was sent on it; a server clock far behind does not stretch the gap).
-    const sent = options.sentAt?.(epoch);
+    // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost. Or earlier: when the
+    // last frame whose server time is known (a data message, a public pong; TCP delivers in order, so the later
+    // one) was written, if it arrived late; but not before the socket opened (nothing written before was sent on
+    // it; a server clock far behind does not stretch the gap).
+    const message = options.sentAt?.(epoch);
+    const sent = message === undefined ? lastPongServerTime : lastPongServerTime === undefined ? message : Math.max(message, lastPongServerTime);
     const written = sent === undefined ? undefined : sent - (clock.offsetMs() + clock.offsetErrorMs());
     downSince = written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
   };

@@ -11,6 +11,8 @@ function timeField(value: unknown): number | undefined {
 export interface HeartbeatState {
   /** When our pings not answered yet left (local ms), oldest first; at most {@link PENDING_PINGS}. */
   readonly pingsSentAt: number[];
+  /** The server time of the last public pong received (when the service wrote it, on its clock), if any. */
+  lastPongServerTime: number | undefined;
 }
 
 /** Most pings remembered as waiting for their pong (the oldest are forgotten: a service that answers none). */
@@ -57,6 +59,7 @@ export function handleHeartbeat(
     if (pong <= now) clock.rtt(now - pong);
     return;
   }
+  state.lastPongServerTime = pong;
   const sentAt = state.pingsSentAt.shift();
   if (sentAt === undefined || sentAt > now) return;
   const rtt = now - sentAt;

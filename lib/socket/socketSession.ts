@@ -27,8 +27,9 @@ export interface SessionSettings {
    * The socket can no longer send (closed by either side, heartbeat timeout, or torn down). `wasOpen` tells
    * whether it had opened; `lastSeenAt` is the scheduler time of the last frame received on it (any frame,
    * pongs included), or of its open when none came: from then on the service's messages may be lost.
+   * `lastPongServerTime`: the server time of the last public pong it received, if any (when the service wrote it).
    */
-  readonly onEnd: (wasOpen: boolean, lastSeenAt: number) => void;
+  readonly onEnd: (wasOpen: boolean, lastSeenAt: number, lastPongServerTime: number | undefined) => void;
   /**
    * Each decoded JSON message (heartbeats included), by one plain call per frame, with the scheduler's time
    * at which the frame arrived (read once per frame, for the watchdog; sinks reuse it instead of reading again).
@@ -77,7 +78,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
     const { scheduler, onMessage, readFrame } = s;
     const secrets = urlSecrets(s.url);
     const timers = new Subscription();
-    const heartbeat: HeartbeatState = { pingsSentAt: [] };
+    const heartbeat: HeartbeatState = { pingsSentAt: [], lastPongServerTime: undefined };
     let lastSeenAt = scheduler.now();
     let opened = false;
     let ended = false;
@@ -92,7 +93,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
       socket.onopen = socket.onmessage = socket.onclose = null;
       emitter?.removeListener('message', onData);
       socket.onerror = noop; // `ws` throws on an 'error' event nobody listens to
-      s.onEnd(opened, lastSeenAt);
+      s.onEnd(opened, lastSeenAt, heartbeat.lastPongServerTime);
     };
 
     let created: WebSocketLike;

@@ -207,15 +207,18 @@ describe('marketStreams', () => {
 
     it.each([
       // the clock estimate: offset 10 000 ± 1 (a round trip of 2 ms): the earliest local time of 10 020 is 19
-      ['read ~30 ms after it was written: the gap starts when it was written, at the earliest', 10_020, 19],
-      ['stamped before the socket opened (a server clock far behind): the gap starts at the open', 5, 1],
-      ['stamped after it arrived (a server clock ahead): the gap starts at its arrival', 10_080, 50],
-    ])('dates the gap of a lost socket by its last message, %s', (_, sendTime, downSince) => {
+      ['read ~30 ms after it was written: the gap starts when it was written, at the earliest', 10_020, 19, undefined],
+      ['stamped before the socket opened (a server clock far behind): the gap starts at the open', 5, 1, undefined],
+      ['stamped after it arrived (a server clock ahead): the gap starts at its arrival', 10_080, 50, undefined],
+      // a pong read at 55 says the service wrote it at its 10 054 (local 53 at the earliest): all before it came
+      ['read ~30 ms after it was written, then a pong: the gap starts when the pong was written, at the earliest', 10_020, 53, 10_054],
+    ] as const)('dates the gap of a lost socket by its last message, %s', (_, sendTime, downSince, pong: number | undefined) => {
       testScheduler.run(({ expectObservable }) => {
         const { fake, market } = setup({ connection: { pingIntervalMs: 100_000, heartbeatTimeoutMs: 200_000, reconnect: { minDelayMs: 10, random: () => 0.5 } } });
         // ping at 1, pong at 3 carrying server time 10 002: the server clock is 10 000 ms ahead
         fake.at(3, (s) => s.receive({ pong: 10_002 }));
         fake.at(50, (s) => s.receive(envelope('BTCUSDT', 'depth', [book(50)], { id: '1', sendTime })));
+        if (pong !== undefined) fake.at(55, (s) => s.receive({ pong }));
         fake.at(60, (s) => s.closeFromServer({ code: 1006 })); // next socket after 5 ms, open at 66
         expectObservable(market.depth('BTCUSDT').pipe(map((b) => b.t)), '^ 99ms !').toBe('50ms a', { a: 50 });
         const reopened$ = market.status$.pipe(

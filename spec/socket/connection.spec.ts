@@ -166,7 +166,7 @@ describe('connection', () => {
       });
     });
 
-    it('dates downSince at the last frame received, whatever ended the socket', () => {
+    it('dates downSince at the last frame received (or when the last pong was written), whatever ended the socket', () => {
       testScheduler.run(({ expectObservable }) => {
         const { fake, conn } = setup({ heartbeatTimeoutMs: 25, pingIntervalMs: 100 }, 1);
         fake.at(4, (s) => s.receive({ pong: 1 }));
@@ -175,10 +175,14 @@ describe('connection', () => {
         fake.at(39, (s) => s.receive({ pong: 2 }));
         fake.at(50, (s) => s.closeFromServer({ code: 1006 }));
         const open$ = conn.status$.pipe(filter((s) => s.type === 'open'));
+        // These pongs say the service wrote them at its time 1 and 2: on the clock they give (offset -1.5 ± 1.5),
+        // local 1 and 2 at the earliest. The frame at 6 came after the first pong (TCP keeps the order), so it was
+        // written at 1 or later: the gap of epoch 1 starts at 1. Epoch 2's pong at 39 says local 2, before that
+        // socket opened: its gap starts at the open, 37.
         expectObservable(open$, '70ms !').toBe('1ms a 35ms b 23ms c', {
           a: { type: 'open', epoch: 1, since: 1 },
-          b: { type: 'open', epoch: 2, since: 37, downSince: 6 },
-          c: { type: 'open', epoch: 3, since: 61, downSince: 39 },
+          b: { type: 'open', epoch: 2, since: 37, downSince: 1 },
+          c: { type: 'open', epoch: 3, since: 61, downSince: 37 },
         });
         expectObservable(conn.messages$, '70ms !').toBe('4ms a 34ms b', { a: { pong: 1 }, b: { pong: 2 } });
       });

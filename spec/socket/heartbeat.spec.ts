@@ -14,7 +14,7 @@ function recordingClock(): ServerClockSampler & { readonly calls: string[] } {
 }
 
 function run(message: unknown, now: number, pingSentAt?: number) {
-  const state: HeartbeatState = { pingsSentAt: pingSentAt === undefined ? [] : [pingSentAt] };
+  const state: HeartbeatState = { pingsSentAt: pingSentAt === undefined ? [] : [pingSentAt], lastPongServerTime: undefined };
   const clock = recordingClock();
   const replies: string[] = [];
   handleHeartbeat(message, now, state, clock, (text) => replies.push(text));
@@ -46,11 +46,12 @@ describe('handleHeartbeat', () => {
     // sent at 1000, back at 1100: rtt 100, the server said 10 600 at local 1050.
     expect(calls).toEqual(['sample 9550 100']);
     expect(state.pingsSentAt).toEqual([]);
+    expect(state.lastPongServerTime).toBe(10_600); // when the service wrote it
     expect(run({ pong: 10_600 }, 1100).calls).toEqual([]);
   });
 
   it('matches each public pong with the oldest ping not answered yet: a round trip longer than the ping interval is measured whole', () => {
-    const state: HeartbeatState = { pingsSentAt: [] };
+    const state: HeartbeatState = { pingsSentAt: [], lastPongServerTime: undefined };
     const clock = recordingClock();
     const reply = (): void => undefined;
     // pings every 50 ms, the link takes 100 ms back: the pong of the ping at 0 arrives at 100, after the ping at 50
@@ -64,7 +65,7 @@ describe('handleHeartbeat', () => {
   });
 
   it('remembers at most 8 pings waiting for their pong: the oldest are forgotten, so a round trip then measures long, never short', () => {
-    const state: HeartbeatState = { pingsSentAt: [] };
+    const state: HeartbeatState = { pingsSentAt: [], lastPongServerTime: undefined };
     for (let at = 0; at < 100; at += 10) pingSent(state, at);
     expect(state.pingsSentAt).toEqual([20, 30, 40, 50, 60, 70, 80, 90]);
     const clock = recordingClock();
