@@ -137,7 +137,7 @@ const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  * (client pings, answers to server pings, dead-peer detection) → `reconnect` → `share`. Nothing happens
  * until `messages$` is subscribed. Throws a `ConfigError` for a non-positive duration or size, or an
  * `inflateRaw` that is not a function. Each successful open starts a new epoch, announced on `opened$` and
- * `status$` (with `downSince`, the time of the last frame received before the loss) so consumers can
+ * `status$` (with `downSince`, when delivery stopped: see `ConnectionStatus`) so consumers can
  * resubscribe topics and signal gaps. Every loss is retried with backoff (see `reconnect` in the config).
  *
  * @example
