@@ -18,12 +18,18 @@ import { distinctUntilChanged, type Observable, ReplaySubject, Subject } from 'r
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey });
  * conn.serverClock.samples$.subscribe(({ offsetMs, rttMs }) => rest.clockSample(offsetMs, rttMs));
- * conn.serverClock.offset$.subscribe((ms) => console.log(`server clock is ${ms} ms ahead`));
+ * conn.serverClock.offset$.subscribe((ms) => console.log(`server clock is ${ms} ms ahead, ± ${conn.serverClock.offsetErrorMs()} ms`));
  * ```
  */
 export interface ServerClock {
   /** `serverTime - localTime` in ms; 0 until the first sample. */
   offsetMs(): number;
+  /**
+   * How far off `offsetMs()` can be, in ms: half the round trip of its sample (the service read its clock somewhere
+   * within the round trip, not necessarily in the middle); 0 before any sample. A server time minus the offset and
+   * this is the earliest local time that server time can stand for (how `open.downSince` dates a frame read late).
+   */
+  offsetErrorMs(): number;
   /** Each new estimate (no repeats); replays the current one to late subscribers. Never completes. */
   readonly offset$: Observable<number>;
   /** The latest measured round trip of a ping, in ms; `undefined` until one was measured. */
@@ -46,12 +52,6 @@ export interface ServerClockSampler extends ServerClock {
   rtt(rttMs: number): void;
   /** Records a round trip with the server time it observed (public pong). */
   sample(offsetMs: number, rttMs: number): void;
-  /**
-   * How far off the estimate can be: half the round trip of its sample (the service read its clock somewhere
-   * within the round trip, not necessarily in the middle); 0 before any sample. A server time minus the offset and
-   * this is the earliest local time that server time can stand for.
-   */
-  offsetErrorMs(): number;
 }
 
 /** Creates a {@link ServerClockSampler} keeping the last `window` samples. @internal */
