@@ -24,8 +24,8 @@ export function isIntText(s: string): boolean {
   return digits >= 1 && digits <= MAX_INT_DIGITS && skipDigits(s, start, n) === n;
 }
 
-/** Digits read by {@link intCheck} without `Number()`: 15 digits always fit a double exactly. */
-const EXACT_DIGITS = 15;
+/** Digits read by {@link intCheck} (and the struct readers) without `Number()`: 15 digits always fit a double exactly. @internal */
+export const EXACT_DIGITS = 15;
 
 function intCheck(u: unknown): Fast<number> {
   if (typeof u === 'number') return Number.isSafeInteger(u) ? u : FAIL;

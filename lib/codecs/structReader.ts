@@ -1,8 +1,10 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
-import { isDecimalText, quotedDecimalEnd } from '../internal/decimal';
+import { isDecimalText, quotedDecimalEnd, skipDigits } from '../internal/decimal';
+import { LONG_DIGITS } from '../internal/json';
 import { ownQuotedText, ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
+import { EXACT_DIGITS } from './primitives';
 import { fieldsOf } from './struct';
 
 /**
@@ -30,9 +32,6 @@ export interface ReadPosition {
 /** Reads the value at `p.i` and moves `p.i` past it, or answers {@link FAIL} (`p.i` is then unspecified). @internal */
 export type Reader = (s: string, p: ReadPosition) => unknown;
 
-/** Integer literals with at least this many digits are kept as their text, as the exact parse does (`json.ts`). */
-const LONG_DIGITS = 16;
-
 const DIGIT_0 = 0x30;
 const DIGIT_9 = 0x39;
 const MINUS = 0x2d;
@@ -55,27 +54,27 @@ export function readPrimitive(s: string, p: ReadPosition): unknown {
   if (c === 0x74) return s.startsWith('true', i) ? ((p.i = i + 4), true) : FAIL;
   if (c === 0x66) return s.startsWith('false', i) ? ((p.i = i + 5), false) : FAIL;
   if (c === 0x6e) return s.startsWith('null', i) ? ((p.i = i + 4), null) : FAIL;
+  const n = s.length;
   const start = i;
   if (c === MINUS) i++;
   const digits = i;
-  let d = s.charCodeAt(i);
-  if (d === DIGIT_0) d = s.charCodeAt(++i);
-  else if (d > DIGIT_0 && d <= DIGIT_9) {
-    do d = s.charCodeAt(++i);
-    while (d >= DIGIT_0 && d <= DIGIT_9);
-  } else return FAIL;
+  const first = s.charCodeAt(i);
+  if (first === DIGIT_0) i++;
+  else if (first > DIGIT_0 && first <= DIGIT_9) i = skipDigits(s, i + 1, n);
+  else return FAIL;
   const integerEnd = i;
+  let d = s.charCodeAt(i);
   if (d === DOT) {
-    const fraction = ++i;
-    d = s.charCodeAt(i);
-    while (d >= DIGIT_0 && d <= DIGIT_9) d = s.charCodeAt(++i);
+    const fraction = i + 1;
+    i = skipDigits(s, fraction, n);
     if (i === fraction) return FAIL;
+    d = s.charCodeAt(i);
   }
   if (d === 0x65 || d === 0x45) {
     d = s.charCodeAt(++i);
-    if (d === PLUS || d === MINUS) d = s.charCodeAt(++i);
+    if (d === PLUS || d === MINUS) i++;
     const exponent = i;
-    while (d >= DIGIT_0 && d <= DIGIT_9) d = s.charCodeAt(++i);
+    i = skipDigits(s, exponent, n);
     if (i === exponent) return FAIL;
   }
   p.i = i;
@@ -279,9 +278,6 @@ export function isPlainText(s: string, from: number, to: number): boolean {
   }
   return true;
 }
-
-/** Most digits of an integer read digit by digit (exact below 2^53), as `IntFromNumberOrString`'s check does. */
-const EXACT_DIGITS = 15;
 
 /**
  * The number of the string text of 1 to 15 digits starting at `from` (`p.i` then past its closing quote), or

@@ -357,15 +357,10 @@ export function midDecimal(a: string, b: string): string | undefined {
  * levels, the struct readers) read the common form of market data with it, in place, without a slice. @internal
  */
 export function quotedDecimalEnd(s: string, i: number): number {
-  const start = i;
-  let c = s.charCodeAt(i);
-  while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-  if (i === start) return -1;
-  if (c === DOT) {
-    const fraction = ++i;
-    c = s.charCodeAt(i);
-    while (c >= DIGIT_0 && c <= DIGIT_9) c = s.charCodeAt(++i);
-    if (i === fraction) return -1;
-  }
-  return c === QUOTE ? i : -1;
+  const n = s.length;
+  const end = skipDigits(s, i, n);
+  if (end === i) return -1;
+  if (s.charCodeAt(end) !== DOT) return s.charCodeAt(end) === QUOTE ? end : -1;
+  const fractionEnd = skipDigits(s, end + 1, n);
+  return fractionEnd > end + 1 && s.charCodeAt(fractionEnd) === QUOTE ? fractionEnd : -1;
 }

@@ -11,8 +11,11 @@ import { excerpt } from './redact';
  * @module
  */
 
-/** Integer literals with at least this many digits may exceed `Number.MAX_SAFE_INTEGER` (16 digits). */
-const LONG_DIGITS = 16;
+/**
+ * Integer literals with at least this many digits may exceed `Number.MAX_SAFE_INTEGER` (16 digits): the exact
+ * parse keeps them as their text (so do the struct readers). @internal
+ */
+export const LONG_DIGITS = 16;
 
 const SPACE = 0x20;
 const TAB = 0x09;
