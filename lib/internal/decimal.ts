@@ -37,6 +37,35 @@ export function skipDigits(s: string, i: number, n: number): number {
   return i;
 }
 
+/** Most characters {@link plainTextCode} encodes: 12^14 - 1 < 2^53 / 6 (room for a factor of 6 on top, still exact). @internal */
+export const PLAIN_CODE_CHARS = 14;
+
+/**
+ * An exact number standing for the characters `[from, to)` of `s` when they are digits and dots only and at most
+ * {@link PLAIN_CODE_CHARS} of them (ids, plain decimals such as `"0.00012300"`), else `-1`. Distinct texts give
+ * distinct numbers (`"0.1"` and `"0.10"` too: it codes text, not value): the text read as a number in base 12
+ * with the digits `'0'`-`'9'` as 1-10 and `'.'` as 11, no digit 0, so no two lengths share a code; `""` is 0.
+ * A memory keyed by such codes holds no string (the user stream's de-duplication, `rememberPrivateEvent`).
+ *
+ * @example
+ * ```ts no-check
+ * plainTextCode('0.5', 0, 3); // 1 * 144 + 11 * 12 + 6 = 282
+ * plainTextCode('1e5', 0, 3); // -1
+ * ```
+ * @internal
+ */
+export function plainTextCode(s: string, from: number, to: number): number {
+  if (to - from > PLAIN_CODE_CHARS) return -1;
+  let code = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= DIGIT_0 && c <= DIGIT_9) code = code * 12 + (c - DIGIT_0 + 1);
+    else if (c === DOT) code = code * 12 + 11;
+    else return -1;
+  }
+  return code;
+}
+
 /** Decimal text as written: sign, digits before and after the point, exponent. @internal */
 export interface DecimalText {
   readonly negative: boolean;

@@ -13,22 +13,24 @@ function hashOf(key: string): number {
   return h | 0;
 }
 
-/** FNV-1a continued over `s`. */
-function hashOn(h: number, s: string): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h;
+/** FNV-1a continued over the low and high 32 bits of the integer `n`. */
+function hashNumber(h: number, n: number): number {
+  h = Math.imul(h ^ (n | 0), 0x01000193);
+  return Math.imul(h ^ ((n / 4294967296) | 0), 0x01000193);
 }
+
+/** Numbers in a key of {@link RecentKeys.addNumbers}. */
+const PARTS = 4;
 
 /** @internal */
 export class RecentKeys {
   /**
-   * Keys, their hashes and expiries in age order: a growable ring buffer. A key is either a string (`keys`
-   * alone) or a tuple of three strings and a number (`keys`, `seconds`, `thirds`, `nums`; see {@link addParts}).
+   * Keys, their hashes and expiries in age order: a growable ring buffer. A key is either a string (`keys`) or
+   * a tuple of {@link PARTS} integers (`keys` holds `undefined`, `nums` the integers at `PARTS * position`; see
+   * {@link addNumbers}).
    */
   private keys: (string | undefined)[] = new Array<string | undefined>(64);
-  private seconds: (string | undefined)[] = new Array<string | undefined>(64);
-  private thirds: (string | undefined)[] = new Array<string | undefined>(64);
-  private nums = new Float64Array(64);
+  private nums = new Float64Array(64 * PARTS);
   private hashes = new Int32Array(64);
   private expiries = new Float64Array(64);
   private head = 0;
@@ -50,52 +52,75 @@ export class RecentKeys {
    * (a duplicate). Forgets expired keys first. O(1) amortized.
    */
   add(key: string, now: number): boolean {
-    return this.addEntry(key, undefined, undefined, 0, hashOf(key), now);
+    return this.addString(key, hashOf(key), now);
   }
 
   /**
-   * {@link add} for the key `(a, b, c, n)` without building a string from it: equal to another such key when
-   * all four parts are equal (`===`; NaN equals NaN), never equal to a string key. No allocation per call.
+   * {@link add} for the key `(a, b, c, d)`, four integers (safe integers: compared with `===`), equal to another
+   * such key when all four are equal, never equal to a string key. It holds no string: a memory of 100 000
+   * keys made of strings taken from parsed events keeps those strings alive (and promoted to the old
+   * generation) for the whole window; numbers cost the garbage collector nothing. No allocation per call.
    */
-  addParts(a: string, b: string, c: string, n: number, now: number): boolean {
-    let h = hashOn(hashOn(hashOn(0x811c9dc5, a), b), c);
-    h = Math.imul(h ^ (n | 0), 0x01000193);
-    h = Math.imul(h ^ ((n / 4294967296) | 0), 0x01000193);
-    return this.addEntry(a, b, c, n, h | 0, now);
+  addNumbers(a: number, b: number, c: number, d: number, now: number): boolean {
+    const h = hashNumber(hashNumber(hashNumber(hashNumber(0x811c9dc5, a), b), c), d) | 0;
+    this.forgetExpired(now);
+    const slots = this.slots;
+    const mask = slots.length - 1;
+    const nums = this.nums;
+    let i = h & mask;
+    for (let s = slots[i]!; s !== 0; s = slots[i]!) {
+      const r = s - 1;
+      const at = r * PARTS;
+      if (this.hashes[r] === h && this.keys[r] === undefined && nums[at] === a && nums[at + 1] === b && nums[at + 2] === c && nums[at + 3] === d) {
+        return false;
+      }
+      i = (i + 1) & mask;
+    }
+    const r = this.append(i, h, undefined, now);
+    const at = r * PARTS;
+    this.nums[at] = a;
+    this.nums[at + 1] = b;
+    this.nums[at + 2] = c;
+    this.nums[at + 3] = d;
+    return true;
   }
 
-  private addEntry(a: string, b: string | undefined, c: string | undefined, n: number, h: number, now: number): boolean {
-    while (this.n > 0 && (this.expiries[this.head]! <= now || this.n >= this.maxKeys)) this.forgetOldest();
+  private addString(key: string, h: number, now: number): boolean {
+    this.forgetExpired(now);
     const slots = this.slots;
     const mask = slots.length - 1;
     let i = h & mask;
     for (let s = slots[i]!; s !== 0; s = slots[i]!) {
       const r = s - 1;
-      if (this.hashes[r] === h && this.keys[r] === a && this.seconds[r] === b && this.thirds[r] === c && (this.nums[r] === n || (n !== n && this.nums[r] !== this.nums[r]))) {
-        return false;
-      }
+      if (this.hashes[r] === h && this.keys[r] === key) return false;
       i = (i + 1) & mask;
     }
+    this.append(i, h, key, now);
+    return true;
+  }
+
+  /** Forgets the expired keys, and the oldest while at `maxKeys`. */
+  private forgetExpired(now: number): void {
+    while (this.n > 0 && (this.expiries[this.head]! <= now || this.n >= this.maxKeys)) this.forgetOldest();
+  }
+
+  /** Appends a key (its table slot `i` found free by the probe) and returns its ring position. */
+  private append(i: number, h: number, key: string | undefined, now: number): number {
     if (this.n === this.expiries.length) {
       this.grow();
       this.insert(this.at(this.n), h);
-    } else slots[i] = this.at(this.n) + 1;
+    } else this.slots[i] = this.at(this.n) + 1;
     const r = this.at(this.n);
-    this.keys[r] = a;
-    this.seconds[r] = b;
-    this.thirds[r] = c;
-    this.nums[r] = n;
+    this.keys[r] = key;
     this.hashes[r] = h;
     this.expiries[r] = now + this.windowMs;
     this.n++;
-    return true;
+    return r;
   }
 
   /** Forgets every key. */
   clear(): void {
     this.keys.fill(undefined);
-    this.seconds.fill(undefined);
-    this.thirds.fill(undefined);
     this.slots.fill(0);
     this.head = 0;
     this.n = 0;
@@ -132,8 +157,6 @@ export class RecentKeys {
     }
     slots[i] = 0;
     this.keys[r] = undefined;
-    this.seconds[r] = undefined;
-    this.thirds[r] = undefined;
     this.head = r + 1 === this.expiries.length ? 0 : r + 1;
     this.n--;
   }
@@ -142,22 +165,16 @@ export class RecentKeys {
   private grow(): void {
     const cap = this.expiries.length;
     const keys = new Array<string | undefined>(cap * 2);
-    const seconds = new Array<string | undefined>(cap * 2);
-    const thirds = new Array<string | undefined>(cap * 2);
-    const nums = new Float64Array(cap * 2);
+    const nums = new Float64Array(cap * 2 * PARTS);
     const hashes = new Int32Array(cap * 2);
     const expiries = new Float64Array(cap * 2);
     for (let k = 0, i = this.head; k < this.n; k++, i = i + 1 === cap ? 0 : i + 1) {
       keys[k] = this.keys[i];
-      seconds[k] = this.seconds[i];
-      thirds[k] = this.thirds[i];
-      nums[k] = this.nums[i]!;
+      nums.set(this.nums.subarray(i * PARTS, i * PARTS + PARTS), k * PARTS);
       hashes[k] = this.hashes[i]!;
       expiries[k] = this.expiries[i]!;
     }
     this.keys = keys;
-    this.seconds = seconds;
-    this.thirds = thirds;
     this.nums = nums;
     this.hashes = hashes;
     this.expiries = expiries;

@@ -118,7 +118,7 @@ export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}):
 
 /**
  * {@link reorderByEventTime} with de-duplication by `remember` instead of `dedupeKey` (ignored): it records
- * the event's identity in `seen` at `now` and returns `false` for a duplicate (e.g. with `RecentKeys.addParts`,
+ * the event's identity in `seen` at `now` and returns `false` for a duplicate (e.g. with `RecentKeys.addNumbers`,
  * without building a key string). `undefined`: no de-duplication.
  * @internal
  */

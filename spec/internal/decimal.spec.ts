@@ -8,6 +8,8 @@ import {
   isNonNegativeDecimal,
   midDecimal,
   parseDecimal,
+  PLAIN_CODE_CHARS,
+  plainTextCode,
   quotedDecimalEnd,
   readDecimal,
   subtractDecimal,
@@ -231,5 +233,35 @@ describe('quotedDecimalEnd', () => {
         }
       }),
     );
+  });
+});
+
+describe('plainTextCode', () => {
+  const plain = fc.string({ unit: fc.constantFrom('0', '1', '5', '9', '.'), maxLength: PLAIN_CODE_CHARS });
+
+  it('gives distinct texts distinct exact integers (digits and dots, up to 14 characters), and is the same for equal text', () => {
+    fc.assert(
+      fc.property(plain, plain, (a, b) => {
+        const ca = plainTextCode(a, 0, a.length);
+        const cb = plainTextCode(b, 0, b.length);
+        expect(Number.isSafeInteger(ca) && ca >= 0).toBe(true);
+        expect(Number.isSafeInteger(ca * 6 + 5)).toBe(true); // room for the status folded on top
+        expect(ca === cb).toBe(a === b);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('codes text, not value, and reads only [from, to)', () => {
+    expect(plainTextCode('0.1', 0, 3)).not.toBe(plainTextCode('0.10', 0, 4));
+    expect(plainTextCode('1', 0, 1)).not.toBe(plainTextCode('01', 0, 2));
+    expect(plainTextCode('', 0, 0)).toBe(0);
+    expect(plainTextCode('x12y', 1, 3)).toBe(plainTextCode('12', 0, 2));
+    expect(plainTextCode('99999999999999', 0, 14)).toBe(12 ** 14 - 1 - (12 ** 14 - 1) / 11); // all 10s in base 12
+  });
+
+  it('refuses other characters and longer text (-1)', () => {
+    for (const text of ['-1', '1e5', '1E5', '+1', ' 1', '1,0', '١']) expect(plainTextCode(text, 0, text.length)).toBe(-1);
+    expect(plainTextCode('1'.repeat(PLAIN_CODE_CHARS + 1), 0, PLAIN_CODE_CHARS + 1)).toBe(-1);
   });
 });

@@ -5,43 +5,43 @@
  */
 import type { OrderStatus } from '../../codecs/executionReport';
 import type { PrivateEvent } from '../../codecs/privateEvents';
+import { PLAIN_CODE_CHARS, plainTextCode } from '../../internal/decimal';
 import type { RecentKeys } from '../../internal/recentKeys';
 import { privateEventKey } from '../privateEventKey';
 
+/** Each order status as a number below {@link STATUSES}. */
+const STATUS_CODE: Readonly<Record<OrderStatus, number>> = {
+  NEW: 0,
+  PARTIALLY_FILLED: 1,
+  FILLED: 2,
+  PARTIALLY_CANCELED: 3,
+  CANCELED: 4,
+  REJECTED: 5,
+};
+const STATUSES = 6;
+
 /**
  * The user stream's default de-duplication: records `event` under its {@link privateEventKey} identity and
- * returns `false` for a duplicate. An execution report's key `er:{i}:{X}:{z}:{U}` is remembered as the parts
- * `(i, X, z, U ?? E)` (`RecentKeys.addParts`): the same equality (ids, statuses and decimals hold no `:`),
- * without building and retaining a ~40-character string per report. Other events use the key string.
+ * returns `false` for a duplicate. An execution report's key `er:{i}:{X}:{z}:{U}` is remembered as four
+ * integers (`RecentKeys.addNumbers`) when its order id (up to 28 characters) and its `z` (up to 14) are plain
+ * text (digits and dots), as they are on the service: the id's two halves and `z` by `plainTextCode` (distinct
+ * texts, distinct codes), the status folded into `z`'s code, and `U ?? E`. The same equality as the key string,
+ * without building one, and without keeping the report's strings alive in a memory of up to 100 000 keys for a
+ * minute. Other events, and reports with other text, use the key string.
  * @internal
  */
 export function rememberPrivateEvent(seen: RecentKeys, event: PrivateEvent, now: number): boolean {
-  return event.e === 'executionReport'
-    ? seen.addParts(event.i, sharedStatus(event.X), event.z, event.U ?? event.E, now)
-    : seen.add(privateEventKey(event), now);
-}
-
-/**
- * The status as one of six constant strings (equal text): the memory of 100 000 keys then holds no status
- * string of its own per report (`JSON.parse` gives each report a fresh `"PARTIALLY_FILLED"`).
- */
-function sharedStatus(status: OrderStatus): OrderStatus {
-  switch (status) {
-    case 'NEW':
-      return 'NEW';
-    case 'PARTIALLY_FILLED':
-      return 'PARTIALLY_FILLED';
-    case 'FILLED':
-      return 'FILLED';
-    case 'PARTIALLY_CANCELED':
-      return 'PARTIALLY_CANCELED';
-    case 'CANCELED':
-      return 'CANCELED';
-    case 'REJECTED':
-      return 'REJECTED';
-    default: {
-      const never: never = status;
-      return never;
+  if (event.e === 'executionReport') {
+    const { i, z } = event;
+    const cut = i.length > PLAIN_CODE_CHARS ? i.length - PLAIN_CODE_CHARS : 0;
+    const high = plainTextCode(i, 0, cut);
+    const low = plainTextCode(i, cut, i.length);
+    const filled = plainTextCode(z, 0, z.length);
+    const status = STATUS_CODE[event.X];
+    const time = event.U ?? event.E;
+    if (high >= 0 && low >= 0 && filled >= 0 && typeof status === 'number' && Number.isSafeInteger(time)) {
+      return seen.addNumbers(high, low, filled * STATUSES + status, time, now);
     }
   }
+  return seen.add(privateEventKey(event), now);
 }

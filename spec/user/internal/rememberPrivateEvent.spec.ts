@@ -1,5 +1,8 @@
+import fc from 'fast-check';
+import type { OrderStatus } from '../../../lib/codecs/executionReport';
 import { RecentKeys } from '../../../lib/internal/recentKeys';
 import { rememberPrivateEvent } from '../../../lib/user/internal/rememberPrivateEvent';
+import { privateEventKey } from '../../../lib/user/privateEventKey';
 import { account, report, ticket } from '../fixtures';
 
 describe('rememberPrivateEvent', () => {
@@ -35,5 +38,31 @@ describe('rememberPrivateEvent', () => {
     const seen = new RecentKeys(100, 100);
     expect(rememberPrivateEvent(seen, report({ i: '1', U: 5 }), 0)).toBe(true);
     expect(rememberPrivateEvent(seen, report({ i: '1', U: 5 }), 100)).toBe(true);
+  });
+
+  it('drops exactly what the key string would drop: plain text coded as numbers, other text as the string, never mixed up', () => {
+    // Ids from short to past 28 characters (the two coded halves), z plain or not, U present or not.
+    const id = fc.oneof(fc.constantFrom('1', '10', '01', '1920153487203598336', '19201534872035983361', '1'.repeat(28), '1'.repeat(29), 'a1', ''), fc.stringMatching(/^[0-9]{1,30}$/));
+    const z = fc.constantFrom('0', '0.0', '0.00012300', '1e-7', '-0.5', '12345.12345678', '12345.123456789', '0.1', '0.10');
+    const status = fc.constantFrom<OrderStatus>('NEW', 'PARTIALLY_FILLED', 'FILLED', 'CANCELED');
+    const time = fc.constantFrom(0, 5, 1_731_300_000_000, 2 ** 53 - 1);
+    const event = fc.record({ i: id, z, X: status, U: fc.option(time, { nil: undefined }), E: time }).map(({ U, ...rest }) => {
+      const r = report(rest);
+      if (U !== undefined) return { ...r, U };
+      const { U: _, ...noU } = r;
+      return noU;
+    });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), (events) => {
+        const seen = new RecentKeys(60_000, 1000);
+        const model = new Set<string>();
+        for (const e of events) {
+          const key = privateEventKey(e);
+          expect(rememberPrivateEvent(seen, e, 0)).toBe(!model.has(key));
+          model.add(key);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
