@@ -30,6 +30,7 @@ import type { ServerClock } from '../socket/serverClock';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { flatMapArray } from '../internal/flatMapArray';
+import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
 import { restTrades } from './internal/restTrades';
 import { marketFeed } from './internal/marketFeed';
@@ -439,7 +440,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
           sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
             backfill,
             distinctTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
-            share(),
+            lightShare(),
           ),
         ),
       ),

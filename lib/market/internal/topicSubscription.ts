@@ -1,9 +1,10 @@
 import type * as t from 'io-ts';
-import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, share, Subscription, switchMap, timer } from 'rxjs';
+import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
 import { inPlaceCheckOf } from '../../codecs/fastCheck';
 import type { PublicEnvelope } from '../../codecs/envelope';
 import { cancelFrame, subscribeFrame } from '../../codecs/requests';
 import { SubscriptionRejectedError } from '../../errors';
+import { lightShare } from '../../internal/lightShare';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
@@ -180,5 +181,5 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       ctx.onTopicsChanged();
       subscriptions.unsubscribe();
     };
-  }).pipe(share());
+  }).pipe(lightShare());
 }
