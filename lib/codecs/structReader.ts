@@ -165,20 +165,40 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('    let f = -1, ke = -1;');
   // A declared key is recognised by its characters and its closing quote (no search, no call); any other key's
   // end is searched.
-  line('    switch (s.charCodeAt(k0)) {');
-  const byFirst = new Map<number, number[]>();
-  keys.forEach((k, n) => {
-    if (k.length > 0) byFirst.set(k.charCodeAt(0), [...(byFirst.get(k.charCodeAt(0)) ?? []), n]);
-  });
-  for (const [first, ns] of byFirst) {
-    const tests = ns.map((n) => {
+  // A trie of `switch`es over the key's characters (the closing quote ends a key), so each key costs one test
+  // per character whatever the keys beside it.
+  const dispatch = (ns: readonly number[], at: number, indent: string): void => {
+    const charAt = (n: number): number => {
       const key = keys[n] as string;
-      const chars = [...Array(key.length).keys()].slice(1).map((j) => `s.charCodeAt(k0 + ${j}) === ${key.charCodeAt(j)}`);
-      return `if (${[...chars, `s.charCodeAt(k0 + ${key.length}) === 34`].join(' && ')}) { f = ${n}; ke = k0 + ${key.length}; }`;
-    });
-    line(`      case ${first}: ${tests.join(' else ')} break;`);
-  }
-  line('    }');
+      return at < key.length ? key.charCodeAt(at) : QUOTE;
+    };
+    if (ns.length === 1) {
+      const n = ns[0]!;
+      const key = keys[n] as string;
+      const rest = [...Array(key.length + 1).keys()].slice(at).map((j) => `s.charCodeAt(k0 + ${j}) === ${j < key.length ? key.charCodeAt(j) : QUOTE}`);
+      line(`${indent}if (${rest.length > 0 ? rest.join(' && ') : 'true'}) { f = ${n}; ke = k0 + ${key.length}; }`);
+      return;
+    }
+    const groups = new Map<number, number[]>();
+    for (const n of ns) groups.set(charAt(n), [...(groups.get(charAt(n)) ?? []), n]);
+    if (groups.size === 1) {
+      // A prefix the keys share: one test, no switch.
+      line(`${indent}if (s.charCodeAt(k0 + ${at}) === ${charAt(ns[0]!)}) {`);
+      dispatch(ns, at + 1, `${indent}  `);
+      line(`${indent}}`);
+      return;
+    }
+    line(`${indent}switch (s.charCodeAt(k0 + ${at})) {`);
+    for (const [char, group] of groups) {
+      line(`${indent}  case ${char}:`);
+      if (char === QUOTE) line(`${indent}    f = ${group[0]}; ke = k0 + ${at};`);
+      else dispatch(group, at + 1, `${indent}    `);
+      line(`${indent}    break;`);
+    }
+    line(`${indent}}`);
+  };
+  const named = keys.map((_, n) => n).filter((n) => (keys[n] as string).length > 0);
+  if (named.length > 0) dispatch(named, 0, '    ');
   line('    if (ke < 0) { ke = s.indexOf(\'"\', k0); if (ke < 0) return FAIL; }');
   line('    if (s.charCodeAt(ke + 1) !== 58) return FAIL;');
   line('    i = ke + 2;');
@@ -218,6 +238,11 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
         // The common form, a time as text of at most 15 digits, read into its number at once (as its check would).
         line(`        v = c === 34 ? plainIntegerText(s, i + 1, p) : FAIL;`);
         line(`        if (v !== FAIL) i = p.i;`);
+        line(`        else { ${general} }`);
+      } else if (kind === AsIs.boolean) {
+        // The common form, a bare `true` or `false`, recognised by its letters (what follows is checked as any value's end).
+        line('        if (c === 116 && s.charCodeAt(i + 1) === 114 && s.charCodeAt(i + 2) === 117 && s.charCodeAt(i + 3) === 101) { v = true; i += 4; }');
+        line('        else if (c === 102 && s.charCodeAt(i + 1) === 97 && s.charCodeAt(i + 2) === 108 && s.charCodeAt(i + 3) === 115 && s.charCodeAt(i + 4) === 101) { v = false; i += 5; }');
         line(`        else { ${general} }`);
       } else {
         line(`        ${general}`);

@@ -97,7 +97,7 @@ const primitiveValue = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('"76321.1\\u0035"', '"a\\"b"', '"a\\\\"', '"\\/"', '"tab\there"', '"new\nline"', '"é"', '"\ud83d\ude00"') },
   { weight: 1, arbitrary: fc.constantFrom('{}', '[]', '{"a":1}', '[1,"2"]') },
   // not JSON
-  { weight: 1, arbitrary: fc.constantFrom('01', '1.', '.5', '-', '+1', 'tru', 'nul', "'x'", '"open', '1e', 'NaN') },
+  { weight: 1, arbitrary: fc.constantFrom('01', '1.', '.5', '-', '+1', 'tru', 'nul', "'x'", '"open', '1e', 'NaN', 'truee', 'falsey', 'fals', 'tRue', 'true1') },
 );
 
 /** A key: a declared one mostly, sometimes another or a tricky one. */
@@ -105,6 +105,8 @@ const keyOf = (declared: readonly string[]): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...declared) },
     { weight: 2, arbitrary: fc.constantFrom('site', 'channelId', 'x', '', 'vv', 'ping', 'pong', '__proto__', 'constructor', '0', 't\\u0041', 'a\tb') },
+    // Prefixes and extensions of declared keys (the key trie must end each key at its quote).
+    { weight: 1, arbitrary: fc.constantFrom('s', 'sy', 'symbo', 'symbolN', 'symbolNames', 'symbol2', 'sendTim', 'sendTimes', 'shared2', 'top', 'topics', 'dat', 'f2', 'id2', 'sn2', 'tt', 'v2', 'mm') },
   );
 
 /** An object: a declared key set (in the service's order, shuffled, some missing, some twice), its values. */
