@@ -5,7 +5,7 @@ import { FAIL, inPlaceCheckOf } from '../../lib/codecs/fastCheck';
 import { KlineRecordCodec } from '../../lib/codecs/kline';
 import { RealtimesRecordCodec } from '../../lib/codecs/realtimes';
 import { fieldsOf, struct } from '../../lib/codecs/struct';
-import { isPlainText, readPrimitive, readText, structReader } from '../../lib/codecs/structReader';
+import { plainStringEnd, readPrimitive, readText, structReader } from '../../lib/codecs/structReader';
 import { TradeRecordCodec } from '../../lib/codecs/trade';
 import { DecodeError } from '../../lib/errors';
 import { parseJsonValue } from '../../lib/internal/json';
@@ -275,11 +275,14 @@ describe('structReader parts', () => {
     }
   });
 
-  test('isPlainText refuses control characters and backslashes only', () => {
-    expect(isPlainText('abc é 😀', 0, 7)).toBe(true);
-    expect(isPlainText('a\\b', 0, 3)).toBe(false);
-    expect(isPlainText('a\tb', 0, 3)).toBe(false);
-    expect(isPlainText('a\tb', 2, 3)).toBe(true);
+  test('plainStringEnd finds the closing quote of plain text, refuses control characters and backslashes only', () => {
+    expect(plainStringEnd('"abc é 😀"', 1)).toBe(9);
+    expect(plainStringEnd('""', 1)).toBe(1);
+    expect(plainStringEnd('"a\\b"', 1)).toBe(-1);
+    expect(plainStringEnd('"a\\"b"', 1)).toBe(-1);
+    expect(plainStringEnd('"a\tb"', 1)).toBe(-1);
+    expect(plainStringEnd('"a\tb"', 3)).toBe(4);
+    expect(plainStringEnd('"open', 1)).toBe(-1);
   });
 
   test('a struct with a nested struct and an array of structs is read; other codecs have no reader', () => {
