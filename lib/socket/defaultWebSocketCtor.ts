@@ -2,7 +2,8 @@ import { defer, from, map, type Observable, of } from 'rxjs';
 import { ConfigError } from '../errors';
 import type { WebSocketCtor } from './webSocketLike';
 
-interface WsModule {
+/** What `import('ws')` resolves to (an ES module namespace, or a CommonJS module seen through it). @internal */
+export interface WsModule {
   readonly WebSocket?: WebSocketCtor;
   readonly default?: WebSocketCtor | { readonly WebSocket?: WebSocketCtor };
 }
@@ -12,6 +13,19 @@ function isNode(): boolean {
   const g = globalThis as { process?: { versions?: { node?: unknown } } };
   return typeof g.process?.versions?.node === 'string';
 }
+
+/** Where the default constructor comes from: the runtime and the `ws` loader (tests replace them). @internal */
+export interface CtorSources {
+  readonly isNode: () => boolean;
+  readonly globalWebSocket: () => WebSocketCtor | undefined;
+  readonly loadWs: () => Promise<WsModule>;
+}
+
+const RUNTIME: CtorSources = {
+  isNode,
+  globalWebSocket: () => (globalThis as { WebSocket?: WebSocketCtor }).WebSocket,
+  loadWs: () => import('ws'),
+};
 
 function ctorOf(mod: WsModule): WebSocketCtor | undefined {
   if (typeof mod.WebSocket === 'function') return mod.WebSocket;
@@ -24,14 +38,14 @@ function ctorOf(mod: WsModule): WebSocketCtor | undefined {
  * Resolves the websocket constructor to use when none is injected, at connect time (never at import):
  * on Node the `ws` package through a dynamic `import('ws')` (faster than Node's built-in client, and Node 20
  * has no global `WebSocket`); elsewhere the global `WebSocket`. Errors with a {@link ConfigError} when
- * neither exists. The core bundle carries no top-level `ws` import.
+ * neither exists. The core bundle carries no top-level `ws` import. `sources`: the runtime (tests replace it).
  * @internal
  */
-export function defaultWebSocketCtor(): Observable<WebSocketCtor> {
+export function defaultWebSocketCtor(sources: CtorSources = RUNTIME): Observable<WebSocketCtor> {
   return defer(() => {
-    const global = (globalThis as { WebSocket?: WebSocketCtor }).WebSocket;
-    if (!isNode() && typeof global === 'function') return of(global);
-    return from(import('ws').then((mod: WsModule) => ctorOf(mod), () => undefined)).pipe(
+    const global = sources.globalWebSocket();
+    if (!sources.isNode() && typeof global === 'function') return of(global);
+    return from(sources.loadWs().then((mod: WsModule) => ctorOf(mod), () => undefined)).pipe(
       map((ws) => ws ?? global),
       map((ctor) => {
         if (typeof ctor !== 'function') {
