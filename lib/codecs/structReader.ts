@@ -138,6 +138,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   const requiredKeys = Object.keys(fields.required);
   const keys = [...requiredKeys, ...Object.keys(fields.optional)];
   if (keys.length > MAX_FIELDS) return undefined;
+  // The key trie ends a key at its quote and matches it character for character: a key that JSON writes with an
+  // escape (a quote, a backslash, a control character) is left to the general path.
+  if ([...keys, ...(options.refuse ?? [])].some((k) => /["\\\u0000-\u001f]/.test(k))) return undefined;
   const codecs = keys.map((k) => (fields.required[k] ?? fields.optional[k]) as t.Mixed);
   const keep = options.undeclared !== 'drop';
   const { dependent } = options;

@@ -295,4 +295,16 @@ describe('structReader parts', () => {
     expect(readText('{"list":[]}', reader)).toBe(FAIL);
     expect(structReader(t.string)).toBeUndefined();
   });
+
+  test('keys: shared prefixes and a key that is a prefix of another are told apart; keys JSON escapes get no reader', () => {
+    const Keys = struct('Keys', { ab: t.string, abc: t.string, b: t.string }, {});
+    const reader = structReader(Keys)!;
+    expect(readText('{"abc":"3","ab":"2","b":"1"}', reader)).toStrictEqual({ ab: '2', abc: '3', b: '1' });
+    expect(readText('{"abc":"3","ab":"2","b":"1","abcd":"4","a":"0"}', reader)).toStrictEqual({ ab: '2', abc: '3', b: '1', abcd: '4', a: '0' });
+    expect(structReader(Keys, { refuse: ['abcd'] })).toBeDefined();
+    expect(readText('{"abc":"3","ab":"2","b":"1","abcd":"4"}', structReader(Keys, { refuse: ['abcd'] })!)).toBe(FAIL);
+    expect(structReader(struct('Quote', { 'a"b': t.string }, {}))).toBeUndefined();
+    expect(structReader(struct('Slash', { 'a\\b': t.string }, {}))).toBeUndefined();
+    expect(structReader(struct('Tab', { 'a\tb': t.string }, {}))).toBeUndefined();
+  });
 });
