@@ -7,6 +7,7 @@
  * floor / library. Part of `npm run bench` (`--only=api`); alone:
  *
  *   node --expose-gc -r ts-node/register/transpile-only spec/bench/publicApi.ts [--quick] [--case=trades]
+ *     [--reorder=nohold|nodedupe|neither]  (the user stream with a guarantee left out, to measure what it costs)
  *
  * The user stream runs on a `VirtualTimeScheduler` whose clock the benchmark advances 1 ms per 16 events
  * (16 000 events/s), firing the reorder buffer's (default 250 ms) hold on the way; a round ends with the
@@ -85,6 +86,18 @@ function marketCase(
   };
 }
 
+/**
+ * The user stream's `reorder` options: the default, or with a guarantee left out to measure what it costs
+ * (`--reorder=nohold`: no hold by `E`; `nodedupe`: no de-duplication; `neither`). Not part of `npm run bench`.
+ */
+function reorderAblation(): { maxDelayMs?: number; dedupeKey?: undefined } {
+  const which = process.argv.find((a) => a.startsWith('--reorder='))?.slice('--reorder='.length);
+  if (which === 'nohold') return { maxDelayMs: 0 };
+  if (which === 'nodedupe') return { dedupeKey: undefined };
+  if (which === 'neither') return { maxDelayMs: 0, dedupeKey: undefined };
+  return {};
+}
+
 /** Events per millisecond of the user stream's virtual clock. */
 const EVENTS_PER_MS = 16;
 
@@ -105,7 +118,7 @@ const executionReports: ApiCase = {
     };
     advance(clock);
     const sockets = standInSockets();
-    const user = userStream({ url: 'ws://127.0.0.1:1/api/v1/ws', listenKey$: of('benchkey'), WebSocketCtor: sockets.Ctor, scheduler });
+    const user = userStream({ url: 'ws://127.0.0.1:1/api/v1/ws', listenKey$: of('benchkey'), WebSocketCtor: sockets.Ctor, scheduler, reorder: reorderAblation() });
     let count = 0;
     const subscription = user.executionReports$.subscribe(() => count++);
     for (let i = 0; i < 3; i++) {
