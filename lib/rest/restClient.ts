@@ -96,10 +96,7 @@ export function restClient(config: RestClientConfig): RestClient {
     ...restCalls(request),
     request,
     serverTimeOffsetMs: offsetMs,
-    serverTimeOffsetErrorMs: () => {
-      const ms = clock === undefined ? 0 : clock.offsetErrorMs();
-      return Number.isFinite(ms) && ms > 0 ? ms : 0;
-    },
+    serverTimeOffsetErrorMs: () => clock?.offsetErrorMs() ?? 0,
     clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
     createListenKey: () => createListenKeyCall(send),
     extendListenKey: (listenKey) => listenKeyCall(send, 'PUT', listenKey),

@@ -3,22 +3,15 @@
  * @internal
  * @module
  */
-import type { OrderStatus } from '../../codecs/executionReport';
+import { OrderStatusCodec } from '../../codecs/executionReport';
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import { PLAIN_CODE_CHARS, plainTextCode } from '../../internal/decimal';
 import type { RecentKeys } from '../../internal/recentKeys';
 import { privateEventKey } from '../privateEventKey';
 
-/** Each order status as a number below {@link STATUSES}. */
-const STATUS_CODE: Readonly<Record<OrderStatus, number>> = {
-  NEW: 0,
-  PARTIALLY_FILLED: 1,
-  FILLED: 2,
-  PARTIALLY_CANCELED: 3,
-  CANCELED: 4,
-  REJECTED: 5,
-};
-const STATUSES = 6;
+/** Each order status as a number below {@link STATUSES}, in the order its codec declares them. */
+const STATUS_CODE: ReadonlyMap<string, number> = new Map(Object.keys(OrderStatusCodec.keys).map((status, n) => [status, n]));
+const STATUSES = STATUS_CODE.size;
 
 /**
  * The user stream's default de-duplication: records `event` under its {@link privateEventKey} identity and
@@ -37,10 +30,12 @@ export function rememberPrivateEvent(seen: RecentKeys, event: PrivateEvent, now:
     const high = plainTextCode(i, 0, cut);
     const low = plainTextCode(i, cut, i.length);
     const filled = plainTextCode(z, 0, z.length);
-    const status = STATUS_CODE[event.X];
+    const status = STATUS_CODE.get(event.X) ?? -1;
+    const filledAndStatus = filled * STATUSES + status;
     const time = event.U ?? event.E;
-    if (high >= 0 && low >= 0 && filled >= 0 && typeof status === 'number' && Number.isSafeInteger(time)) {
-      return seen.addNumbers(high, low, filled * STATUSES + status, time, now);
+    // Every part an exact integer (the combined code too: `plainTextCode` leaves room for the statuses).
+    if (high >= 0 && low >= 0 && filled >= 0 && status >= 0 && Number.isSafeInteger(filledAndStatus) && Number.isSafeInteger(time)) {
+      return seen.addNumbers(high, low, filledAndStatus, time, now);
     }
   }
   return seen.add(privateEventKey(event), now);
