@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { Inflate, inflateSync } from 'fflate';
 import { DecodeError } from '../errors';
+import { crc32 } from '../internal/crc32';
 import type { RawInflater } from './decodeFrame';
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -35,11 +36,14 @@ function findEndOfCentralDirectory(zip: Uint8Array): number {
 }
 
 /**
- * The bytes of the first entry of a zip file, without copying the input. Sizes come from the central
- * directory (the local header may defer them to a data descriptor). The declared uncompressed size is
+ * The bytes of the first entry of a zip file, without copying the input. Sizes and the CRC-32 come from the
+ * central directory (a zip written in streaming mode leaves them 0 in the local header and writes them in a
+ * data descriptor after the data, which the central directory repeats). The declared uncompressed size is
  * checked against `maxInflatedBytes` before inflating, and the inflater (fflate by default) never produces
  * more than that size + 1 byte (to detect an entry that inflates beyond what it declares), so memory stays
- * bounded even when the header lies. Never throws.
+ * bounded even when the header lies. The entry's bytes (stored or inflated) must then have the declared
+ * CRC-32, or it is refused as kind `'zip'`: a damaged entry whose text still parses is not delivered as good
+ * data. Never throws.
  * @internal
  */
 export function unzipFirstEntry(
@@ -55,6 +59,7 @@ export function unzipFirstEntry(
     return zipError('bad central directory');
   }
   const method = u16(zip, central + 10);
+  const crc = u32(zip, central + 16);
   const compressedSize = u32(zip, central + 20);
   const size = u32(zip, central + 24);
   const local = u32(zip, central + 42);
@@ -67,9 +72,18 @@ export function unzipFirstEntry(
   const end = start + compressedSize;
   if (end > zip.length) return zipError('entry data is truncated');
   const data = zip.subarray(start, end);
-  if (method === STORED) return compressedSize === size ? E.right(data) : zipError('stored entry size mismatch');
+  if (method === STORED) return compressedSize === size ? checked(data, crc) : zipError('stored entry size mismatch');
   if (method !== DEFLATED) return zipError(`compression method ${method} is not supported`);
-  return inflateBounded(data, size, inflateRaw);
+  const inflated = inflateBounded(data, size, inflateRaw);
+  return E.isLeft(inflated) ? inflated : checked(inflated.right, crc);
+}
+
+const hex = (n: number): string => n.toString(16).padStart(8, '0');
+
+/** The entry's bytes if their CRC-32 is the declared one, else a `'zip'` error. */
+function checked(entry: Uint8Array, declared: number): E.Either<DecodeError, Uint8Array> {
+  const actual = crc32(entry);
+  return actual === declared ? E.right(entry) : zipError(`entry CRC-32 mismatch (declared ${hex(declared)}, data ${hex(actual)})`);
 }
 
 /**

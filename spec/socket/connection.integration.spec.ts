@@ -5,7 +5,7 @@ import { startSimulator } from '../../lib/simulator';
 import type { Simulator } from '../../lib/simulator';
 import { type Connection, connection, type ConnectionConfig } from '../../lib/socket/connection';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
-import { zipBomb } from '../helpers/zipFrames';
+import { zipBomb, zipText } from '../helpers/zipFrames';
 
 /** Integration: a real simulator on 127.0.0.1 (ephemeral port), real `ws` sockets, the real clock. */
 describe('connection (against the simulator)', () => {
@@ -104,6 +104,22 @@ describe('connection (against the simulator)', () => {
     expect(await error).toEqual(expect.objectContaining({ name: 'DecodeError', kind: 'inflated-too-large' }));
     expect(await error).toBeInstanceOf(DecodeError);
     await after;
+    const statuses = await firstValueFrom(conn.status$.pipe(take(1), toArray()));
+    expect(statuses).toEqual([expect.objectContaining({ type: 'open', epoch: 1 })]);
+  });
+
+  it('refuses a zip whose entry lacks its CRC-32 (its text parses) as a DecodeError; the frames after it flow', async () => {
+    const conn = open();
+    await openEpoch(conn, 1);
+    const error = within(conn.errors$);
+    const received = within(conn.messages$.pipe(filter((m) => (m as { n?: unknown }).n !== undefined), take(2), toArray()));
+    const damaged = zipText('{"n":1,"p":"1.5"}', 0); // stored: the text is in the frame as is
+    damaged.set(Buffer.from('1.6'), Buffer.from(damaged).indexOf('1.5'));
+    sim.sendRaw({ stream: 'public', data: damaged });
+    sim.sendRaw({ stream: 'public', data: zipText('{"n":2,"p":"1.5"}') });
+    sim.sendRaw({ stream: 'public', data: '{"n":3}' });
+    expect(await error).toEqual(expect.objectContaining({ name: 'DecodeError', kind: 'zip', message: expect.stringMatching(/CRC-32 mismatch/) }));
+    expect(await received).toEqual([{ n: 2, p: '1.5' }, { n: 3 }]);
     const statuses = await firstValueFrom(conn.status$.pipe(take(1), toArray()));
     expect(statuses).toEqual([expect.objectContaining({ type: 'open', epoch: 1 })]);
   });

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/Either';
-import { strFromU8, strToU8 } from 'fflate';
+import { strFromU8, strToU8, Zip, ZipPassThrough } from 'fflate';
+import { crc32 } from 'node:zlib';
 import { unzipFirstEntry } from '../../lib/socket/unzipFirstEntry';
 import type { DecodeError } from '../../lib/errors';
 import { withDeclaredSize, zipBomb, zipBytes, zipText, zipTextStreamed } from '../helpers/zipFrames';
@@ -30,6 +31,29 @@ function noise(length: number): Uint8Array {
     out[i] = x >>> 24;
   }
   return out;
+}
+
+/** A stored zip written in streaming mode: local CRC and sizes 0 (flag bit 3), real ones in a data descriptor and the central directory. */
+function storedStreamed(content: string): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    chunks.push(chunk);
+  });
+  const entry = new ZipPassThrough('data.json');
+  zip.add(entry);
+  entry.push(strToU8(content), true);
+  zip.end();
+  return Uint8Array.from(Buffer.concat(chunks));
+}
+
+/** A copy of `zip` whose entry data has the first `from` replaced with `to` (same length): the text still parses. */
+function alteredData(zip: Uint8Array, from: string, to: string): Uint8Array {
+  const copy = zip.slice();
+  const at = Buffer.from(copy).indexOf(from, 0, 'latin1');
+  if (at < 0 || from.length !== to.length) throw new Error(`${from} not found`);
+  copy.set(strToU8(to), at);
+  return copy;
 }
 
 const text = (result: E.Either<DecodeError, Uint8Array>): string => {
@@ -108,6 +132,38 @@ describe('unzipFirstEntry', () => {
       const error = failure(unzipFirstEntry(zip(), MAX));
       expect(error.kind).toBe('zip');
       expect(error.message).toMatch(message);
+    });
+
+    describe('an entry whose bytes lack the declared CRC-32 (the text would still parse)', () => {
+      const crcError = { kind: 'zip', message: expect.stringMatching(/CRC-32 mismatch/) };
+
+      it.each<[string, () => Uint8Array]>([
+        ['a deflated entry, CRC changed in the central directory', () => patched(zipText(TEXT), (z) => centralOf(z) + 16, crc32(strToU8(TEXT)) ^ 1)],
+        ['a stored entry whose data changed', () => alteredData(zipText(TEXT, 0), '1.5', '1.6')],
+        ['a stored entry in streaming mode (data descriptor) whose data changed', () => alteredData(storedStreamed(TEXT), '1.5', '1.6')],
+        ['a deflated entry in streaming mode, CRC changed in the central directory', () => patched(zipTextStreamed(TEXT), (z) => centralOf(z) + 16, 0)],
+      ])('%s', (_, zip) => {
+        expect(failure(unzipFirstEntry(zip(), MAX))).toEqual(crcError);
+      });
+
+      it('an inflater that returns other bytes of the declared size', () => {
+        const other = strToU8(TEXT.replace('1.5', '1.6'));
+        expect(failure(unzipFirstEntry(zipText(TEXT), MAX, () => other))).toEqual(crcError);
+      });
+
+      it('the message gives both values, in hex', () => {
+        const declared = (crc32(strToU8(TEXT)) ^ 0x80000000) >>> 0;
+        const error = failure(unzipFirstEntry(patched(zipText(TEXT), (z) => centralOf(z) + 16, declared), MAX));
+        expect(error.message).toBe(
+          `binary frame is not a usable zip file: entry CRC-32 mismatch (declared ${declared.toString(16)}, data ${crc32(strToU8(TEXT)).toString(16).padStart(8, '0')})`,
+        );
+      });
+
+      it('a streamed zip is checked against the central directory, not the local header (0 there)', () => {
+        expect(text(unzipFirstEntry(storedStreamed(TEXT), MAX))).toBe(TEXT);
+        const zip = storedStreamed(TEXT);
+        expect(view(zip).getUint32(14, true)).toBe(0); // the local header's CRC
+      });
     });
 
     it('corrupt deflate data', () => {
