@@ -156,6 +156,21 @@ export interface ReorderInput<T> {
   readonly complete: () => void;
   /** Stops the timer and drops what is held (the output was unsubscribed). */
   readonly dispose: () => void;
+  /**
+   * With a zero hold and `releasedByCaller`: emits, in order, everything held (the caller's unit of arrival, a
+   * frame, has ended). Otherwise does nothing (the timer releases).
+   */
+  readonly drain: () => void;
+}
+
+/** How the caller of {@link reorderBuffer} drives it. @internal */
+export interface ReorderDriver {
+  /**
+   * With `maxDelayMs: 0`, no timer: the caller calls `drain()` after each unit of arrival (a frame), so an
+   * in-order event leaves in the call that received it, and the events of one unit are still ordered among
+   * themselves. Ignored for a non-zero hold.
+   */
+  readonly releasedByCaller?: boolean;
 }
 
 /**
@@ -168,6 +183,7 @@ export interface ReorderInput<T> {
 export function reorderBuffer<T>(
   config: ReorderByEventTimeConfig<T>,
   remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined,
+  driver: ReorderDriver = {},
 ): (out: ReorderOutput<T>) => ReorderInput<T> {
   const {
     eventTime = eventTimeE,
@@ -180,7 +196,8 @@ export function reorderBuffer<T>(
     scheduler = asyncScheduler,
   } = config;
   validate(maxDelayMs, maxBuffered, late, dedupeWindowMs, dedupeMaxKeys);
-  const timed = maxDelayMs !== Infinity;
+  const drained = maxDelayMs === 0 && driver.releasedByCaller === true;
+  const timed = maxDelayMs !== Infinity && !drained;
 
   return (out) => {
     const heap = new EventHeap<T>();
@@ -286,6 +303,9 @@ export function reorderBuffer<T>(
         heap.clear();
         deadlines.length = 0;
         seen?.clear();
+      },
+      drain: () => {
+        if (drained && heap.size > 0) release(Infinity);
       },
     };
   };

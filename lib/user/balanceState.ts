@@ -32,9 +32,11 @@ export interface BalanceState {
 
 /**
  * Applies one account update to a balance map: an asset's balance is replaced unless the update is older
- * (by `E`) than the applied one or carries the same amounts. At equal `E` the later arrival wins: the
+ * (by `E`) than the applied one, or as old and with the same amounts. At equal `E` the later arrival wins: the
  * service gives every event of one operation the same `E` (e.g. one balance update per fill), so arrival
- * order is the only order there is. Returns the same map when nothing changed.
+ * order is the only order there is. A newer update with the same amounts still moves `eventTime` forward:
+ * otherwise an older update arriving after it (the service does not push in order) would win over it.
+ * Returns the same map when nothing changed.
  * @internal
  */
 export function applyAccountUpdate(
@@ -45,7 +47,9 @@ export function applyAccountUpdate(
   for (const b of update.B) {
     const candidate: BalanceState = { asset: b.a, free: b.f, locked: b.l, eventTime: update.E };
     const current = (next ?? balances).get(b.a);
-    if (current !== undefined && (candidate.eventTime < current.eventTime || sameAmounts(candidate, current))) continue;
+    if (current !== undefined && (candidate.eventTime < current.eventTime || (candidate.eventTime === current.eventTime && sameAmounts(candidate, current)))) {
+      continue;
+    }
     next ??= new Map(balances);
     next.set(b.a, candidate);
   }

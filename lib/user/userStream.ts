@@ -18,6 +18,7 @@ import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { BalancesState } from './balancesState';
 import type { OrdersState } from './ordersState';
+import { RecentKeys } from '../internal/recentKeys';
 import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { snapshotApi } from './internal/resync';
@@ -248,6 +249,15 @@ export function userStream(config: UserStreamConfig): UserStream {
     counters.next({ ...counters.value, ...change(counters.value) });
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
   const { dedupeKey, onLate } = reorder;
+  // The de-duplication runs in front of the folds and the buffer (see userCore), so the buffer itself remembers nothing.
+  const remember: ((seen: RecentKeys, event: PrivateEvent, now: number) => boolean) | undefined =
+    'dedupeKey' in reorder ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)) : rememberPrivateEvent;
+  const { dedupeWindowMs = 60_000, dedupeMaxKeys = 100_000 } = reorder;
+  const openDedupe = (): ((event: PrivateEvent, now: number) => boolean) | undefined => {
+    if (remember === undefined) return undefined;
+    const seen = new RecentKeys(dedupeWindowMs, dedupeMaxKeys);
+    return (event, now) => remember(seen, event, now);
+  };
   const openReorder = reorderBuffer<PrivateEvent>(
     {
       ...reorder,
@@ -257,7 +267,8 @@ export function userStream(config: UserStreamConfig): UserStream {
         onLate?.(event, watermark);
       },
     },
-    'dedupeKey' in reorder ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)) : rememberPrivateEvent,
+    undefined,
+    { releasedByCaller: true },
   );
   // The states of the run under way (late subscribers of orders$ / balances$ get them first).
   let states: StateFolds | undefined;
@@ -277,6 +288,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       scheduler,
       WebSocketCtor,
       openReorder,
+      openDedupe,
       count,
       watchingOrders: () => outputs.listening('orders'),
       onRun: (run) => (states = run),

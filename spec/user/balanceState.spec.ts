@@ -1,14 +1,15 @@
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
+import type { DecimalText } from '../../lib/codecs/decimal';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 
 /** A decoded account update (no import of the user-stream fixtures: this spec needs only the folds). */
-const account = (E: number, balances: ReadonlyArray<readonly [string, string, string]>): OutboundAccountInfo => ({
+const account = (E: number, balances: ReadonlyArray<readonly [string, DecimalText, DecimalText]>): OutboundAccountInfo => ({
   e: 'outboundAccountInfo',
   E,
   B: balances.map(([a, f, l]) => ({ a, f, l })),
 });
 
-const balance = (asset: string, free: string, locked: string, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
+const balance = (asset: string, free: DecimalText, locked: DecimalText, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
 const mapOf = (...bs: BalanceState[]): ReadonlyMap<string, BalanceState> => new Map(bs.map((b) => [b.asset, b]));
 
 describe('applyAccountUpdate', () => {
@@ -34,9 +35,17 @@ describe('applyAccountUpdate', () => {
     expect(applyAccountUpdate(before, account(9, [['BTC', '5', '5']]))).toBe(before);
   });
 
-  it('returns the same map when the amounts are equal as decimals, even at a newer E', () => {
+  it('returns the same map when the amounts are equal as decimals at the same E', () => {
     const before = mapOf(balance('BTC', '1.50', '0', 10));
-    expect(applyAccountUpdate(before, account(20, [['BTC', '1.5', '0.000']]))).toBe(before);
+    expect(applyAccountUpdate(before, account(10, [['BTC', '1.5', '0.000']]))).toBe(before);
+  });
+
+  it('moves eventTime forward on a newer update with the same amounts, so an older one arriving later loses', () => {
+    const before = mapOf(balance('BTC', '0', '0', 45));
+    const confirmed = applyAccountUpdate(before, account(59, [['BTC', '0', '0']]));
+    expect(confirmed.get('BTC')?.eventTime).toBe(59);
+    // the push of E 52 (BTC 1), read after the one of E 59: stale
+    expect(applyAccountUpdate(confirmed, account(52, [['BTC', '1', '0']]))).toBe(confirmed);
   });
 
   it('never changes the map it is given', () => {

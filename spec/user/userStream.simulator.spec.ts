@@ -1,6 +1,7 @@
-import { filter, firstValueFrom, map, tap, timeout, type Subscription } from 'rxjs';
+import { filter, firstValueFrom, map, ReplaySubject, tap, timeout, type Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { PrivateEvent } from '../../lib/codecs/privateEvents';
+import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import { startSimulator } from '../../lib/simulator/startSimulator';
@@ -53,7 +54,8 @@ describe('userStream (simulator)', () => {
   it('shows a placed order going NEW → FILLED on orders$, with balances', async () => {
     const user = stream();
     const statuses: string[] = [];
-    subs.push(user.executionReports$.subscribe((r) => statuses.push(r.X)));
+    const reports = new ReplaySubject<ExecutionReport>();
+    subs.push(user.executionReports$.subscribe((r) => (statuses.push(r.X), reports.next(r))));
     await opened(user);
     const orderId = await buy();
     const order = await firstValueFrom(
@@ -64,6 +66,8 @@ describe('userStream (simulator)', () => {
     );
     expect(order).toMatchObject({ orderId, symbol: 'BTCUSDT', side: 'BUY', filledQuantity: '0.001' });
     expect(order!.averagePrice).toMatch(/^\d+(\.\d+)?$/);
+    // orders$ folds on arrival; the reports come out of the 50 ms hold after it, in E order.
+    await firstValueFrom(reports.pipe(filter((r) => r.i === orderId && r.X === 'FILLED'), timeout(5000)));
     expect(statuses[0]).toBe('NEW');
     // The account update may come after the FILLED report (held a little longer by the reorder buffer): wait for
     // the first BTC balance that moved from the starting 10, then check it is the fill's.

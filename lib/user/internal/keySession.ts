@@ -49,6 +49,8 @@ export interface KeySessionSettings {
   /** Each decoded event, in frame order, by one plain call (while the session is subscribed), with the
    * scheduler's time at which its frame arrived. */
   readonly onEvent: (event: PrivateEvent, now: number) => void;
+  /** Called after each frame's events went to `onEvent`. */
+  readonly onFrameEnd?: (() => void) | undefined;
   /** Updated on every frame (the end of a gap is the last frame received, not the time the loss was noticed). */
   readonly frameClock: FrameClock;
 }
@@ -131,6 +133,7 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
         .frames((message, now, exact) => {
           clock.lastFrameAt = now;
           sink(message, now, exact);
+          s.onFrameEnd?.();
         })
         .subscribe({
           // A key closed as not valid ends the connection, not the session.

@@ -4,11 +4,16 @@
  * ```
  * listen keys ─► 1. keySession      one connection per key (connection core, frames)
  *             ─► 2. frameSink       decode: each element of a frame checked, handed on by a plain call
- *             ─►    toBuffer        the event-time guard (maxEventTimeSkewMs) and the frame clock of gaps
- *             ─► 3. reorder buffer  order by `E`, de-duplication (`reorderBuffer` of reorderByEventTime)
- *             ─► the outputs (events) ─► 4. StateFolds (orders, balances) ─► the outputs (states)
+ *             ─►    toBuffer        the event-time guard (maxEventTimeSkewMs), the frame clock of gaps, de-duplication
+ *                   ├► 4. StateFolds (orders, balances), on arrival ─► the outputs (states)
+ *                   └► 3. reorder buffer  order by `E` (`reorderBuffer` of reorderByEventTime) ─► the outputs (events)
  *             ─► 5. UserOutputs     executionReports$, accountUpdates$, tickets$, orders$, balances$, …
  * ```
+ *
+ * The folds need no order: an order's state only moves forward (`compareReports` keeps the furthest report) and a
+ * balance is kept by `E` per asset, so folding on arrival gives, at every moment, the fold of what arrived, and in
+ * the end the fold in `E` order. With a zero hold (`reorder.maxDelayMs: 0`) the buffer has no timer: it is drained
+ * at the end of each frame, so an in-order event reaches the event streams in the call that received its frame.
  *
  * Events travel by plain calls along one seam, built here: the run creates the folds, then the reorder
  * buffer writing to the outputs and the folds, then `toBuffer` in front of it, and gives `toBuffer` to every
@@ -63,8 +68,10 @@ export interface UserCoreSettings {
   readonly serverOffsetErrorMs: (() => number) | undefined;
   readonly scheduler: SchedulerLike;
   readonly WebSocketCtor: WebSocketCtor | undefined;
-  /** Opens the reorder buffer of a run (order by `E`, de-duplication). */
+  /** Opens the reorder buffer of a run (order by `E`; it de-duplicates nothing: `openDedupe` does, in front of it). */
   readonly openReorder: (out: ReorderOutput<PrivateEvent>) => ReorderInput<PrivateEvent>;
+  /** Opens the de-duplication memory of a run: `false` for an event already seen; `undefined`: none. */
+  readonly openDedupe: () => ((event: PrivateEvent, now: number) => boolean) | undefined;
   /** Counts something on `status$`. */
   readonly count: (change: (c: UserCounters) => Partial<UserCounters>) => void;
   /** Whether anyone reads `orders` items now (see `StateFolds`). */
@@ -90,17 +97,15 @@ export function userCore(s: UserCoreSettings): UserCore {
       return item.type === 'error' ? item.error : error;
     };
 
-    // 4. The folds, writing new states to the outputs.
+    // 4. The folds, writing new states to the outputs: fed on arrival (their result does not depend on the order).
     const folds = new StateFolds((item) => sink.item(item), s.watchingOrders);
-    // 3. The reorder buffer: each ordered event to the outputs, then to the folds.
+    const isNew = s.openDedupe();
+    // 3. The reorder buffer: each ordered event to the outputs.
     const buffer = s.openReorder({
       get closed() {
         return sink.closed;
       },
-      next: (event) => {
-        sink.event(event);
-        folds.event(event);
-      },
+      next: (event) => sink.event(event),
       error: (error: unknown) => sink.error(scrubFatal(error)),
       complete: () => sink.complete(),
     });
@@ -122,6 +127,10 @@ export function userCore(s: UserCoreSettings): UserCore {
         const writtenAt = event.E - (offset + offsetError());
         if (writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
       }
+      // De-duplicated once, here: the folds take each event as it arrives (no hold, no timer before a state), the
+      // buffer orders it by `E` for the event streams.
+      if (isNew !== undefined && !isNew(event, now)) return;
+      folds.event(event);
       buffer.next(event, now);
     };
 
@@ -141,7 +150,7 @@ export function userCore(s: UserCoreSettings): UserCore {
     const keys$ = s.listenKey$ ?? sharedListenKey(s.rest!, { ...s.listenKeyOptions, scheduler, recreate$, onError }, { onRetrying });
 
     // 1. One key session per key, each handing its decoded events to `toBuffer` (2. decode: `frameSink`).
-    const sessions$ = keySessions(s, keys$, keys, toBuffer, frameClock, () => recreate$.next());
+    const sessions$ = keySessions(s, keys$, keys, toBuffer, () => buffer.drain(), frameClock, () => recreate$.next());
     const items$ = sessions$.pipe(
       trackSessions(scheduler, frameClock),
       // Side items first: a creation failing at once is not lost. A start shows as `connecting` at once, also
@@ -206,6 +215,7 @@ function keySessions(
   keys$: Observable<string>,
   keys: string[],
   onEvent: (event: PrivateEvent, now: number) => void,
+  onFrameEnd: () => void,
   frameClock: FrameClock,
   recreate: () => void,
 ): Observable<SessionItem> {
@@ -237,6 +247,7 @@ function keySessions(
         suspectAfterFailures: s.suspectKeyAfterFailures,
         onKeySuspect,
         onEvent,
+        onFrameEnd,
         frameClock,
       });
       const delayMs = sameKeyRetries === 0 ? 0 : backoffDelayMs(sameKeyRetries, minDelayMs, maxDelayMs, factor, random);

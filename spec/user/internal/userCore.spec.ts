@@ -37,6 +37,7 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
     scheduler: testScheduler,
     WebSocketCtor: undefined,
     openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 5 }, undefined),
+    openDedupe: () => undefined,
     count: () => undefined,
     watchingOrders: () => true,
     onRun: () => undefined,
@@ -45,7 +46,7 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
 }
 
 describe('userCore', () => {
-  it('runs the path: key session → decode → guard → reorder → outputs, then the folds (orders after each event)', () => {
+  it('runs the path: key session → decode → guard → the folds on arrival, and reorder → outputs', () => {
     const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     testScheduler.run(() => {
       const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
@@ -60,13 +61,65 @@ describe('userCore', () => {
         '0 connecting', // the start
         '0 connecting', // the connection's own
         '1 open',
+        '2 orders', // order 2 folded on arrival: no hold before a state
+        '2 orders', // order 1
         '2 EventTimeOutOfRangeError', // E 999 is 997 ms off the clock: dropped
-        '7 event 1', // ordered by E after the 5 ms hold
-        '7 orders',
+        '7 event 1', // the events ordered by E after the 5 ms hold
         '7 event 2',
-        '7 orders',
       ]);
       expect(runs.map((r) => r !== undefined)).toEqual([true, false]);
+    });
+  });
+
+  it('with a zero hold, releases a frame\'s events in E order in the call that received the frame (no timer)', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      const run = userCore(
+        settings(testScheduler, {
+          WebSocketCtor: ws.WebSocketCtor,
+          openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 0 }, undefined, { releasedByCaller: true }),
+        }),
+      )(sink);
+      ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '2', E: 2, U: 2 }), report({ i: '1', E: 1, U: 1 })])));
+      ws.at(3, (s) => s.receive(JSON.stringify([report({ i: '3', E: 3, U: 3 })])));
+      testScheduler.schedule(() => run.unsubscribe(), 20);
+      testScheduler.flush();
+      expect(log.filter((l) => !l.endsWith('connecting') && !l.endsWith('open'))).toEqual([
+        '2 orders',
+        '2 orders',
+        '2 event 1', // ordered within the frame, released at its end
+        '2 event 2',
+        '3 orders',
+        '3 event 3',
+      ]);
+    });
+  });
+
+  it('de-duplicates once, in front of the folds and the buffer', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      const seen = new Set<string>();
+      const run = userCore(
+        settings(testScheduler, {
+          WebSocketCtor: ws.WebSocketCtor,
+          openDedupe: () => (e) => {
+            const key = e.e === 'executionReport' ? `${e.i}/${e.X}` : e.e;
+            if (seen.has(key)) return false;
+            seen.add(key);
+            return true;
+          },
+        }),
+      )(sink);
+      const frame = JSON.stringify([report({ i: '1', E: 1, U: 1 })]);
+      ws.at(2, (s) => s.receive(frame));
+      ws.at(3, (s) => s.receive(frame));
+      testScheduler.schedule(() => run.unsubscribe(), 20);
+      testScheduler.flush();
+      expect(log.filter((l) => !l.endsWith('connecting') && !l.endsWith('open'))).toEqual(['2 orders', '7 event 1']);
     });
   });
 
