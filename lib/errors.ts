@@ -174,6 +174,11 @@ export interface ConnectionClosedDetails {
   readonly address?: string;
   /** The HTTP status that answered the upgrade (with `failure: 'http-status'`). */
   readonly httpStatus?: number;
+  /**
+   * The wait the upgrade answer asked for in its `Retry-After` header (seconds or an HTTP date), in ms. Read on
+   * Node (`ws`); a browser does not show the answer's headers.
+   */
+  readonly retryAfterMs?: number;
   /** The runtime's error code, e.g. `'ECONNREFUSED'`, `'ENOTFOUND'`, `'WS_ERR_INVALID_OPCODE'`. */
   readonly errorCode?: string;
   /** The runtime's own words, redacted and cut short, e.g. `'connect ECONNREFUSED 127.0.0.1:1234'`. */
@@ -203,7 +208,8 @@ function closedMessage(code: number, reason: string, d: ConnectionClosedDetails)
     case 'http-status':
       return d.httpStatus === undefined
         ? `${to} got an HTTP answer instead of a websocket upgrade${d.detail ? ` (${d.detail})` : ''}`
-        : `${to} answered HTTP ${d.httpStatus} to the websocket upgrade${statusHint(d.httpStatus)}`;
+        : `${to} answered HTTP ${d.httpStatus} to the websocket upgrade${statusHint(d.httpStatus)}` +
+            (d.retryAfterMs === undefined ? '' : `, retry after ${d.retryAfterMs} ms`);
     case 'dns':
       return `${to} failed: host not found${why ? ` (${why})` : ''}`;
     case 'reset':
@@ -247,6 +253,11 @@ export class ConnectionClosedError extends Error {
   readonly address?: string;
   /** The HTTP status that answered the upgrade (`failure: 'http-status'`). */
   readonly httpStatus?: number;
+  /**
+   * The upgrade answer's `Retry-After`, in ms (Node only). `connection` waits at least this long (capped at its
+   * `reconnect.maxDelayMs`) before the next attempt.
+   */
+  readonly retryAfterMs?: number;
   /** The runtime's error code (`'ECONNREFUSED'`, …). */
   readonly errorCode?: string;
   /** The runtime's own words, redacted and cut short. */
@@ -265,6 +276,7 @@ export class ConnectionClosedError extends Error {
     if (details.failure !== undefined) this.failure = details.failure;
     if (details.address !== undefined) this.address = details.address;
     if (details.httpStatus !== undefined) this.httpStatus = details.httpStatus;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
     if (details.errorCode !== undefined) this.errorCode = details.errorCode;
     if (details.detail !== undefined) this.detail = details.detail;
   }

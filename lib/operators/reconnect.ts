@@ -1,5 +1,5 @@
 import { asyncScheduler, defer, type MonoTypeOperatorFunction, retry, type SchedulerLike, throwError, timer } from 'rxjs';
-import { ConfigError } from '../errors';
+import { ConfigError, ConnectionClosedError, RateLimitedError } from '../errors';
 
 /**
  * What {@link ReconnectConfig.onReconnecting} is told before each wait.
@@ -16,7 +16,7 @@ import { ConfigError } from '../errors';
 export interface ReconnectInfo {
   /** 1 for the first retry after a healthy period, then 2, 3, … */
   readonly attempt: number;
-  /** The jittered wait before resubscribing, in ms. */
+  /** The wait before resubscribing, in ms: the jittered backoff, or what the error asked for when longer. */
   readonly delayMs: number;
   /** The error that ended the previous subscription. */
   readonly cause: unknown;
@@ -36,7 +36,10 @@ export interface ReconnectInfo {
 export interface ReconnectConfig {
   /** Base delay: the cap of the first retry's wait, in ms. Default 500. */
   readonly minDelayMs?: number | undefined;
-  /** Largest wait, in ms. Default 30 000 (a service that is down for minutes is asked twice a minute). */
+  /**
+   * Largest wait, in ms, also of a wait an error asks for (`retryAfterMs`). Default 30 000 (a service that is
+   * down for minutes is asked twice a minute).
+   */
   readonly maxDelayMs?: number | undefined;
   /** Growth of the cap per attempt. Default 2. */
   readonly factor?: number | undefined;
@@ -60,6 +63,8 @@ export interface ReconnectConfig {
 /**
  * Resubscribes to the source when it errors, after an exponential backoff with full jitter:
  * `delay = random() * min(maxDelayMs, minDelayMs * factor ^ (attempt - 1))`, rounded to whole ms.
+ * An error that says how long to wait (`retryAfterMs` of a `RateLimitedError`, or of a `ConnectionClosedError`
+ * whose websocket upgrade was answered with `Retry-After`) waits at least that long, capped at `maxDelayMs`.
  * Shaped like RxJS `retry`, usable on any observable. The attempt counter goes back to 1 when the failed
  * subscription had lived `resetAfterMs`; errors for which `shouldReconnect` is false, and the error after
  * `maxRetries` retries in a row, are passed on. Values and completion pass through unchanged. Throws a
@@ -112,7 +117,7 @@ export function reconnect<T>(config: ReconnectConfig = {}): MonoTypeOperatorFunc
             if (scheduler.now() - subscribedAt >= resetAfterMs) attempt = 0;
             if (attempt >= maxRetries || !shouldReconnect(error)) return throwError(() => error);
             attempt += 1;
-            const delayMs = backoffDelayMs(attempt, minDelayMs, maxDelayMs, factor, random);
+            const delayMs = Math.max(backoffDelayMs(attempt, minDelayMs, maxDelayMs, factor, random), Math.min(maxDelayMs, askedWaitMs(error)));
             onReconnecting?.({ attempt, delayMs, cause: error });
             return timer(delayMs, scheduler);
           },
@@ -134,4 +139,10 @@ export function backoffDelayMs(
   random: () => number,
 ): number {
   return Math.round(random() * Math.min(maxDelayMs, minDelayMs * factor ** (attempt - 1)));
+}
+
+/** The wait an error asks for itself (a `Retry-After` read into `retryAfterMs`), else 0. */
+function askedWaitMs(error: unknown): number {
+  const asked = error instanceof RateLimitedError || error instanceof ConnectionClosedError ? error.retryAfterMs : undefined;
+  return asked !== undefined && asked > 0 ? asked : 0;
 }

@@ -3,6 +3,7 @@ import { ErrorBodyCodec } from '../codecs/errorBody';
 import { decodeWith } from '../codecs/decode';
 import { RateLimitedError, RequestRejectedError } from '../errors';
 import { excerpt, redact } from '../internal/redact';
+import { retryAfterMs } from '../internal/retryAfter';
 import { parseBody } from './parseBody';
 
 /** `retryAfterMs` of a 429 answer without a usable `Retry-After` header. @internal */
@@ -21,19 +22,6 @@ export interface RejectedAnswer {
   readonly retryAfter?: string;
   /** The scheduler's time when the answer arrived (an HTTP-date `Retry-After` is relative to it). */
   readonly receivedAt: number;
-}
-
-/**
- * Milliseconds to wait from a `Retry-After` value: delay-seconds (`"30"`, `"1.5"`) or an HTTP date, relative
- * to `now` (the scheduler's clock). `undefined` when absent or unreadable; never negative.
- * @internal
- */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
-  const date = Date.parse(text);
-  return Number.isFinite(date) && /[a-z]/i.test(text) ? Math.max(0, date - now) : undefined;
 }
 
 /** A non-JSON body (an HTML error page, a proxy's text) as one short redacted line: tags dropped, spaces collapsed. */

@@ -66,7 +66,8 @@ export interface ConnectionConfig {
    * Reconnection settings (see `reconnect`), or `false` to fail on the first loss. Default `{}`: backoff
    * 500 ms … 30 s with full jitter, forever, whatever ended the socket (a close with any code, 4000-4999
    * included, a network error, a heartbeat timeout), except a `ConfigError` (no websocket implementation, or a
-   * `url` the runtime cannot open at all, such as a wrong scheme).
+   * `url` the runtime cannot open at all, such as a wrong scheme). An upgrade answered with `Retry-After` (a 429,
+   * a 503; read on Node only) waits at least that long, capped at `maxDelayMs`.
    * A `shouldReconnect` given here replaces that rule (e.g. to stop on a 4001 "invalid listen key").
    */
   readonly reconnect?: ReconnectConfig | false | undefined;

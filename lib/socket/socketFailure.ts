@@ -1,11 +1,14 @@
 import { ConfigError, type ConnectionClosedDetails, ConnectionClosedError, type ConnectionFailure } from '../errors';
 import { redact } from '../internal/redact';
+import { retryAfterMs } from '../internal/retryAfter';
 import type { WebSocketCloseEventLike } from './webSocketLike';
 
 /** What a transport error told (the `ws` error event's `Error`): the kind, the runtime's code and words. @internal */
 export interface TransportError {
   readonly failure: ConnectionFailure;
   readonly httpStatus?: number;
+  /** The upgrade answer's `Retry-After`, in ms (see {@link upgradeAnswer}). */
+  readonly retryAfterMs?: number;
   readonly errorCode?: string;
   readonly detail: string;
 }
@@ -53,6 +56,27 @@ export function transportError(event: unknown, secrets: readonly string[]): Tran
     return errorCode === undefined ? { ...kind, detail } : { ...kind, errorCode, detail };
   } catch {
     return { failure: 'network', detail: 'unreadable error event' };
+  }
+}
+
+/**
+ * An HTTP answer to the websocket upgrade (what `ws` hands its `'unexpected-response'` listeners: Node's
+ * `IncomingMessage`), read by shape: its status, and the wait its `Retry-After` header asks for (seconds or an
+ * HTTP date, relative to `now`, the scheduler's time). The detail is `ws`'s own words for it. `undefined` when
+ * it has no status. Never throws.
+ * @internal
+ */
+export function upgradeAnswer(response: unknown, now: number): TransportError | undefined {
+  try {
+    const r = response as { statusCode?: unknown; headers?: Record<string, unknown> } | null | undefined;
+    const status = r?.statusCode;
+    if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 999) return undefined;
+    const header = r?.headers?.['retry-after'];
+    const wait = typeof header === 'string' ? retryAfterMs(header, now) : undefined;
+    const answer = { failure: 'http-status', httpStatus: status, detail: `Unexpected server response: ${status}` } as const;
+    return wait === undefined ? answer : { ...answer, retryAfterMs: wait };
+  } catch {
+    return undefined;
   }
 }
 

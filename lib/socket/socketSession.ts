@@ -9,7 +9,7 @@ import { forgetScannedLevels } from '../internal/levelsJson';
 import { handleHeartbeat, type HeartbeatState, pingSent } from './heartbeat';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
-import { closedError, displayAddress, type TransportError, transportError, unusableAddress } from './socketFailure';
+import { closedError, displayAddress, type TransportError, transportError, unusableAddress, upgradeAnswer } from './socketFailure';
 import { WS_CONNECTING, WS_OPEN, type WebSocketCtor, type WebSocketLike } from './webSocketLike';
 
 /** Everything one socket's life needs. @internal */
@@ -92,6 +92,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
       timers.unsubscribe();
       socket.onopen = socket.onmessage = socket.onclose = null;
       emitter?.removeListener('message', onData);
+      emitter?.removeListener('unexpected-response', onAnswer);
       socket.onerror = noop; // `ws` throws on an 'error' event nobody listens to
       s.onEnd(opened, lastSeenAt, heartbeat.lastPongServerTime);
     };
@@ -165,6 +166,18 @@ export function socketSession(s: SessionSettings): Observable<never> {
     const onData = (data: WsData, isBinary: boolean): void => onFrame(isBinary || !(data instanceof Uint8Array) ? data : data.toString());
     if (emitter) emitter.on('message', onData);
     else socket.onmessage = (event) => onFrame(event.data);
+    // `ws` (Node) shows an upgrade answered with an HTTP status (a 429, a 503) to an 'unexpected-response'
+    // listener, headers included: its status and `Retry-After` are kept, then the handshake is dropped as `ws`
+    // does without a listener (the error and close events follow). A browser shows neither.
+    const onAnswer = (_request: unknown, response: unknown): void => {
+      failure ??= upgradeAnswer(response, scheduler.now());
+      try {
+        abort(socket);
+      } catch {
+        // nothing to drop: ws's own close event still ends the session
+      }
+    };
+    emitter?.on('unexpected-response', onAnswer);
     socket.onclose = (event) => {
       end();
       subscriber.error(closedError(event, closeReason(event.reason, secrets), opened, failure, displayAddress(s.url, secrets)));
@@ -234,10 +247,12 @@ interface WsData extends Uint8Array {
   toString(): string;
 }
 
-/** The `message` listener API of a `ws` WebSocket (Node). @internal */
+/** The listener API of a `ws` WebSocket (Node): its `'message'` and `'unexpected-response'` events. @internal */
 interface WsEmitter {
   on(event: 'message', listener: (data: WsData, isBinary: boolean) => void): unknown;
+  on(event: 'unexpected-response', listener: (request: unknown, response: unknown) => void): unknown;
   removeListener(event: 'message', listener: (data: WsData, isBinary: boolean) => void): unknown;
+  removeListener(event: 'unexpected-response', listener: (request: unknown, response: unknown) => void): unknown;
 }
 
 /** The socket's `ws` listener API when it is a `ws` WebSocket (`on`, `removeListener` and `terminate`), else `undefined`. */

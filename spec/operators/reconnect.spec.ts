@@ -1,6 +1,6 @@
 import { defer, type Observable } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
-import { ConfigError } from '../../lib/errors';
+import { ConfigError, ConnectionClosedError, RateLimitedError } from '../../lib/errors';
 import { reconnect, type ReconnectInfo } from '../../lib/operators/reconnect';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
 import { sequenceRandom } from '../helpers/sequenceRandom';
@@ -53,6 +53,23 @@ describe('reconnect', () => {
         [4, 8],
       ]);
       expect(infos.every((i) => i.cause instanceof Error && i.cause.message === 'down')).toBe(true);
+    });
+  });
+
+  it('waits at least what the error asks for (retryAfterMs), capped at maxDelayMs', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const rateLimited = new RateLimitedError(429, 40);
+      const upgrade429 = new ConnectionClosedError(1006, '', false, { failure: 'http-status', httpStatus: 429, retryAfterMs: 500 });
+      const plain = new ConnectionClosedError(1006, '', false);
+      const source = inTurn([cold('--#', undefined, rateLimited), cold('--#', undefined, upgrade429), cold('--#', undefined, plain), cold('-a')]);
+      const infos: ReconnectInfo[] = [];
+      const result = source.pipe(
+        reconnect({ minDelayMs: 10, maxDelayMs: 100, random: () => 0.5, scheduler: testScheduler, onReconnecting: (i) => infos.push(i) }),
+      );
+      // errors at 2, 44, 146; backoff 5, 10, 20; asked 40 (kept), 500 (capped at 100), nothing (the backoff 20)
+      expectObservable(result, '200ms !').toBe('167ms a');
+      testScheduler.flush();
+      expect(infos.map((i) => i.delayMs)).toEqual([40, 100, 20]);
     });
   });
 

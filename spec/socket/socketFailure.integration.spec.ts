@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import type { AddressInfo } from 'node:net';
 import { filter, firstValueFrom, lastValueFrom, type Observable, Subscription, timeout } from 'rxjs';
 import { WebSocket } from 'ws';
@@ -9,7 +10,7 @@ import { startSimulator, type Simulator } from '../../lib/simulator';
 import { connection } from '../../lib/socket/connection';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
 import type { WebSocketCloseEventLike, WebSocketCtor, WebSocketLike, WebSocketMessageEventLike } from '../../lib/socket/webSocketLike';
-import { startHttpServer, type TestHttpServer } from '../helpers/httpServer';
+import { type Reply, startHttpServer, type TestHttpServer } from '../helpers/httpServer';
 import { startTcpProxy } from '../helpers/tcpProxy';
 
 /** A listen key as the service hands them out: 60 letters and digits. */
@@ -118,6 +119,50 @@ describe('socket failures (real sockets on 127.0.0.1)', () => {
         expect(e).toMatchObject({ failure: 'http-status', httpStatus: 200 });
         expect((e as Error).message).toMatch(/answered HTTP 200 to the websocket upgrade \(not a websocket endpoint\?\)$/);
       });
+    });
+
+    it('waits at least what Retry-After asks (429 in seconds, 503 as an HTTP date) before the next upgrade', async () => {
+      // Each answer is timed when the server sends it; the next upgrade request must arrive no earlier than asked.
+      const sentAt: number[] = [];
+      const arrivedAt: number[] = [];
+      const answers = [
+        (): Reply => ({ status: 429, headers: { 'Retry-After': '1' }, body: { code: -1003, msg: 'Too many requests' } }),
+        (): Reply => ({ status: 503, headers: { 'Retry-After': new Date(Date.now() + 2000).toUTCString() } }),
+      ];
+      const http = await startHttpServer(() => {
+        arrivedAt.push(performance.now());
+        const answer = (answers[arrivedAt.length - 1] ?? ((): Reply => ({ status: 404 })))();
+        sentAt.push(performance.now());
+        return answer;
+      });
+      const url = `${http.baseUrl.replace('http:', 'ws:')}/quote/ws/v1`;
+      const conn = connection({ url, WebSocketCtor: WebSocket, reconnect: { minDelayMs: 10, maxDelayMs: 5000, random: () => 0.01 } });
+      const statuses: ConnectionStatus[] = [];
+      const subs = new Subscription();
+      subs.add(conn.status$.subscribe((st) => statuses.push(st)));
+      subs.add(conn.messages$.subscribe({ error: () => undefined }));
+      try {
+        await within(conn.status$.pipe(filter((st) => st.type === 'connecting' && st.attempt === 3)), 10_000);
+        const waits = statuses.flatMap((st) => (st.type === 'reconnecting' ? [{ delayMs: st.delayMs, cause: st.cause }] : []));
+        expect(waits[0]!.cause).toMatchObject({ failure: 'http-status', httpStatus: 429, retryAfterMs: 1000 });
+        expect(waits[0]!.cause.message).toBe(`connection to ${url} answered HTTP 429 to the websocket upgrade (rate limited), retry after 1000 ms`);
+        expect(waits[0]!.delayMs).toBe(1000);
+        const asked = (waits[1]!.cause as ConnectionClosedError).retryAfterMs!;
+        expect(waits[1]!.cause).toMatchObject({ failure: 'http-status', httpStatus: 503 });
+        expect(asked).toBeGreaterThan(900); // the date says a second and more (it has whole seconds)
+        expect(asked).toBeLessThanOrEqual(2000);
+        expect(waits[1]!.delayMs).toBe(asked);
+        // measured on the server: from the answer sent to the next upgrade request (timers fire at 1 ms granularity)
+        expect(arrivedAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(1000 - 1);
+        expect(arrivedAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(asked - 1);
+        // without Retry-After (the 404): the backoff alone
+        expect(waits[2]!.cause).toMatchObject({ failure: 'http-status', httpStatus: 404 });
+        expect((waits[2]!.cause as ConnectionClosedError).retryAfterMs).toBeUndefined();
+        expect(waits[2]!.delayMs).toBeLessThan(10);
+      } finally {
+        subs.unsubscribe();
+        await http.close();
+      }
     });
 
     it('tells a connection reset before the upgrade was answered', async () => {

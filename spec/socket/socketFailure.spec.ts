@@ -1,5 +1,5 @@
 import { ConnectionClosedError } from '../../lib/errors';
-import { closedError, displayAddress, transportError } from '../../lib/socket/socketFailure';
+import { closedError, displayAddress, transportError, upgradeAnswer } from '../../lib/socket/socketFailure';
 import { urlSecrets } from '../../lib/socket/socketSession';
 
 const KEY = 'Lk7Qz0aB9cD8eF7gH6iJ5kL4mN3oP2qR1sT0uV9wX8yZ7aB6cD5eF4gH3iJ2';
@@ -56,6 +56,38 @@ describe('displayAddress', () => {
   });
 });
 
+describe('upgradeAnswer', () => {
+  const answer = (statusCode: unknown, headers: Record<string, unknown> = {}): unknown => ({ statusCode, headers });
+  const status = (httpStatus: number) => ({ failure: 'http-status', httpStatus, detail: `Unexpected server response: ${httpStatus}` });
+
+  it('keeps the status, and the wait of Retry-After in seconds', () => {
+    expect(upgradeAnswer(answer(429, { 'retry-after': '5' }), 0)).toEqual({ ...status(429), retryAfterMs: 5000 });
+    expect(upgradeAnswer(answer(503, { 'retry-after': '0.25' }), 0)).toEqual({ ...status(503), retryAfterMs: 250 });
+  });
+
+  it('reads an HTTP date relative to the scheduler time of the answer', () => {
+    const at = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
+    expect(upgradeAnswer(answer(503, { 'retry-after': 'Wed, 21 Oct 2015 07:28:00 GMT' }), at - 7000)).toEqual({ ...status(503), retryAfterMs: 7000 });
+  });
+
+  it('has no wait without a readable Retry-After', () => {
+    for (const header of [undefined, '', 'soon', '-5', ['5'], 5]) {
+      expect(upgradeAnswer(answer(429, header === undefined ? {} : { 'retry-after': header }), 0)).toEqual(status(429));
+    }
+    expect(upgradeAnswer({ statusCode: 404 }, 0)).toEqual(status(404));
+  });
+
+  it('is undefined without a status, and never throws on odd answers', () => {
+    for (const odd of [undefined, null, {}, 'x', answer('429'), answer(4.5), answer(-1), answer(1e6)]) expect(upgradeAnswer(odd, 0)).toBeUndefined();
+    const hostile = Object.defineProperty({ statusCode: 429 }, 'headers', {
+      get: () => {
+        throw new Error('boom');
+      },
+    });
+    expect(upgradeAnswer(hostile, 0)).toBeUndefined();
+  });
+});
+
 describe('closedError', () => {
   const address = 'ws://127.0.0.1:9/quote/ws/v1';
   it('an open socket closed by the peer, without a transport error: the plain error (the peer said why)', () => {
@@ -92,6 +124,9 @@ describe('ConnectionClosedError', () => {
   it('says what failed, plainly', () => {
     expect(message({ failure: 'refused', errorCode: 'ECONNREFUSED' })).toBe(`${to} refused (ECONNREFUSED)`);
     expect(message({ failure: 'http-status', httpStatus: 404 })).toBe(`${to} answered HTTP 404 to the websocket upgrade (wrong path?)`);
+    expect(message({ failure: 'http-status', httpStatus: 429, retryAfterMs: 5000 })).toBe(
+      `${to} answered HTTP 429 to the websocket upgrade (rate limited), retry after 5000 ms`,
+    );
     expect(message({ failure: 'http-status', httpStatus: 401 })).toMatch(/HTTP 401 .* \(not allowed/);
     expect(message({ failure: 'http-status', httpStatus: 502 })).toMatch(/HTTP 502 .* \(server error\)$/);
     expect(message({ failure: 'dns', errorCode: 'ENOTFOUND' })).toBe(`${to} failed: host not found (ENOTFOUND)`);
