@@ -20,8 +20,10 @@ export {
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
+  OrderOutcomeUnknownError,
+  OrderNotPlacedError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderInDoubt } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.

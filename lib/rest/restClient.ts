@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { asyncScheduler, map, type Observable } from 'rxjs';
 import { restCalls } from './calls';
+import { clientOrderIds } from './clientOrderId';
 import { createListenKeyCall, listenKeyCall } from './listenKeyCalls';
 import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
@@ -93,7 +94,7 @@ export function restClient(config: RestClientConfig): RestClient {
     );
   };
   return {
-    ...restCalls(request),
+    ...restCalls(request, config.newClientOrderId ?? clientOrderIds(scheduler)),
     request,
     serverTimeOffsetMs: offsetMs,
     serverTimeOffsetErrorMs: () => clock?.offsetErrorMs() ?? 0,

@@ -145,6 +145,13 @@ export interface RestClientConfig {
   readonly requestTimeoutMs?: number | undefined;
   /** A client-side rate limit: calls beyond it are queued, not sent. Default none. See {@link RestRateLimit}. */
   readonly rateLimit?: RestRateLimit | undefined;
+  /**
+   * Makes the client order id of a placement (`newOrder`, `placeOrder`) sent without `newClientOrderId`. Default:
+   * `xs` + the clock in base 36 + 12 random base-36 characters from the platform's `crypto.getRandomValues`
+   * (22 characters of `[0-9a-z]`), unique across processes and restarts. Give your own to tag orders by
+   * strategy; it must return a new id on every call (the service refuses a duplicate with -1141).
+   */
+  readonly newClientOrderId?: (() => string) | undefined;
 }
 
 /**

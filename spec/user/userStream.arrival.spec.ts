@@ -4,7 +4,7 @@ import { TestScheduler } from 'rxjs/testing';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import type { RestOrder } from '../../lib/codecs/rest/order';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal, type DecimalText } from '../../lib/internal/decimal';
 import { balancesState, type BalancesState } from '../../lib/user/balancesState';
 import { statusRank, type OrderState } from '../../lib/user/orderState';
 import { ordersState } from '../../lib/user/ordersState';
@@ -17,6 +17,9 @@ import { account, fakeUserStream, report } from './fixtures';
  */
 
 type Event = ExecutionReport | OutboundAccountInfo;
+
+/** A whole number as decimal text. */
+const dec = (n: number): DecimalText => String(n) as DecimalText;
 
 /** The true life of a few orders and balances, E strictly increasing across everything. */
 const historyArb = fc
@@ -32,15 +35,15 @@ const historyArb = fc
     let E = 10;
     orders.forEach((o, k) => {
       const i = String(1_900_000_000_000_000_001n + BigInt(k)); // 64-bit ids, as the service's
-      const q = String(o.fills + 1);
+      const q = dec(o.fills + 1);
       events.push(report({ i, X: 'NEW', q, z: '0', Z: '0', E: (E += 7), U: E }));
       for (let f = 1; f <= o.fills; f++) {
-        events.push(report({ i, X: 'PARTIALLY_FILLED', q, z: String(f), Z: String(f * 100), E: (E += 7), U: E }));
+        events.push(report({ i, X: 'PARTIALLY_FILLED', q, z: dec(f), Z: dec(f * 100), E: (E += 7), U: E }));
       }
-      if (o.end === 'FILLED') events.push(report({ i, X: 'FILLED', q, z: q, Z: String(Number(q) * 100), E: (E += 7), U: E }));
-      if (o.end === 'CANCELED') events.push(report({ i, X: 'CANCELED', q, z: String(o.fills), Z: String(o.fills * 100), E: (E += 7), U: E }));
+      if (o.end === 'FILLED') events.push(report({ i, X: 'FILLED', q, z: q, Z: dec(Number(q) * 100), E: (E += 7), U: E }));
+      if (o.end === 'CANCELED') events.push(report({ i, X: 'CANCELED', q, z: dec(o.fills), Z: dec(o.fills * 100), E: (E += 7), U: E }));
     });
-    for (const b of balances) events.push(account((E += 7), [[b.asset, String(b.free), '0']]));
+    for (const b of balances) events.push(account((E += 7), [[b.asset, dec(b.free), '0']]));
     return events.sort((a, b) => a.E - b.E);
   });
 

@@ -140,7 +140,7 @@ describe('userStream (state that heals itself)', () => {
         // at the first open nothing is open; after the gap order 8 rests and order 7 is gone (filled meanwhile)
         openOrders: () => of(++opens === 1 ? [] : [restOrder({ orderId: '8', status: 'NEW', updateTime: 12 })]),
         getOrder: (id) => cold('--(a|)', { a: restOrder({ orderId: id, status: 'FILLED', executedQty: '1', cumulativeQuoteQty: '100', updateTime: 11 }) }),
-        account: () => of({ balances: [{ asset: 'BTC', free: String(opens), locked: '0' }] }),
+        account: () => of({ balances: [{ asset: 'BTC', free: `${opens}` as const, locked: '0' as const }] }),
       });
       const { ws, user } = setup({ rest });
       ws.at(2, (s) => s.receive([report({ i: '7', X: 'NEW', E: 2, U: 2 })]));

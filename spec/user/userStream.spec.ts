@@ -438,7 +438,7 @@ describe('userStream', () => {
               events.forEach((p) => {
                 const E = 100 + p.at + p.shift + (p.absurd ? p.far : 0);
                 const event = p.order
-                  ? report({ i: String(p.n % 3), X: 'NEW', E, U: E, p: String(p.free) })
+                  ? report({ i: String(p.n % 3), X: 'NEW', E, U: E, p: `${p.free}` })
                   : account(E, [['BTC', String(p.free), '0']]);
                 ws.at(p.at, (s) => s.receive([event]));
               });
