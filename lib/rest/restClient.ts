@@ -2,6 +2,7 @@ import * as E from 'fp-ts/Either';
 import { asyncScheduler, map, type Observable } from 'rxjs';
 import { restCalls } from './calls';
 import { clientOrderIds } from './clientOrderId';
+import { DEFAULT_RECV_WINDOW_MS } from '../auth/signConfig';
 import { createListenKeyCall, listenKeyCall } from './listenKeyCalls';
 import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
@@ -81,6 +82,7 @@ export function restClient(config: RestClientConfig): RestClient {
   if (clock) clockOffsetMs = clock.offsetMs;
   const canSign = config.secretKey !== undefined || config.sign !== undefined;
   const send = clock ? onServerClock(config, canSign, plain, clock) : plain;
+  const newClientOrderId = config.newClientOrderId ?? clientOrderIds(scheduler);
   const request = <A>(req: RestRequest<A>): Observable<A> => {
     const signed = req.security === 'TRADE' || req.security === 'USER_DATA';
     return send(req, signed).pipe(
@@ -94,7 +96,9 @@ export function restClient(config: RestClientConfig): RestClient {
     );
   };
   return {
-    ...restCalls(request, config.newClientOrderId ?? clientOrderIds(scheduler)),
+    ...restCalls(request, newClientOrderId),
+    newClientOrderId,
+    recvWindowMs: config.recvWindow ?? DEFAULT_RECV_WINDOW_MS,
     request,
     serverTimeOffsetMs: offsetMs,
     serverTimeOffsetErrorMs: () => clock?.offsetErrorMs() ?? 0,

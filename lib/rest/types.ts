@@ -195,6 +195,13 @@ export interface RestClient extends RestCalls {
    * `serverTimeOffsetMs` override.
    */
   clockSample(offsetMs: number, rttMs: number): void;
+  /**
+   * A new client order id, as `newOrder` makes for a placement sent without one (the config's
+   * `newClientOrderId`, or the default generator).
+   */
+  newClientOrderId(): string;
+  /** The `recvWindow` signed calls carry, in ms: a placement not taken within it never will be. */
+  readonly recvWindowMs: number;
   /** `POST /api/v1/userDataStream`, signed; emits the listen key. */
   createListenKey(): Observable<string>;
   /** `PUT /api/v1/userDataStream?listenKey=…`, signed; emits once on HTTP 200. */

@@ -4,7 +4,7 @@
  * key sessions → decode → reorder by `E` → folds) shared by the public streams (`internal/userOutputs`).
  * @module
  */
-import { asyncScheduler, BehaviorSubject, defer, Observable, type SchedulerLike, startWith } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, defer, Observable, type SchedulerLike, startWith, throwError } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
@@ -12,7 +12,11 @@ import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError } from '../errors';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
-import type { RestCalls } from '../rest/callTypes';
+import { cancelOrder, type OrderLoopDeps, placeOrder, type PlaceOrderOptions } from '../orders/orderLoop';
+import type { NewOrderRequest, OrderRef, RestCalls } from '../rest/callTypes';
+import { clientOrderIds } from '../rest/clientOrderId';
+import type { RestClient } from '../rest/types';
+import type { OrderState } from './orderState';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
@@ -59,7 +63,11 @@ export interface UserStreamConfig {
    * it also has `openOrders`, `getOrder` and `account` (a `restClient` does), `orders$` and `balances$` heal
    * themselves from them (see `resync`).
    */
-  readonly rest?: ListenKeyApi & Partial<Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'>> | undefined;
+  readonly rest?:
+    | (ListenKeyApi &
+        Partial<Pick<RestCalls, 'openOrders' | 'getOrder' | 'account' | 'newOrder' | 'cancelOrder'>> &
+        Partial<Pick<RestClient, 'newClientOrderId' | 'recvWindowMs'>>)
+    | undefined;
   /**
    * Whether `orders$` and `balances$` are seeded and healed from REST snapshots: after every open (the first and
    * each after a gap) the open orders, the orders that were open and left them (one `getOrder` each) and the
@@ -160,6 +168,50 @@ export interface UserStream {
   readonly errors$: Observable<Error>;
   /** One item per reconnection (or key change) after the first open: the interval whose events are lost. Observes only, like `status$`. */
   readonly gaps$: Observable<UserStreamGap>;
+  /**
+   * Places an order through the stream's `rest` and follows it: emits the order's state from the REST answer
+   * (or the stream's first report of it, whichever comes first) at every change, to a terminal status
+   * (FILLED, CANCELED, PARTIALLY_CANCELED, REJECTED), then completes. Cold: each subscription places one order
+   * (and keeps the stream open while it follows it; unsubscribing stops following, it cancels nothing).
+   *
+   * - The order always carries a client order id (yours, or one `rest` generates); reports are matched by it
+   *   until the order id is known.
+   * - With `options.rules`, an order that breaks the symbol's rules fails with an `OrderRuleError` and is not sent.
+   * - The placement is never sent twice. When its answer is lost (`OrderOutcomeUnknownError`), the outcome is
+   *   found: from the stream if a report with that client order id arrives, else by `getOrder` by client order
+   *   id with backoff (`options.maxLookups`, `lookupDelayMs`). It ends with the order's states, or with an
+   *   `OrderNotPlacedError` when the service says it has no such order after the placement's `recvWindow` has
+   *   passed (when it can no longer arrive), or, when every lookup failed, with the `OrderOutcomeUnknownError`.
+   * - A rejection by the service (its error body) fails with that `RequestRejectedError`: nothing was placed.
+   * - Needs `rest` with `newOrder` and `getOrder` (a `restClient`); otherwise fails with a `ConfigError`.
+   *
+   * @example
+   * ```ts
+   * import { restClient, userStream } from 'ex-streams';
+   * declare const apiKey: string, secretKey: string;
+   * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+   * const user = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest });
+   * user.placeOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01' })
+   *   .subscribe({ next: (o) => console.log(o.status, o.filledQuantity), complete: () => console.log('final') });
+   * // NEW 0, PARTIALLY_FILLED 0.004, FILLED 0.01, final
+   * ```
+   */
+  placeOrder(request: NewOrderRequest, options?: PlaceOrderOptions): Observable<OrderState>;
+  /**
+   * Cancels an order (by order id or client order id) and emits its final state once, then completes: CANCELED
+   * (or PARTIALLY_CANCELED), or FILLED when it filled first. A cancel whose answer is lost is resolved as
+   * `placeOrder` resolves a placement (the stream, else `getOrder` with backoff); a refusal by the service for an
+   * order still open fails with that `RequestRejectedError`. Needs `rest` with `cancelOrder` and `getOrder`.
+   *
+   * @example
+   * ```ts
+   * import { restClient, userStream } from 'ex-streams';
+   * declare const apiKey: string, secretKey: string;
+   * const user = userStream({ url: 'wss://stream.example.com/api/v1/ws', rest: restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey }) });
+   * user.cancelOrder({ clientOrderId: 'grid-7' }).subscribe((o) => console.log(o.status)); // 'CANCELED'
+   * ```
+   */
+  cancelOrder(ref: OrderRef, options?: PlaceOrderOptions): Observable<OrderState>;
 }
 
 /**
@@ -312,12 +364,26 @@ export function userStream(config: UserStreamConfig): UserStream {
       return now === undefined ? source : source.pipe(startWith(now));
     });
 
+  const orders$ = withLatest(outputs.pick('orders', (i) => i.orders), () => states?.orders);
+  const orderLoop = (needs: readonly ('newOrder' | 'cancelOrder' | 'getOrder')[]): OrderLoopDeps | ConfigError => {
+    const missing = needs.filter((call) => typeof rest?.[call] !== 'function');
+    if (missing.length > 0) return new ConfigError('rest', `needs ${missing.join(' and ')} (a restClient has them)`);
+    return { rest: rest as OrderLoopDeps['rest'], orders$, scheduler, fallbackClientOrderId: clientOrderIds(scheduler) };
+  };
   return {
+    placeOrder: (request, options) => {
+      const deps = orderLoop(['newOrder', 'getOrder']);
+      return deps instanceof ConfigError ? throwError(() => deps) : placeOrder(deps, request, options);
+    },
+    cancelOrder: (ref, options) => {
+      const deps = orderLoop(['cancelOrder', 'getOrder']);
+      return deps instanceof ConfigError ? throwError(() => deps) : cancelOrder(deps, ref, options);
+    },
     events$: outputs.events$(),
     executionReports$: outputs.events$('executionReport'),
     accountUpdates$: outputs.events$('outboundAccountInfo'),
     tickets$: outputs.events$('ticketInfo'),
-    orders$: withLatest(outputs.pick('orders', (i) => i.orders), () => states?.orders),
+    orders$,
     balances$: withLatest(outputs.pick('balances', (i) => i.balances), () => states?.balances),
     // Observers: they see what runs, they start nothing (see UserOutputs).
     status$: streamStatus(connectionStatus, counters, scheduler),
