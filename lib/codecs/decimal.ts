@@ -1,11 +1,73 @@
 /**
- * Edge helpers for decimal text (prices and quantities decoded by `DecimalString`). The grammar and the exact
- * arithmetic are those of the one decimal module (`lib/internal/decimal.ts`).
+ * Edge helpers for decimal text (prices and quantities decoded by `DecimalString`, and order input): the type
+ * {@link DecimalText}, the check and constructor of plain decimal text for orders, and conversions. The grammar
+ * and the exact arithmetic are those of the one decimal module (`lib/internal/decimal.ts`).
  *
  * @module
  */
 
-import { isDecimalText, parseDecimal } from '../internal/decimal';
+import { ConfigError } from '../errors';
+import {
+  canonicalScaled,
+  type DecimalText,
+  formatScaled,
+  isDecimalGrammar,
+  parseDecimal,
+  plainDecimalFault,
+} from '../internal/decimal';
+import { excerpt } from '../internal/redact';
+
+export type { DecimalText } from '../internal/decimal';
+
+/** Characters of rejected input quoted in a {@link toDecimalText} error. */
+const QUOTED_CHARACTERS = 12;
+
+/**
+ * Whether `text` is PLAIN decimal text, fit for an order's price, quantity or amount: digits, optionally a
+ * point and digits, at most 64 characters. No sign, no exponent, no space, no thousands separator, no hex, no
+ * `NaN` / `Infinity`, no leading `.` or trailing `.`. Narrows `text` to {@link DecimalText}.
+ *
+ * @example
+ * ```ts
+ * import { isDecimalText } from 'ex-streams';
+ *
+ * isDecimalText('30000.5'); // true
+ * isDecimalText('0.10');    // true
+ * isDecimalText('1e-7');    // false: an exponent
+ * isDecimalText('-0.01');   // false: a sign
+ * const input: string = '0.25';
+ * if (isDecimalText(input)) console.log(input); // input: DecimalText here
+ * ```
+ */
+export function isDecimalText(text: string): text is DecimalText {
+  return plainDecimalFault(text) === undefined;
+}
+
+/**
+ * `text` as {@link DecimalText} when it is plain decimal text (see {@link isDecimalText}); otherwise throws a
+ * `ConfigError` saying why (`'price has an exponent (write 0.0000001, not 1e-7): "1e-7"'`), quoting at most
+ * a short, redacted excerpt of `text`. `what` names the value in the message (default `'decimal text'`).
+ * The text is returned as it is (`'0.10'` stays `'0.10'`); round it to a symbol's rules with `fitPrice` /
+ * `fitQuantity`.
+ *
+ * @example
+ * ```ts
+ * import { toDecimalText, type NewOrderRequest } from 'ex-streams';
+ *
+ * const fromForm = (price: string, quantity: string): NewOrderRequest => ({
+ *   symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT',
+ *   price: toDecimalText(price, 'price'),
+ *   quantity: toDecimalText(quantity, 'quantity'),
+ * });
+ * fromForm('30000.5', '0.001'); // { ..., price: '30000.5', quantity: '0.001' }
+ * fromForm('3e4', '0.001');     // throws ConfigError: 'price has an exponent (write 0.0000001, not 1e-7): "3e4"'
+ * ```
+ */
+export function toDecimalText(text: string, what = 'decimal text'): DecimalText {
+  const fault = plainDecimalFault(text);
+  if (fault === undefined) return text as DecimalText; // checked just above: plain decimal text
+  throw new ConfigError(what, `${fault}: ${JSON.stringify(excerpt(text, undefined, QUOTED_CHARACTERS))}`);
+}
 
 /**
  * Converts decimal text to a `number`, for display or charts. The result is the nearest double, so it is
@@ -21,7 +83,7 @@ import { isDecimalText, parseDecimal } from '../internal/decimal';
  * ```
  */
 export function decimalToNumber(text: string): number {
-  return isDecimalText(text) ? Number(text) : NaN;
+  return isDecimalGrammar(text) ? Number(text) : NaN;
 }
 
 /**
@@ -40,7 +102,7 @@ export function decimalToNumber(text: string): number {
  * averagePrice('0', '0');          // undefined
  * ```
  */
-export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fractionDigits = 18): string | undefined {
+export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fractionDigits = 18): DecimalText | undefined {
   const n = parseDecimal(cumulativeQuote);
   const d = parseDecimal(cumulativeQty);
   if (n === undefined || d === undefined || d.units === 0n) return undefined;
@@ -49,10 +111,5 @@ export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fra
   const shift = digits - n.scale + d.scale;
   const num = shift >= 0 ? n.units * 10n ** BigInt(shift) : n.units;
   const den = shift >= 0 ? d.units : d.units * 10n ** BigInt(-shift);
-  const q = num / den;
-  const negative = q < 0n;
-  const abs = (negative ? -q : q).toString().padStart(digits + 1, '0');
-  const whole = abs.slice(0, abs.length - digits);
-  const fraction = abs.slice(abs.length - digits).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction === '' ? '' : `.${fraction}`}`;
+  return formatScaled(canonicalScaled({ units: num / den, scale: digits }));
 }

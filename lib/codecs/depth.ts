@@ -3,6 +3,7 @@ import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { withFastCheck } from './fastCheck';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * The codec of {@link DepthLevel}, one order book level `[price, quantity]`, decimal text (numbers are
@@ -17,17 +18,18 @@ import { declaredAs, struct } from './struct';
  */
 export const DepthLevelCodec: t.Type<DepthLevel, DepthLevel, unknown> = withFastCheck(t.tuple([DecimalString, DecimalString], 'DepthLevel'));
 /**
- * One order book level `[price, quantity]`: both decimal text; price in quote asset per unit of base
- * asset, quantity in base asset units.
+ * One order book level `[price, quantity]`: both {@link DecimalText}; price in quote asset per unit of base
+ * asset, quantity in base asset units. A level's price goes into an order as it is.
  *
  * @example
  * ```ts
- * import type { DepthLevel } from 'ex-streams';
+ * import type { DepthLevel, NewOrderRequest } from 'ex-streams';
  *
  * const [price, quantity]: DepthLevel = ['30000.5', '0.25'];
+ * const order: NewOrderRequest = { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price, quantity };
  * ```
  */
-export type DepthLevel = [price: string, quantity: string];
+export type DepthLevel = [price: DecimalText, quantity: DecimalText];
 
 /**
  * A decoded order book record of the `depth` topic (SPEC, depth record): a snapshot of up to 200 levels a

@@ -8,6 +8,7 @@ import {
   TextFromNumberOrString,
 } from './primitives';
 import { declaredAs, nullable, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * An order status (`X`): `NEW`, `PARTIALLY_FILLED`, `FILLED`, `PARTIALLY_CANCELED`, `CANCELED`,
@@ -87,13 +88,13 @@ export interface ExecutionReport {
   /** Current order status (see {@link OrderStatus}). */
   readonly X: OrderStatus;
   /** Order quantity: decimal text, in base asset units. */
-  readonly q: string;
+  readonly q: DecimalText;
   /** Order price: decimal text, quote asset per unit of base asset. */
-  readonly p: string;
+  readonly p: DecimalText;
   /** Cumulative filled quantity: decimal text, in base asset units. */
-  readonly z: string;
+  readonly z: DecimalText;
   /** Cumulative quote asset transacted: decimal text; the average price is `Z / z` (see `averagePrice`). */
-  readonly Z: string;
+  readonly Z: DecimalText;
   /** Time in force, text as sent (e.g. `'GTC'`), when sent. */
   readonly f?: string;
   /** Requested cash amount: decimal text, or `''` when it does not apply. */

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { isDecimalText } from '../internal/decimal';
+import { isDecimalGrammar } from '../internal/decimal';
 import { takeScannedLevels } from '../internal/levelsJson';
 import { isRecord } from '../internal/guards';
 
@@ -53,10 +53,10 @@ const never = (): boolean => false;
 const always = (): boolean => true;
 const isText = (u: unknown): boolean => typeof u === 'string';
 const isNonEmptyText = (u: unknown): boolean => typeof u === 'string' && u.length > 0;
-const isDecimalTextValue = (u: unknown): boolean => typeof u === 'string' && isDecimalText(u);
+const isDecimalGrammarValue = (u: unknown): boolean => typeof u === 'string' && isDecimalGrammar(u);
 const isSafeIntegerValue = (u: unknown): boolean => typeof u === 'number' && Number.isSafeInteger(u);
 const isBoolean = (u: unknown): boolean => typeof u === 'boolean';
-const asIsTests: ReadonlyArray<(u: unknown) => boolean> = [never, always, isText, isNonEmptyText, isDecimalTextValue, isSafeIntegerValue, isBoolean];
+const asIsTests: ReadonlyArray<(u: unknown) => boolean> = [never, always, isText, isNonEmptyText, isDecimalGrammarValue, isSafeIntegerValue, isBoolean];
 
 /**
  * The inline test `kind` as a function, for a loop whose every element has the same kind (an array, a
@@ -74,7 +74,7 @@ export function passesAsIs(kind: AsIs, u: unknown): boolean {
     case AsIs.nonEmptyText:
       return typeof u === 'string' && u.length > 0;
     case AsIs.decimalText:
-      return typeof u === 'string' && isDecimalText(u);
+      return typeof u === 'string' && isDecimalGrammar(u);
     case AsIs.safeInteger:
       return typeof u === 'number' && Number.isSafeInteger(u);
     case AsIs.boolean:
@@ -278,7 +278,7 @@ export function pairArrayCheck(pair: FastCheck, first: AsIs, second: AsIs): Fast
         const y: unknown = a[1];
         if (
           decimals
-            ? typeof x === 'string' && typeof y === 'string' && isDecimalText(x) && isDecimalText(y)
+            ? typeof x === 'string' && typeof y === 'string' && isDecimalGrammar(x) && isDecimalGrammar(y)
             : firstPasses(x) && secondPasses(y)
         ) {
           continue;
@@ -370,7 +370,7 @@ export function recordCheck(
       // The inline tests of the commonest fields written out (a call to passesAsIs is not always inlined).
       const kind = asIs[i] as AsIs;
       if (kind === AsIs.decimalText) {
-        if (typeof a === 'string' && isDecimalText(a)) continue;
+        if (typeof a === 'string' && isDecimalGrammar(a)) continue;
       } else if (kind === AsIs.text) {
         if (typeof a === 'string') continue;
       } else if (kind === AsIs.safeInteger) {
@@ -410,7 +410,7 @@ export function inlineTest(kind: AsIs, v: string): string | undefined {
     case AsIs.nonEmptyText:
       return `(typeof ${v} === 'string' && ${v}.length > 0)`;
     case AsIs.decimalText:
-      return `(typeof ${v} === 'string' && isDecimalText(${v}))`;
+      return `(typeof ${v} === 'string' && isDecimalGrammar(${v}))`;
     case AsIs.safeInteger:
       return `(typeof ${v} === 'number' && Number.isSafeInteger(${v}))`;
     case AsIs.boolean:
@@ -451,7 +451,7 @@ export function compiledRecordCheck(
   lines.push(inPlace ? '  const out = u;' : '  const out = { ...u };');
   for (let i = 0; i < n; i++) lines.push(`  if (b${i} !== a${i}) out[${JSON.stringify(keys[i])}] = b${i};`);
   lines.push('  return out;', '};');
-  return compiled(['checks', 'FAIL', 'isDecimalText'], lines, [checks, FAIL, isDecimalText]) as FastCheck<Record<string, unknown>> | undefined;
+  return compiled(['checks', 'FAIL', 'isDecimalGrammar'], lines, [checks, FAIL, isDecimalGrammar]) as FastCheck<Record<string, unknown>> | undefined;
 }
 
 /** Whether code can be compiled here: `undefined` until first tried. */

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * A decoded kline (candle) record of a `kline_<interval>` topic (SPEC, kline record). Prices and volume
@@ -18,15 +19,15 @@ export interface KlineRecord {
   /** Candle time (the SPEC's timestamp): milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Open price: decimal text, quote asset per unit of base asset. */
-  readonly o: string;
+  readonly o: DecimalText;
   /** High price: decimal text. */
-  readonly h: string;
+  readonly h: DecimalText;
   /** Low price: decimal text. */
-  readonly l: string;
+  readonly l: DecimalText;
   /** Close (latest) price: decimal text. */
-  readonly c: string;
+  readonly c: DecimalText;
   /** Volume traded in the candle: decimal text, in base asset units. */
-  readonly v: string;
+  readonly v: DecimalText;
   /** Currency pair id (text), when sent. */
   readonly s?: string;
   /** Currency pair name (text), when sent. */

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * A changed balance of an account update.
@@ -16,9 +17,9 @@ export interface Balance {
   /** Asset name, text (e.g. `'USDT'`). */
   readonly a: string;
   /** Free (available) amount: decimal text, in units of the asset. */
-  readonly f: string;
+  readonly f: DecimalText;
   /** Locked amount (held by open orders): decimal text, in units of the asset. */
-  readonly l: string;
+  readonly l: DecimalText;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isDecimalText, skipDigits } from '../internal/decimal';
+import { type DecimalText, isDecimalGrammar, skipDigits } from '../internal/decimal';
 import { plainNumberText } from '../internal/plainNumberText';
 import type * as t from 'io-ts';
 import { AsIs, FAIL, type Fast, primitive } from './fastCheck';
@@ -124,7 +124,8 @@ export const BooleanFromStringOrBoolean: t.Type<boolean, boolean, unknown> = pri
 );
 
 /**
- * A price or a quantity, kept as exact decimal text.
+ * A price or a quantity, kept as exact decimal text, typed `DecimalText` (so a decoded price goes into an
+ * order as it is).
  *
  * Accepted text: an optional `-`, digits, an optional fraction (`.` and at least one digit) and an optional
  * exponent (`e`/`E`, optional sign, digits): `"34924.15"`, `"0.00027"`, `"-1"`, `"0"`, `"1e-7"`, `"1.5E+3"`.
@@ -147,18 +148,19 @@ export const BooleanFromStringOrBoolean: t.Type<boolean, boolean, unknown> = pri
  * DecimalString.decode('1,000');   // left(...)
  * ```
  */
-export const DecimalString: t.Type<string, string, unknown> = primitive(
+export const DecimalString: t.Type<DecimalText, DecimalText, unknown> = primitive(
   'DecimalString',
-  (u): u is string => typeof u === 'string' && isDecimalText(u),
+  (u): u is DecimalText => typeof u === 'string' && isDecimalGrammar(u),
   decimalCheck,
   AsIs.decimalText,
 );
 
 /** `DecimalString`'s check: text by the grammar, or a finite number that is not an unsafe integer. */
-function decimalCheck(u: unknown): Fast<string> {
-  if (typeof u === 'string') return isDecimalText(u) ? u : FAIL;
-  // An integer beyond 2^53 already lost digits in JSON.parse: its text would invent them.
-  return typeof u === 'number' && Number.isFinite(u) && (Number.isSafeInteger(u) || !Number.isInteger(u)) ? plainNumberText(u) : FAIL;
+function decimalCheck(u: unknown): Fast<DecimalText> {
+  if (typeof u === 'string') return isDecimalGrammar(u) ? u : FAIL;
+  // An integer beyond 2^53 already lost digits in JSON.parse: its text would invent them. The digits of a
+  // finite number, without an exponent, are decimal text.
+  return typeof u === 'number' && Number.isFinite(u) && (Number.isSafeInteger(u) || !Number.isInteger(u)) ? (plainNumberText(u) as DecimalText) : FAIL;
 }
 
 /**
@@ -187,7 +189,7 @@ export const TextFromNumberOrString: t.Type<string, string, unknown> = primitive
 /**
  * An optional decimal field that services send as `""` when it does not apply yet (last executed price
  * `L` of a NEW report, commission `n` before any fill): a {@link DecimalString} or the empty text `""`,
- * kept as is.
+ * kept as is. Typed `string` (it may be empty): check it (`isDecimalText`) before it goes into an order.
  *
  * @example
  * ```ts

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * A decoded 24-hour ticker record of the `realtimes` topic (SPEC, realtimes record). Prices and volumes are
@@ -18,26 +19,26 @@ export interface RealtimesRecord {
   /** Data time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Open price of the 24-hour window: decimal text, quote asset per unit of base asset. */
-  readonly o: string;
+  readonly o: DecimalText;
   /** High price of the 24-hour window: decimal text. */
-  readonly h: string;
+  readonly h: DecimalText;
   /** Low price of the 24-hour window: decimal text. */
-  readonly l: string;
+  readonly l: DecimalText;
   /** Close (latest) price: decimal text. */
-  readonly c: string;
+  readonly c: DecimalText;
   /** 24-hour volume: decimal text, in base asset units. */
-  readonly v: string;
+  readonly v: DecimalText;
   /** Currency pair id (text), when sent. */
   readonly s?: string;
   /** Currency pair name (text), when sent. */
   readonly sn?: string;
   /** 24-hour volume in quote asset units: decimal text, when sent. */
-  readonly qv?: string;
+  readonly qv?: DecimalText;
   /**
    * The SPEC's "24-hour range": decimal text, when sent. The SPEC gives no formula; the simulator sends
    * the 24-hour change ratio `(c - o) / o` (`'0.0124'` = +1.24 %).
    */
-  readonly m?: string;
+  readonly m?: DecimalText;
   /** Exchange id: text (a number on the wire is turned into text), when sent. */
   readonly e?: string;
 }

@@ -1,6 +1,6 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
-import { isDecimalText, quotedDecimalEnd, skipDigits } from '../internal/decimal';
+import { isDecimalGrammar, quotedDecimalEnd, skipDigits } from '../internal/decimal';
 import { LONG_DIGITS } from '../internal/json';
 import { ownQuotedText, ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
@@ -295,9 +295,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   }
   line('};');
   return compiled(
-    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalText', 'plainStringEnd', 'quotedDecimalEnd', 'plainIntegerText', 'ownText', 'ownQuotedText'],
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalGrammar', 'plainStringEnd', 'quotedDecimalEnd', 'plainIntegerText', 'ownText', 'ownQuotedText'],
     lines,
-    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalText, plainStringEnd, quotedDecimalEnd, plainIntegerText, ownText, ownQuotedText],
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalGrammar, plainStringEnd, quotedDecimalEnd, plainIntegerText, ownText, ownQuotedText],
   ) as Reader | undefined;
 }
 

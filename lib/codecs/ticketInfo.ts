@@ -8,6 +8,7 @@ import {
   TextFromNumberOrString,
 } from './primitives';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * A decoded trade ticket: the private `ticketInfo` event, one fill of one of the account's orders (SPEC,
@@ -28,11 +29,11 @@ export interface TicketInfo {
   /** Symbol (currency pair), text. */
   readonly s: string;
   /** Filled quantity: decimal text, in base asset units. */
-  readonly q: string;
+  readonly q: DecimalText;
   /** Order matching time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Fill price: decimal text, quote asset per unit of base asset. */
-  readonly p: string;
+  readonly p: DecimalText;
   /** Ticket (fill) id: text, 64-bit, compare as text. */
   readonly T: string;
   /** Order id of the account's order: text, 64-bit (matches `ExecutionReport.i`). */

@@ -1,6 +1,7 @@
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
+import type { DecimalText } from './decimal';
 
 /**
  * A decoded public trade of the `trade` topic (SPEC, trade record).
@@ -19,9 +20,9 @@ export interface TradeRecord {
   /** Transaction time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Traded price: decimal text, quote asset per unit of base asset (e.g. `'34924.15'`). */
-  readonly p: string;
+  readonly p: DecimalText;
   /** Traded quantity: decimal text, in base asset units (e.g. `'0.00027'`). */
-  readonly q: string;
+  readonly q: DecimalText;
   /**
    * Maker flag, boolean (text `"true"`/`"false"` on the wire is accepted). The SPEC's only words are
    * "true: maker, false: taker"; read it as on other venues of this API family (and as the simulator makes

@@ -9,7 +9,11 @@
  * `"NaN"` are not. Values with an exponent beyond ±{@link MAX_EXPONENT} are decimal text but have no value
  * here (they would expand into huge numbers): the value functions treat them as malformed.
  *
- * None of these functions throws.
+ * Order input is held to a plainer form (`isDecimalText` and `toDecimalText` of `lib/codecs/decimal.ts`, the
+ * public edge): digits, optionally `.` and digits, nothing else ({@link plainDecimalFault}). Both are typed
+ * {@link DecimalText}, declared here once.
+ *
+ * None of these functions throws (given a positive step, for the ones that take a step).
  *
  * @internal
  * @module
@@ -17,6 +21,32 @@
 
 /** Exponents beyond this (in absolute value) are refused rather than expanded into huge numbers. @internal */
 export const MAX_EXPONENT = 1000;
+
+/**
+ * A price, a quantity or an amount as decimal text (`'0.1'`, `'30000'`): the type of every decimal value the
+ * library hands out (book levels, trades, candles, execution reports, balances) and of an order's `price`,
+ * `quantity` and `amount`. A number (`0.1`) does not compile, so no binary rounding reaches an order, and a
+ * value read from the book or a trade goes into an order as it is. Text computed at run time becomes one
+ * through `toDecimalText` (which checks it), or `fitPrice` / `fitQuantity` (which round it to the symbol's
+ * rules); plain `string` does not compile.
+ *
+ * Values decoded from the service follow the wire grammar (an exponent or a sign is possible: `'1e-7'`);
+ * text checked by `isDecimalText` / `toDecimalText` is plain (digits, optionally a point and digits).
+ *
+ * @example
+ * ```ts
+ * import { toDecimalText, type DecimalText, type NewOrderRequest, type OrderBook } from 'ex-streams';
+ *
+ * const quantity: DecimalText = '0.001';
+ * declare const book: OrderBook;
+ * const price: DecimalText = book.bestBid?.[0] ?? toDecimalText('30000.5');
+ * const order: NewOrderRequest = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price, quantity };
+ * ```
+ */
+export type DecimalText = `${number}`;
+
+/** The longest text {@link plainDecimalFault} accepts (digits and the point). @internal */
+export const MAX_PLAIN_DECIMAL_LENGTH = 64;
 
 const DIGIT_0 = 48;
 const DIGIT_9 = 57;
@@ -67,7 +97,7 @@ export function plainTextCode(s: string, from: number, to: number): number {
 }
 
 /** Decimal text as written: sign, digits before and after the point, exponent. @internal */
-export interface DecimalText {
+export interface WrittenDecimal {
   readonly negative: boolean;
   /** The digits before the point, as written (leading zeros kept). */
   readonly int: string;
@@ -78,7 +108,7 @@ export interface DecimalText {
 }
 
 /** Reads `s` by the grammar: its parts, or `undefined` when it is not decimal text. @internal */
-export function readDecimal(s: string): DecimalText | undefined {
+export function readDecimal(s: string): WrittenDecimal | undefined {
   const n = s.length;
   const negative = n > 0 && s.charCodeAt(0) === MINUS;
   const intStart = negative ? 1 : 0;
@@ -104,7 +134,7 @@ export function readDecimal(s: string): DecimalText | undefined {
 }
 
 /** The grammar in full (sign, fraction, exponent), without allocating. */
-function isDecimalTextGeneral(s: string): boolean {
+function isDecimalGrammarGeneral(s: string): boolean {
   const n = s.length;
   let i = n > 0 && s.charCodeAt(0) === MINUS ? 1 : 0;
   let start = i;
@@ -131,11 +161,12 @@ function isDecimalTextGeneral(s: string): boolean {
 }
 
 /**
- * Whether `s` is decimal text (the grammar above), without the regex engine and without allocating. The
- * common form of market data (`digits` or `digits.digits`) is read once, each character once; anything else
- * (a sign, an exponent, a non-digit) is decided by the general check. @internal
+ * Whether `s` is decimal text by the wire grammar above (sign and exponent allowed), without the regex engine
+ * and without allocating. The common form of market data (`digits` or `digits.digits`) is read once, each
+ * character once; anything else (a sign, an exponent, a non-digit) is decided by the general check. What the
+ * codecs accept; order input is held to the plainer {@link plainDecimalFault}. @internal
  */
-export function isDecimalText(s: string): boolean {
+export function isDecimalGrammar(s: string): s is DecimalText {
   const n = s.length;
   let i = 0;
   let c = 0;
@@ -144,13 +175,44 @@ export function isDecimalText(s: string): boolean {
     if (c < DIGIT_0 || c > DIGIT_9) break;
   }
   if (i === n) return n > 0;
-  if (i === 0 || c !== DOT) return isDecimalTextGeneral(s);
+  if (i === 0 || c !== DOT) return isDecimalGrammarGeneral(s);
   const fraction = ++i;
   for (; i < n; i++) {
     c = s.charCodeAt(i);
     if (c < DIGIT_0 || c > DIGIT_9) break;
   }
-  return i === n ? i > fraction : isDecimalTextGeneral(s);
+  return i === n ? i > fraction : isDecimalGrammarGeneral(s);
+}
+
+/**
+ * Why `s` is not PLAIN decimal text (digits, optionally `.` and digits; at most {@link MAX_PLAIN_DECIMAL_LENGTH}
+ * characters), or `undefined` when it is. No sign, no exponent, no space, no other character: what an order
+ * may carry (`isDecimalText`, `toDecimalText`). The reason never quotes `s`. @internal
+ */
+export function plainDecimalFault(s: string): string | undefined {
+  const n = s.length;
+  if (n === 0) return 'is empty';
+  if (n > MAX_PLAIN_DECIMAL_LENGTH) return `is longer than ${MAX_PLAIN_DECIMAL_LENGTH} characters`;
+  const first = s.charCodeAt(0);
+  if (first === MINUS || first === PLUS) return 'has a sign';
+  if (first === DOT) return 'starts with a point (write 0.5, not .5)';
+  const int = skipDigits(s, 0, n);
+  if (int === n) return undefined;
+  if (int > 0 && s.charCodeAt(int) === DOT) {
+    if (int + 1 === n) return 'ends with a point (write 5, not 5.)';
+    const end = skipDigits(s, int + 1, n);
+    if (end === n) return undefined;
+    return faultAt(s, end);
+  }
+  return faultAt(s, int);
+}
+
+/** Why the character at `i` (not a digit, not the one point) breaks plain decimal text. */
+function faultAt(s: string, i: number): string {
+  const c = s.charCodeAt(i);
+  if ((c === LOWER_E || c === UPPER_E) && isDecimalGrammar(s)) return 'has an exponent (write 0.0000001, not 1e-7)';
+  if (c === DOT) return 'has more than one point';
+  return 'has a character other than digits and one point';
 }
 
 /** A decimal's value: sign, integer part without leading zeros, fraction without trailing zeros (zero is `+0`). */
@@ -173,7 +235,7 @@ function stripTrailing(frac: string): string {
 }
 
 /** The value of decimal text in canonical parts; `undefined` when malformed or its exponent is out of bounds. */
-function valueOf(text: DecimalText): Parts | undefined {
+function valueOf(text: WrittenDecimal): Parts | undefined {
   let int: string;
   let frac: string;
   const exp = text.exponent ?? 0;
@@ -347,33 +409,78 @@ function rescale(a: Scaled, scale: number): bigint {
 function pair(a: string, b: string): readonly [bigint, bigint, number] | undefined {
   const x = parseDecimal(a);
   const y = parseDecimal(b);
-  if (x === undefined || y === undefined) return undefined;
-  const scale = Math.max(x.scale, y.scale);
-  return [rescale(x, scale), rescale(y, scale), scale];
+  return x === undefined || y === undefined ? undefined : commonScale(x, y);
 }
 
 /** Formats a scaled integer as decimal text with exactly `scale` fraction digits (sign kept). @internal */
-export function formatScaled({ units, scale }: Scaled): string {
+export function formatScaled({ units, scale }: Scaled): DecimalText {
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const body = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-  return negative ? `-${body}` : body;
+  // Digits, at most one point, at most a leading minus: decimal text by construction (the one place it is built).
+  return (negative ? `-${body}` : body) as DecimalText;
+}
+
+/**
+ * A scaled integer in its canonical form: the fewest fraction digits that hold it (`150 / 10^2` →
+ * `15 / 10^1`), so {@link formatScaled} writes no trailing zero: `'20000.1'`, `'20000'`, `'0.5'`. @internal
+ */
+export function canonicalScaled({ units, scale }: Scaled): Scaled {
+  while (scale > 0 && units % 10n === 0n) {
+    units /= 10n;
+    scale--;
+  }
+  return { units, scale };
+}
+
+/** `a` and `b` at their common (larger) scale: `[a units, b units, scale]`. @internal */
+export function commonScale(a: Scaled, b: Scaled): readonly [bigint, bigint, number] {
+  const scale = Math.max(a.scale, b.scale);
+  return [rescale(a, scale), rescale(b, scale), scale];
+}
+
+/** Compares two scaled integers by value: `-1`, `0` or `1`. @internal */
+export function compareScaled(a: Scaled, b: Scaled): number {
+  const [x, y] = commonScale(a, b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** `a × b`, exactly (the scales add). @internal */
+export function multiplyScaled(a: Scaled, b: Scaled): Scaled {
+  return { units: a.units * b.units, scale: a.scale + b.scale };
+}
+
+/**
+ * The multiple of `step` (positive) nearest to `value` (not negative) on one side: `'down'` the largest not
+ * above it, `'up'` the smallest not below it. Exact: `value` itself when it is a multiple. @internal
+ */
+export function toStep(value: Scaled, step: Scaled, rounding: 'down' | 'up'): Scaled {
+  const [v, k, scale] = commonScale(value, step);
+  const rest = v % k;
+  const down = v - rest;
+  return { units: rounding === 'up' && rest !== 0n ? down + k : down, scale };
+}
+
+/** Whether `value` is a whole multiple of `step` (positive). @internal */
+export function isStepMultiple(value: Scaled, step: Scaled): boolean {
+  const [v, k] = commonScale(value, step);
+  return v % k === 0n;
 }
 
 /** `a - b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
-export function subtractDecimal(a: string, b: string): string | undefined {
+export function subtractDecimal(a: string, b: string): DecimalText | undefined {
   const p = pair(a, b);
   return p && formatScaled({ units: p[0] - p[1], scale: p[2] });
 }
 
 /** `a + b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
-export function addDecimal(a: string, b: string): string | undefined {
+export function addDecimal(a: string, b: string): DecimalText | undefined {
   const p = pair(a, b);
   return p && formatScaled({ units: p[0] + p[1], scale: p[2] });
 }
 
 /** `(a + b) / 2` as exact decimal text: one more fraction digit only when the sum is odd. @internal */
-export function midDecimal(a: string, b: string): string | undefined {
+export function midDecimal(a: string, b: string): DecimalText | undefined {
   const p = pair(a, b);
   if (p === undefined) return undefined;
   const sum = p[0] + p[1];

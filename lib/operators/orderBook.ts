@@ -1,18 +1,23 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after depth().
 import { map, type OperatorFunction } from 'rxjs';
-import { comparePlainText, compareDecimal, isNonNegativeDecimal, midDecimal, plainIntLength, subtractDecimal } from '../internal/decimal';
+import { comparePlainText, compareDecimal, type DecimalText, isNonNegativeDecimal, midDecimal, plainIntLength, subtractDecimal } from '../internal/decimal';
 
 /**
- * One price level: `[price, quantity]`, both decimal text as the service sent them.
+ * One price level of an {@link OrderBook}: `[price, quantity]`, both {@link DecimalText} as the service sent
+ * them (checked: decimal text, not negative). A level's price goes into an order as it is.
  *
  * @example
  * ```ts
- * import type { OrderBookLevel } from 'ex-streams';
+ * import type { NewOrderRequest, OrderBookLevel } from 'ex-streams';
  *
  * const [price, quantity]: OrderBookLevel = ['30000.5', '0.25'];
+ * const order: NewOrderRequest = { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price, quantity };
  * ```
  */
-export type OrderBookLevel = readonly [price: string, quantity: string];
+export type OrderBookLevel = readonly [price: DecimalText, quantity: DecimalText];
+
+/** A level as {@link orderBook} takes it: any text, checked there. */
+type LevelInput = readonly [price: string, quantity: string];
 
 /**
  * The fields of a depth record that {@link orderBook} reads (a `DepthRecord` has them).
@@ -31,10 +36,10 @@ export interface DepthSnapshot {
   readonly s?: string | undefined;
   /** Data time, milliseconds. */
   readonly t: number;
-  /** Ask levels. */
-  readonly a: readonly OrderBookLevel[];
-  /** Bid levels (may be empty). */
-  readonly b: readonly OrderBookLevel[];
+  /** Ask levels `[price, quantity]`: text, checked by {@link orderBook} (a `DepthRecord`'s levels are `DecimalText`). */
+  readonly a: readonly LevelInput[];
+  /** Bid levels (may be empty), as `a`. */
+  readonly b: readonly LevelInput[];
 }
 
 /**
@@ -116,25 +121,29 @@ function plainPriceOf(l: unknown): number {
  * text): each price is read once, for its validity and its integer-part length, and compared with the previous
  * one on that length (no parsing, no copy of the levels).
  */
-function side(levels: readonly OrderBookLevel[], cmp: Cmp, sign: 1 | -1, limit: number) {
-  let valid = levels;
+function side(levels: readonly LevelInput[], cmp: Cmp, sign: 1 | -1, limit: number) {
+  let filtered: readonly OrderBookLevel[] | undefined;
   let sorted = true;
   let previous = -1;
   for (let i = 0; i < levels.length; i++) {
     const int = plainPriceOf(levels[i]);
     if (int === -2) {
-      valid = levels.filter(isLevel);
+      const valid = levels.filter(isLevel);
       sorted = true;
       for (let j = 1; j < valid.length && sorted; j++) sorted = cmp(valid[j - 1] as OrderBookLevel, valid[j] as OrderBookLevel) < 0;
+      filtered = valid;
       break;
     }
     if (i > 0 && sorted) {
-      const a = (levels[i - 1] as OrderBookLevel)[0];
-      const b = (levels[i] as OrderBookLevel)[0];
+      const a = (levels[i - 1] as LevelInput)[0];
+      const b = (levels[i] as LevelInput)[0];
       sorted = sign * (int >= 0 && previous >= 0 ? comparePlainText(a, previous, b, int) : compareDecimal(a, b)) < 0;
     }
     previous = int;
   }
+  // Without a level dropped, every level passed plainPriceOf (price and quantity decimal text, not negative): the
+  // array itself is the valid levels, typed as what it was checked to be.
+  const valid = filtered ?? (levels as readonly OrderBookLevel[]);
   const ordered = sorted ? valid : [...valid].sort(cmp);
   return { levels: ordered.length > limit ? ordered.slice(0, limit) : ordered, sorted, invalid: levels.length - valid.length };
 }

@@ -6,20 +6,9 @@ import type { RestKline, RestTrade } from '../codecs/rest/marketData';
 import type { RestOrder } from '../codecs/rest/order';
 import type { ServerTime } from '../codecs/rest/serverTime';
 import type { DepthRecord } from '../codecs/depth';
+import type { DecimalText } from '../codecs/decimal';
 
-/**
- * A price or a quantity as decimal text (`'0.1'`, `'30000'`): a number (`0.1`) does not compile, so no
- * binary rounding reaches an order. Text computed at run time needs a cast after your own check.
- *
- * @example
- * ```ts
- * import type { DecimalText } from 'ex-streams';
- *
- * const quantity: DecimalText = '0.001';
- * const price = (30000.5).toFixed(2) as DecimalText;
- * ```
- */
-export type DecimalText = `${number}`;
+export type { DecimalText } from '../codecs/decimal';
 
 /**
  * Order type of a new order.

@@ -1,13 +1,13 @@
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { RestBalance } from '../codecs/rest/account';
-import { compareDecimal } from '../internal/decimal';
+import { compareDecimal, type DecimalText } from '../internal/decimal';
 
 const sameAmounts = (a: BalanceState, b: BalanceState): boolean =>
   compareDecimal(a.free, b.free) === 0 && compareDecimal(a.locked, b.locked) === 0;
 
 /**
  * The current balance of one asset, folded from account updates by {@link balancesState}.
- * Amounts are exact decimal text.
+ * Amounts are exact decimal text (`DecimalText`).
  *
  * @example
  * ```ts
@@ -19,9 +19,9 @@ export interface BalanceState {
   /** Asset (`B[].a`). */
   readonly asset: string;
   /** Free amount (`B[].f`). */
-  readonly free: string;
+  readonly free: DecimalText;
   /** Locked amount (`B[].l`). */
-  readonly locked: string;
+  readonly locked: DecimalText;
   /**
    * Event time `E` of the account update this balance comes from, in ms; for a balance from an account
    * snapshot (the user stream's, after it starts and after each gap), the snapshot's time (see "State that
@@ -70,7 +70,7 @@ export function applyBalanceSnapshot(
   snapshotTimeMs: number,
 ): Map<string, BalanceState> {
   const next = new Map(balances);
-  const put = (asset: string, free: string, locked: string): void => {
+  const put = (asset: string, free: DecimalText, locked: DecimalText): void => {
     const current = next.get(asset);
     if (current === undefined || current.eventTime <= snapshotTimeMs) next.set(asset, { asset, free, locked, eventTime: snapshotTimeMs });
   };

@@ -1,12 +1,13 @@
 import { type ExecutionReport, type OrderSide, type OrderStatus, OrderStatusCodec } from '../codecs/executionReport';
 import { averagePrice } from '../codecs/decimal';
 import type { RestOrder } from '../codecs/rest/order';
-import { compareDecimal } from '../internal/decimal';
+import { compareDecimal, type DecimalText, isDecimalGrammar } from '../internal/decimal';
 
 /**
  * The current state of one order, folded from its execution reports by {@link ordersState}.
  *
- * Quantities and prices stay exact decimal text; convert at the edge (e.g. with `decimalToNumber`).
+ * Quantities and prices stay exact decimal text (`DecimalText`: an order's price goes into a new order as it is);
+ * convert at the edge (e.g. with `decimalToNumber`).
  *
  * @example
  * ```ts
@@ -29,13 +30,13 @@ export interface OrderState {
   /** Current status (`X`); only ever moves forward. */
   readonly status: OrderStatus;
   /** Order quantity (`q`). */
-  readonly quantity: string;
+  readonly quantity: DecimalText;
   /** Order price (`p`). */
-  readonly price: string;
+  readonly price: DecimalText;
   /** Cumulative filled quantity (`z`); never decreases. */
-  readonly filledQuantity: string;
+  readonly filledQuantity: DecimalText;
   /** Cumulative quote quantity (`Z`) of the report that carried {@link filledQuantity}. */
-  readonly filledQuoteQuantity: string;
+  readonly filledQuoteQuantity: DecimalText;
   /** `Z / z` as exact decimal text (up to 18 fraction digits, truncated); `undefined` while nothing is filled. */
   readonly averagePrice: string | undefined;
   /** Order update time (`U`, or `E` when absent) of {@link report}, in ms. */
@@ -113,7 +114,7 @@ export function applyExecutionReport(
 }
 
 /** The state an order's `report` gives, with the fill `(z, Z)` and its `average` price. */
-function fromReport(report: ExecutionReport, z: string, Z: string, average: string | undefined): OrderState {
+function fromReport(report: ExecutionReport, z: DecimalText, Z: DecimalText, average: string | undefined): OrderState {
   return {
     orderId: report.i,
     clientOrderId: report.c,
@@ -131,14 +132,14 @@ function fromReport(report: ExecutionReport, z: string, Z: string, average: stri
   };
 }
 
-const amount = (text: string | undefined): string => (text === undefined || text === '' ? '0' : text);
+const amount = (text: string | undefined): DecimalText => (text !== undefined && isDecimalGrammar(text) ? text : '0');
 
 /**
  * An order of the REST API (`openOrders`, `getOrder`, …) as the execution report it stands for, so that a
  * snapshot merges into the order states by the same rule as the pushes ({@link applyExecutionReport}): status
  * progress, then filled quantity, then update time. `E` and `U` are its `updateTime` (else `transactTime`,
  * else `time`, else `fallbackTimeMs`); `z` `executedQty`, `Z` `cumulativeQuoteQty` (either spelling); a
- * missing or empty amount is `'0'`. `undefined` for a status the fold does not know (e.g. `PENDING_CANCEL`):
+ * missing or empty amount (the REST fields may be `''`) is `'0'`. `undefined` for a status the fold does not know (e.g. `PENDING_CANCEL`):
  * the state keeps what it had. The one place REST orders become order states.
  * @internal
  */

@@ -1,4 +1,74 @@
-import { averagePrice, decimalToNumber } from '../../lib/codecs/decimal';
+import fc from 'fast-check';
+import { averagePrice, decimalToNumber, isDecimalText, toDecimalText } from '../../lib/codecs/decimal';
+import { ConfigError } from '../../lib/errors';
+
+/** Plain decimal text, by the book: digits, optionally a point and digits, at most 64 characters. */
+const PLAIN = /^\d+(?:\.\d+)?$/;
+const isPlain = (s: string): boolean => PLAIN.test(s) && s.length <= 64;
+
+/** What `run` throws (the test fails when it throws nothing). */
+const thrown = (run: () => unknown): unknown => {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('nothing thrown');
+};
+
+describe('isDecimalText', () => {
+  it('accepts plain decimal text only', () => {
+    for (const text of ['0', '0.10', '30000.5', '007', '1.000', '9'.repeat(64)]) expect([text, isDecimalText(text)]).toEqual([text, true]);
+    const refused = ['1e-7', '1E5', '-0.01', '0x10', ' 1', '1 ', '', 'NaN', 'Infinity', '-Infinity', '+1', '.5', '5.', '1,5', '1.2.3', '١', '1_000', '9'.repeat(65)];
+    for (const text of refused) expect([text, isDecimalText(text)]).toEqual([text, false]);
+  });
+
+  it('agrees with the plain pattern (property)', () => {
+    const near = fc.stringMatching(/^[-+ .,eE0-9x]{0,8}$/);
+    const plain = fc.tuple(fc.stringMatching(/^\d{1,40}$/), fc.option(fc.stringMatching(/^\d{1,40}$/))).map(([i, f]) => (f === null ? i : `${i}.${f}`));
+    fc.assert(fc.property(fc.oneof(near, plain, fc.string()), (s) => expect(isDecimalText(s)).toBe(isPlain(s))), { numRuns: 3000 });
+  });
+});
+
+describe('toDecimalText', () => {
+  it('returns plain decimal text as it is', () => {
+    expect(toDecimalText('0.10')).toBe('0.10');
+    expect(toDecimalText('30000.5', 'price')).toBe('30000.5');
+  });
+
+  it('throws a ConfigError saying why, naming the value', () => {
+    const cases: [string, string][] = [
+      ['1e-7', 'price has an exponent (write 0.0000001, not 1e-7): "1e-7"'],
+      ['-0.01', 'price has a sign: "-0.01"'],
+      ['+1', 'price has a sign: "+1"'],
+      ['', 'price is empty: ""'],
+      ['.5', 'price starts with a point (write 0.5, not .5): ".5"'],
+      ['5.', 'price ends with a point (write 5, not 5.): "5."'],
+      ['1.2.3', 'price has more than one point: "1.2.3"'],
+      [' 1', 'price has a character other than digits and one point: " 1"'],
+      ['1,5', 'price has a character other than digits and one point: "1,5"'],
+      ['NaN', 'price has a character other than digits and one point: "NaN"'],
+      ['0x10', 'price has a character other than digits and one point: "0x10"'],
+      ['1e', 'price has a character other than digits and one point: "1e"'],
+    ];
+    for (const [text, message] of cases) {
+      const error = thrown(() => toDecimalText(text, 'price'));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect(error).toMatchObject({ option: 'price', message });
+    }
+    expect(thrown(() => toDecimalText('abc'))).toMatchObject({ message: 'decimal text has a character other than digits and one point: "abc"' });
+  });
+
+  it('quotes at most a short, redacted excerpt of the input', () => {
+    const secret = 'Ab3'.repeat(15); // a key-like run: redacted whole, never cut into a readable part
+    expect(thrown(() => toDecimalText(`12.5 ${secret}`))).toMatchObject({ message: 'decimal text has a character other than digits and one point: "12.5 ***"' });
+    expect(thrown(() => toDecimalText(secret.repeat(4)))).toMatchObject({ message: 'decimal text is longer than 64 characters: "***"' });
+    const long = thrown(() => toDecimalText('9'.repeat(1000))) as Error;
+    expect(long.message).toBe('decimal text is longer than 64 characters: "999999999999…"');
+    const control = thrown(() => toDecimalText('1\n\u0000x')) as Error;
+    expect(control.message).toBe('decimal text has a character other than digits and one point: "1\\n\\u0000x"');
+  });
+});
 
 describe('decimalToNumber', () => {
   it('converts decimal text to the nearest number', () => {

@@ -1,4 +1,4 @@
-import { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec } from '../../lib/codecs/depth';
+import { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec, type DepthLevel } from '../../lib/codecs/depth';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
 const record = {
@@ -10,8 +10,8 @@ const record = {
   a: [
     ['34924.15', '0.5'],
     ['34925', '1.2'],
-  ] as [string, string][],
-  b: [['34924.1', '0.00027']] as [string, string][],
+  ] as DepthLevel[],
+  b: [['34924.1', '0.00027']] as DepthLevel[],
 };
 
 describe('DepthLevelCodec', () => {
@@ -32,7 +32,7 @@ describe('DepthRecordCodec', () => {
   });
 
   it('accepts empty bids and no ignore fields', () => {
-    const minimal = { t: 1, a: [['1', '1']] as [string, string][], b: [] };
+    const minimal = { t: 1, a: [['1', '1']] as DepthLevel[], b: [] };
     assertDecodes(DepthRecordCodec, minimal, minimal);
   });
 

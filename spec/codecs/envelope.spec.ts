@@ -10,7 +10,7 @@ const bhexTrade = {
   symbolName: 'BTCUSDT',
   topic: 'trade',
   params: { realtimeInterval: '24h', binary: 'false' },
-  data: [{ v: '929681067596857345', t: 1625562619577, p: '34924.15', q: '0.00027', m: true }],
+  data: [{ v: '929681067596857345', t: 1625562619577, p: '34924.15' as const, q: '0.00027' as const, m: true }],
   f: true,
   sendTime: 1626249138535,
   shared: false,

@@ -23,7 +23,7 @@ import { fieldsOf, struct } from '../../lib/codecs/struct';
 import { membersOf } from '../../lib/codecs/taggedUnion';
 import { TicketInfoCodec } from '../../lib/codecs/ticketInfo';
 import { TradeEnvelopeCodec, TradeRecordCodec } from '../../lib/codecs/trade';
-import { isDecimalText } from '../../lib/internal/decimal';
+import { isDecimalGrammar } from '../../lib/internal/decimal';
 
 const RUNS = { numRuns: 300 };
 type Codec = t.Type<unknown, unknown, unknown>;
@@ -266,9 +266,9 @@ function withoutCheck(codec: Codec): Codec {
 describe('primitives: declared by their check', () => {
   const candidates = fc.oneof(anything, time, id, flag, decimal, fc.constant(''));
 
-  it('isDecimalText agrees with the DecimalString pattern', () => {
+  it('isDecimalGrammar agrees with the DecimalString pattern', () => {
     const pattern = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-    fc.assert(fc.property(fc.oneof(numericChars, decimalText, fc.string()), (s) => expect(isDecimalText(s)).toBe(pattern.test(s))), { numRuns: 2000 });
+    fc.assert(fc.property(fc.oneof(numericChars, decimalText, fc.string()), (s) => expect(isDecimalGrammar(s)).toBe(pattern.test(s))), { numRuns: 2000 });
   });
 
   it('isIntText agrees with the IntFromNumberOrString pattern', () => {

@@ -1,7 +1,7 @@
 import { KlineEnvelopeCodec, KlineRecordCodec } from '../../lib/codecs/kline';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
-const record = { t: 1626249120000, s: 'BTCUSDT', sn: 'BTCUSDT', c: '32902.6', h: '32903.1', l: '32900', o: '32900.4', v: '1.0231' };
+const record = { t: 1626249120000, s: 'BTCUSDT', sn: 'BTCUSDT', c: '32902.6', h: '32903.1', l: '32900', o: '32900.4', v: '1.0231' } as const;
 
 describe('KlineRecordCodec', () => {
   it('decodes a record of the SPEC table', () => {

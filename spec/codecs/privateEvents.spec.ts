@@ -15,7 +15,7 @@ const account = {
   T: true,
   W: true,
   D: true,
-  B: [{ a: 'LTC', f: '17366.18538083', l: '0.00000000' }],
+  B: [{ a: 'LTC', f: '17366.18538083' as const, l: '0.00000000' as const }],
 };
 
 const report = {
@@ -26,15 +26,15 @@ const report = {
   S: 'BUY' as const,
   o: 'LIMIT',
   f: 'GTC',
-  q: '1.00000000',
-  p: '0.10264410',
+  q: '1.00000000' as const,
+  p: '0.10264410' as const,
   reqAmt: '1000',
   X: 'NEW' as const,
   d: '1234567',
   i: '4293153',
   l: '0.00000000',
   r: '0',
-  z: '0.00000000',
+  z: '0.00000000' as const,
   L: '0.00000000',
   V: '10.1',
   n: '0',
@@ -44,7 +44,7 @@ const report = {
   m: false,
   O: 1499405658657,
   U: 1499405658657,
-  Z: '0.00000000',
+  Z: '0.00000000' as const,
   x: 'USER_CANCEL',
 };
 
@@ -52,9 +52,9 @@ const ticket = {
   e: 'ticketInfo' as const,
   E: '1668693440976',
   s: 'BTCUSDT',
-  q: '0.001639',
+  q: '0.001639' as const,
   t: '1668693440899',
-  p: '61000.0',
+  p: '61000.0' as const,
   T: '899062000267837441',
   o: '899048013515737344',
   c: '1621910874883',

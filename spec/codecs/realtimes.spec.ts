@@ -13,7 +13,7 @@ const record = {
   qv: '49988321.1',
   m: '0.0124',
   e: 301,
-};
+} as const;
 
 describe('RealtimesRecordCodec', () => {
   it('decodes a record of the SPEC table, the exchange id as text', () => {

@@ -1,4 +1,4 @@
-import { ConnectionClosedError, type ConnectionStatus, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
+import { ConnectionClosedError, type ConnectionStatus, type DecimalText, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
 import { initialState, type DemoEvent, type DemoState } from '../../docs/examples/demo/model';
 import { reduce } from '../../docs/examples/demo/reduce';
 import { statusLines } from '../../docs/examples/demo/view';
@@ -7,7 +7,7 @@ import { statusLines } from '../../docs/examples/demo/view';
 const fold = (events: ReadonlyArray<DemoEvent>, state = initialState(['BTCUSDT'], 0, true)): DemoState =>
   events.reduce((s, event, i) => reduce(s, { at: 1_000 + i, event }), state);
 
-const order = (status: OrderStatus, filled: string): OrderState => ({
+const order = (status: OrderStatus, filled: DecimalText): OrderState => ({
   orderId: '1900000000000000003',
   clientOrderId: 'demoFill1',
   symbol: 'ETHUSDT',
@@ -26,9 +26,9 @@ const orders = (o: OrderState, sync: StateSync = { authoritative: false }): Demo
   type: 'orders',
   orders: Object.assign(new Map([[o.orderId, o]]), sync),
 });
-const balances = (free: Record<string, string>, sync: StateSync): DemoEvent => ({
+const balances = (free: Record<string, DecimalText>, sync: StateSync): DemoEvent => ({
   type: 'balances',
-  balances: Object.assign(new Map(Object.entries(free).map(([asset, f]) => [asset, { asset, free: f, locked: '0', eventTime: 1 }])), sync),
+  balances: Object.assign(new Map(Object.entries(free).map(([asset, f]) => [asset, { asset, free: f, locked: '0' as const, eventTime: 1 }])), sync),
 });
 const marketStatus = (connection: ConnectionStatus): DemoEvent => ({
   type: 'marketStatus',

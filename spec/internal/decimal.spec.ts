@@ -4,7 +4,7 @@ import {
   compareDecimal,
   compareDigits,
   isDecimal,
-  isDecimalText,
+  isDecimalGrammar,
   isNonNegativeDecimal,
   midDecimal,
   parseDecimal,
@@ -23,23 +23,23 @@ const candidates = fc.string({ unit: fc.constantFrom('0', '1', '9', '.', '-', '+
 
 describe('decimal grammar', () => {
   it.each(['0', '27000.50', '0.0001', '-3.5', '1e-7', '1.5E+3', '007', '-0', '929681067596857345'])('accepts %j', (text) => {
-    expect(isDecimalText(text)).toBe(true);
+    expect(isDecimalGrammar(text)).toBe(true);
     expect(readDecimal(text)).toBeDefined();
   });
 
   it.each(['', ' 1', '1 ', '+1', '.5', '5.', '1.', '-', '.', '1,000', '1.2.3', 'NaN', 'Infinity', '0x10', '1e', '1e+', '--1', '1_000'])(
     'refuses %j',
     (text) => {
-      expect(isDecimalText(text)).toBe(false);
+      expect(isDecimalGrammar(text)).toBe(false);
       expect(readDecimal(text)).toBeUndefined();
       expect(isDecimal(text)).toBe(false);
     },
   );
 
-  it('isDecimalText and readDecimal agree with the grammar (property)', () => {
+  it('isDecimalGrammar and readDecimal agree with the grammar (property)', () => {
     fc.assert(
       fc.property(candidates, (s) => {
-        expect(isDecimalText(s)).toBe(GRAMMAR.test(s));
+        expect(isDecimalGrammar(s)).toBe(GRAMMAR.test(s));
         expect(readDecimal(s) !== undefined).toBe(GRAMMAR.test(s));
       }),
       { numRuns: 3000 },
@@ -52,7 +52,7 @@ describe('decimal grammar', () => {
   });
 
   it('gives no value to exponents beyond ±1000 (grammar text still)', () => {
-    expect(isDecimalText('1e99999')).toBe(true);
+    expect(isDecimalGrammar('1e99999')).toBe(true);
     expect(isDecimal('1e99999')).toBe(false);
     expect(parseDecimal('1e99999')).toBeUndefined();
     expect(isDecimal('1e1000')).toBe(true);
@@ -229,7 +229,7 @@ describe('quotedDecimalEnd', () => {
         const end = quotedDecimalEnd(`"${body}"`, 1);
         if (end >= 0) {
           expect(end).toBe(body.length + 1);
-          expect(isDecimalText(body)).toBe(true);
+          expect(isDecimalGrammar(body)).toBe(true);
         }
       }),
     );

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DecimalString } from '../../lib/codecs/primitives';
-import { isDecimalText } from '../../lib/internal/decimal';
+import { isDecimalGrammar } from '../../lib/internal/decimal';
 import { plainNumberText } from '../../lib/internal/plainNumberText';
 
 const PLAIN = /^-?\d+(?:\.\d+)?$/;
@@ -37,7 +37,7 @@ describe('plainNumberText', () => {
         expect(text).toMatch(PLAIN);
         expect(Object.is(Number(text), n === 0 ? 0 : n)).toBe(true);
         expect(DecimalString.is(text)).toBe(true);
-        expect(isDecimalText(text)).toBe(true);
+        expect(isDecimalGrammar(text)).toBe(true);
         // same significant digits as String(n): nothing added but zeros
         const significant = (s: string): string => s.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
         expect(significant(text)).toBe(significant(String(n)));

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { compareDecimal, isNonNegativeDecimal } from '../../lib/internal/decimal';
 import { orderBook, toOrderBook, type DepthSnapshot, type OrderBook, type OrderBookLevel } from '../../lib/operators/orderBook';
 
-const snapshot = (b: [string, string][], a: [string, string][], t = 1): DepthSnapshot => ({ s: 'BTCUSDT', t, a, b });
+const snapshot = (b: OrderBookLevel[], a: OrderBookLevel[], t = 1) => ({ s: 'BTCUSDT', t, a, b }) satisfies DepthSnapshot;
 
 describe('orderBook', () => {
   let testScheduler: TestScheduler;
@@ -63,7 +63,7 @@ describe('orderBook', () => {
 
   it('drops malformed levels without throwing and counts them', () => {
     const raw = { s: 'X', t: 1, b: [['1', '1'], ['abc', '1'], null, ['2']], a: [['3', '-1'], ['3', '1']] } as unknown as DepthSnapshot;
-    const book = snapshotBook(raw.b as [string, string][], raw.a as [string, string][]);
+    const book = snapshotBook(raw.b as OrderBookLevel[], raw.a as OrderBookLevel[]);
     expect(book.bids).toEqual([['1', '1']]);
     expect(book.asks).toEqual([['3', '1']]);
     expect(book.invalidLevels).toBe(4);
@@ -75,7 +75,7 @@ describe('orderBook', () => {
     expect(book.asks).toEqual([['4', '1'], ['5', '1']]);
   });
 
-  function snapshotBook(b: [string, string][], a: [string, string][], config = {}): OrderBook {
+  function snapshotBook(b: OrderBookLevel[], a: OrderBookLevel[], config = {}): OrderBook {
     let out: OrderBook | undefined;
     testScheduler.run(({ cold }) => {
       cold('a|', { a: snapshot(b, a) }).pipe(orderBook(config)).subscribe((v) => (out = v));

@@ -3,7 +3,7 @@
 // from '../../lib/index' and '../../lib/testing/index'.
 import { distinctUntilChanged, filter, map, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { type MarketStreams, marketStreams, orderBook } from '../../lib/index';
+import { type DecimalText, type MarketStreams, marketStreams, orderBook } from '../../lib/index';
 import { depthEnvelope, depthRecord, testExchange } from '../../lib/testing/index';
 
 // ---- the application code under test ----------------------------------------------------------
@@ -30,7 +30,7 @@ function spreadAlert(market: MarketStreams, symbol: string, maxSpread: number): 
 // ---- the test ------------------------------------------------------------------------------------
 
 /** A depth message whose best bid and best ask are `bid` and `ask`. */
-const book = (bid: string, ask: string) => depthEnvelope(depthRecord({ b: [[bid, '1']], a: [[ask, '1']] }));
+const book = (bid: DecimalText, ask: DecimalText) => depthEnvelope(depthRecord({ b: [[bid, '1']], a: [[ask, '1']] }));
 
 describe('spreadAlert', () => {
   it('fires once when the spread widens, and survives a reconnect', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { from, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import type { DecimalText } from '../../lib/codecs/decimal';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import { balancesState, type BalancesState } from '../../lib/user/balancesState';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
@@ -94,7 +95,7 @@ function finalState(updates: readonly OutboundAccountInfo[]): BalancesState {
 }
 
 describe('applyBalanceSnapshot', () => {
-  const b = (asset: string, free: string, locked: string, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
+  const b = (asset: string, free: DecimalText, locked: DecimalText, eventTime: number): BalanceState => ({ asset, free, locked, eventTime });
   it('takes the snapshot for balances not newer than it, zeroes unlisted assets, keeps balances pushed after it', () => {
     const before = new Map([
       ['BTC', b('BTC', '1', '0', 90)],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import { toDecimalText } from '../../lib/codecs/decimal';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { ordersState, OrdersState } from '../../lib/user/ordersState';
 import { withSync } from '../../lib/user/stateSync';
@@ -273,7 +274,7 @@ const lifecycle = fc
     let U = 1000;
     let cum = 0;
     const at = (k: number) => (U += sameMs[k % sameMs.length] ? 0 : 1);
-    const dec = (units: number, scale: number) => (units / 10 ** scale).toFixed(scale);
+    const dec = (units: number, scale: number) => toDecimalText((units / 10 ** scale).toFixed(scale));
     if (end === 'REJECTED') return [report({ X: 'REJECTED', U: at(0), E: U + 1 })];
     steps.push(report({ X: 'NEW', U: at(0), E: U + 1 }));
     fills.forEach((f, k) => {

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
+import type { DecimalText } from '../decimal';
 
 /**
  * One balance of `GET /api/v1/account`: `asset`, `free`, `locked` (decimal text) and, when sent, `total`,
@@ -31,11 +32,11 @@ export interface RestBalance {
   /** Asset name, text (e.g. `'USDT'`). */
   readonly asset: string;
   /** Free (available) amount: decimal text, in units of the asset. */
-  readonly free: string;
+  readonly free: DecimalText;
   /** Locked amount (held by open orders): decimal text, in units of the asset. */
-  readonly locked: string;
+  readonly locked: DecimalText;
   /** Total amount (`free + locked`): decimal text, when sent. */
-  readonly total?: string;
+  readonly total?: DecimalText;
   /** Asset id: text (a number is turned into text), when sent. */
   readonly assetId?: string;
   /** Asset display name, text, when sent. */
@@ -128,9 +129,9 @@ export interface AccountTrade {
   /** Id of the account's order: text, 64-bit. */
   readonly orderId: string;
   /** Fill price: decimal text, quote asset per unit of base asset. */
-  readonly price: string;
+  readonly price: DecimalText;
   /** Filled quantity: decimal text, in base asset units. */
-  readonly qty: string;
+  readonly qty: DecimalText;
   /** Fill time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly time: number;
   /** Account id: text, 64-bit, when sent. */
@@ -142,7 +143,7 @@ export interface AccountTrade {
   /** Match order id (the other side's order): text, 64-bit, when sent. */
   readonly matchOrderId?: string;
   /** Commission amount: decimal text (in `commissionAsset`), when sent. */
-  readonly commission?: string;
+  readonly commission?: DecimalText;
   /** Commission asset, text, when sent. */
   readonly commissionAsset?: string;
   /** Whether the account's order was the buyer, when sent. */

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { DecimalString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
+import type { DecimalText } from '../decimal';
 
 /**
  * One filter of a symbol (`PRICE_FILTER`, `LOT_SIZE`, `MIN_NOTIONAL`, ...): its `filterType` and the usual
@@ -35,23 +36,23 @@ export interface SymbolFilter {
   /** Filter type, text (`'PRICE_FILTER'`, `'LOT_SIZE'`, `'MIN_NOTIONAL'`, ...). */
   readonly filterType: string;
   /** Lowest price: decimal text, when sent. */
-  readonly minPrice?: string;
+  readonly minPrice?: DecimalText;
   /** Highest price: decimal text, when sent. */
-  readonly maxPrice?: string;
+  readonly maxPrice?: DecimalText;
   /** Price step: decimal text, when sent. */
-  readonly tickSize?: string;
+  readonly tickSize?: DecimalText;
   /** Lowest quantity (base asset): decimal text, when sent. */
-  readonly minQty?: string;
+  readonly minQty?: DecimalText;
   /** Highest quantity (base asset): decimal text, when sent. */
-  readonly maxQty?: string;
+  readonly maxQty?: DecimalText;
   /** Quantity step (base asset): decimal text, when sent. */
-  readonly stepSize?: string;
+  readonly stepSize?: DecimalText;
   /** Lowest order value (quote asset): decimal text, when sent. */
-  readonly minNotional?: string;
+  readonly minNotional?: DecimalText;
   /** Lowest order amount (quote asset): decimal text, when sent. */
-  readonly minAmount?: string;
+  readonly minAmount?: DecimalText;
   /** Highest order amount (quote asset): decimal text, when sent. */
-  readonly maxAmount?: string;
+  readonly maxAmount?: DecimalText;
 }
 
 /**
@@ -94,9 +95,9 @@ export interface SymbolInfo {
   /** Quote asset, text (e.g. `'USDT'`), when sent. */
   readonly quoteAsset?: string;
   /** Base asset precision: decimal text, as sent, when sent. */
-  readonly baseAssetPrecision?: string;
+  readonly baseAssetPrecision?: DecimalText;
   /** Quote precision: decimal text, as sent, when sent. */
-  readonly quotePrecision?: string;
+  readonly quotePrecision?: DecimalText;
   /** The symbol's filters, when sent. */
   readonly filters?: SymbolFilter[];
 }

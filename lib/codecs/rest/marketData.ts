@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
 import { isRecord } from '../../internal/guards';
+import type { DecimalText } from '../decimal';
 
 /**
  * One trade of `GET /quote/v1/trades`: time `t` (ms), price `p`, quantity `q` (decimal text), `ibm` (the
@@ -33,9 +34,9 @@ export interface RestTrade {
   /** Trade time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Price: decimal text, quote asset per unit of base asset. */
-  readonly p: string;
+  readonly p: DecimalText;
   /** Quantity: decimal text, in base asset units. */
-  readonly q: string;
+  readonly q: DecimalText;
   /** "Is buyer maker": `true` when the buyer was the maker, so the taker sold (as the stream's `TradeRecord.m`), when sent. */
   readonly ibm?: boolean;
   /** Trade id: text, 64-bit (as `TradeRecord.v` on the stream), when sent. */
@@ -57,19 +58,19 @@ export interface RestKline {
   /** Open time: milliseconds since the Unix epoch (number; text on the wire is accepted). */
   readonly t: number;
   /** Open price: decimal text. */
-  readonly o: string;
+  readonly o: DecimalText;
   /** High price: decimal text. */
-  readonly h: string;
+  readonly h: DecimalText;
   /** Low price: decimal text. */
-  readonly l: string;
+  readonly l: DecimalText;
   /** Close price: decimal text. */
-  readonly c: string;
+  readonly c: DecimalText;
   /** Volume: decimal text, in base asset units. */
-  readonly v: string;
+  readonly v: DecimalText;
   /** Close time: milliseconds since the Unix epoch, when sent. */
   readonly closeTime?: number;
   /** Quote asset volume: decimal text, when sent. */
-  readonly qv?: string;
+  readonly qv?: DecimalText;
   /** Number of trades, when sent. */
   readonly n?: number;
 }

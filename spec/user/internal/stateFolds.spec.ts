@@ -1,4 +1,5 @@
 import * as fc from 'fast-check';
+import { toDecimalText } from '../../../lib/codecs/decimal';
 import type { ExecutionReport, OrderStatus } from '../../../lib/codecs/executionReport';
 import type { UserItem } from '../../../lib/user/internal/items';
 import { StateFolds } from '../../../lib/user/internal/stateFolds';
@@ -10,7 +11,7 @@ const STATUSES: readonly OrderStatus[] = ['NEW', 'PARTIALLY_FILLED', 'FILLED', '
 /** Reports of a few orders, out of order, with duplicates and stale ones. */
 const reports = fc.array(
   fc.record({ id: fc.integer({ min: 1, max: 4 }), x: fc.integer({ min: 0, max: 3 }), z: fc.integer({ min: 0, max: 9 }), U: fc.integer({ min: 1, max: 30 }) }).map(
-    ({ id, x, z, U }): ExecutionReport => report({ i: String(id), X: STATUSES[x]!, z: `0.${z}`, Z: `${z * 3}.5`, U, E: U }),
+    ({ id, x, z, U }): ExecutionReport => report({ i: String(id), X: STATUSES[x]!, z: toDecimalText(`0.${z}`), Z: toDecimalText(`${z * 3}.5`), U, E: U }),
   ),
   { maxLength: 60 },
 );
