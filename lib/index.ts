@@ -20,14 +20,15 @@ export {
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
+  OrderRuleError,
   OrderOutcomeUnknownError,
   OrderNotPlacedError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderInDoubt } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
-export { averagePrice, decimalToNumber } from './codecs/decimal';
+export { averagePrice, decimalToNumber, isDecimalText, toDecimalText } from './codecs/decimal';
 export type {
   KlineRecord,
   RealtimesRecord,
@@ -153,3 +154,7 @@ export type {
   BalanceState,
   DistinctFillsConfig,
 } from './user/index';
+
+// Orders: fitted to and checked against the symbol's rules
+export { symbolRules, fitPrice, fitQuantity, checkOrder, fitOrder } from './orders/index';
+export type { SymbolRules, PlaceOrderOptions } from './orders/index';
