@@ -194,6 +194,8 @@ export interface FaultCounts {
   readonly listenKeyExpiry: number;
   /** API requests rejected by injection. */
   readonly rejectedRequests: number;
+  /** API answers lost, or delayed, after the request was processed (`loseNextAnswers`). */
+  readonly lostAnswers: number;
   /** `skewClock()` calls. */
   readonly clockSkew: number;
   /** Private frames actually pushed twice. */

@@ -63,6 +63,7 @@ export function createControl(d: ControlDeps): SimulatorControl {
       return expired;
     },
     rejectNextRequests: (n, options) => ctx.faults.rejectNext(n, options),
+    loseNextAnswers: (n, options) => ctx.faults.loseNext(n, options),
     skewClock: (ms) => {
       counts.clockSkew += 1;
       ctx.faults.skewMs = ms;

@@ -56,3 +56,36 @@ export interface InjectTradeOptions {
   /** Trade quantity, decimal text, default '1'. */
   readonly quantity?: string | undefined;
 }
+
+/**
+ * Options of `loseNextAnswers`: how an answer is lost after the request was processed (an order placed or
+ * cancelled, the client never told), and which requests count (all API requests when neither `method` nor
+ * `path` is given; control routes never).
+ *
+ * - `reset`: the TCP connection is reset (RST) instead of answered: the client sees a network error.
+ * - `hang`: no answer; the connection stays open until the client gives up (or the simulator closes).
+ * - `delay`: the answer goes out `delayMs` later, on the simulator's clock (with a `manualClock`, when it is
+ *   advanced that far).
+ * - `gateway`: HTTP 502 with an HTML body, as a proxy in front of a service answers when it lost the service's
+ *   answer.
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, type LoseAnswersOptions } from 'ex-streams/simulator';
+ * const sim = await startSimulator();
+ * const placedButUnanswered: LoseAnswersOptions = { mode: 'reset', method: 'POST', path: '/api/v1/spot/order' };
+ * sim.loseNextAnswers(1, placedButUnanswered); // the next order is placed; its answer never arrives
+ * sim.loseNextAnswers(2, { mode: 'delay', delayMs: 15_000 }); // replaces it: the next two answers come 15 s late
+ * ```
+ */
+export type LoseAnswersOptions = (
+  | { readonly mode: 'reset' }
+  | { readonly mode: 'hang' }
+  | { readonly mode: 'delay'; /** How late the answer goes out (ms, simulator clock). */ readonly delayMs: number }
+  | { readonly mode: 'gateway' }
+) & {
+  /** Only requests of this method (e.g. 'POST'; any case) lose their answer; default any method. */
+  readonly method?: string | undefined;
+  /** Only requests of this exact path (without the query, e.g. '/api/v1/spot/order'); default any path. */
+  readonly path?: string | undefined;
+};

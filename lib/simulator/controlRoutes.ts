@@ -1,3 +1,4 @@
+import type { LoseAnswersOptions } from './controlOptions';
 import type { HttpAnswer } from './httpApi';
 import type { SimulatorControl } from './simulatorControl';
 import type { StreamSelector } from './streamKind';
@@ -34,6 +35,15 @@ const optStr = (v: unknown, name: string): string | undefined => {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw new Error(`${name} must be text`);
   return v;
+};
+
+/** `loseNextAnswers`'s options from a JSON body: `mode` (default 'reset'), `delayMs` for 'delay', `method`, `path`. */
+const loseOptions = (b: Record<string, unknown>): LoseAnswersOptions => {
+  const only = { method: optStr(b['method'], 'method'), path: optStr(b['path'], 'path') };
+  const mode = b['mode'] ?? 'reset';
+  if (mode === 'delay') return { mode, delayMs: intIn(b['delayMs'], 'delayMs', 0, 3_600_000), ...only };
+  if (mode === 'reset' || mode === 'hang' || mode === 'gateway') return { mode, ...only };
+  throw new Error("mode must be 'reset', 'hang', 'delay' or 'gateway'");
 };
 
 /** Most market steps one `step` control call runs (each is a full market move). */
@@ -79,6 +89,9 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
           code: optNum(b['code'], 'code'),
           msg: optStr(b['msg'], 'msg'),
         });
+        return {};
+      case 'loseNextAnswers':
+        control.loseNextAnswers(intIn(b['n'], 'n', 0, 1_000_000), loseOptions(b));
         return {};
       case 'skewClock':
         control.skewClock(num(b['ms'], 'ms'));

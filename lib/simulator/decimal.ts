@@ -19,6 +19,18 @@ export function parseDecimal(text: string, maxDecimals = SCALE): bigint | undefi
   return BigInt(d.int) * ONE + BigInt(d.frac.padEnd(SCALE, '0') || '0');
 }
 
+/**
+ * An order's decimal text: its value; `'tooPrecise'` when it is plain decimal text whose digits go on beyond 18
+ * decimals (so it is a multiple of no tick or step); undefined when it is not plain decimal text (a sign, an
+ * exponent, anything else). Zeros beyond the 18th decimal change nothing. @internal
+ */
+export function parseOrderDecimal(text: string): bigint | 'tooPrecise' | undefined {
+  const d = readDecimal(text);
+  if (d === undefined || d.negative || d.exponent !== undefined) return undefined;
+  if (/[1-9]/.test(d.frac.slice(SCALE))) return 'tooPrecise';
+  return BigInt(d.int) * ONE + BigInt(d.frac.slice(0, SCALE).padEnd(SCALE, '0') || '0');
+}
+
 /** Formats with exactly `decimals` decimals (truncating). @internal */
 export function formatFixed(value: bigint, decimals: number): string {
   const neg = value < 0n;
@@ -47,6 +59,18 @@ export function div(a: bigint, b: bigint): bigint {
 /** The smaller of two. @internal */
 export function min(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
+}
+
+/** Decimals `value` needs when written out (0 for an integer; `unit(n)` needs n). @internal */
+export function decimalsOf(value: bigint): number {
+  let frac = (value < 0n ? -value : value) % ONE;
+  if (frac === 0n) return 0;
+  let decimals = SCALE;
+  while (frac % 10n === 0n) {
+    frac /= 10n;
+    decimals -= 1;
+  }
+  return decimals;
 }
 
 /** 10^-decimals, scaled. @internal */

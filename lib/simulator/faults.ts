@@ -1,6 +1,6 @@
 import { faultRejection, type HttpRejection } from './httpErrors';
 import type { FaultCounts } from './chaosTypes';
-import type { PrivateChaosOptions, RejectOptions } from './controlOptions';
+import type { LoseAnswersOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
 import type { StreamKind, StreamSelector } from './streamKind';
 
 /** @internal */
@@ -10,7 +10,7 @@ export type MutableFaultCounts = { -readonly [K in keyof FaultCounts]: number };
 export const streamsOf = (selector: StreamSelector): StreamKind[] => (selector === 'all' ? ['public', 'private'] : [selector]);
 
 /**
- * Fault-injection state: stalls, queued HTTP rejections, clock skew and private chaos settings.
+ * Fault-injection state: stalls, queued HTTP rejections and lost answers, clock skew and private chaos settings.
  * @internal
  */
 export class Faults {
@@ -19,6 +19,8 @@ export class Faults {
   private readonly holding = new Set<StreamKind>();
   private rejectLeft = 0;
   private rejection: HttpRejection = faultRejection;
+  private loseLeft = 0;
+  private loss: LoseAnswersOptions = { mode: 'reset' };
   skewMs = 0;
   duplicateProbability = 0;
   reorderWindowMs = 0;
@@ -32,6 +34,7 @@ export class Faults {
     privateChaos: 0,
     listenKeyExpiry: 0,
     rejectedRequests: 0,
+    lostAnswers: 0,
     clockSkew: 0,
     duplicatedPrivateFrames: 0,
     delayedPrivateFrames: 0,
@@ -73,6 +76,23 @@ export class Faults {
     this.rejectLeft -= 1;
     this.counts.rejectedRequests += 1;
     return this.rejection;
+  }
+
+  /** Queues `n` lost answers (replacing what is queued; 0 clears). */
+  loseNext(n: number, options: LoseAnswersOptions = { mode: 'reset' }): void {
+    this.loseLeft = Math.max(0, Math.floor(n));
+    this.loss = options.mode === 'delay' ? { ...options, delayMs: Math.max(0, options.delayMs) } : options;
+  }
+
+  /** How the answer to this request is lost, when a queued loss matches its method and path (consumes it). */
+  takeLoss(method: string, path: string): LoseAnswersOptions | undefined {
+    const { method: onlyMethod, path: onlyPath } = this.loss;
+    if (this.loseLeft <= 0) return undefined;
+    if (onlyMethod !== undefined && onlyMethod.toUpperCase() !== method.toUpperCase()) return undefined;
+    if (onlyPath !== undefined && onlyPath !== path) return undefined;
+    this.loseLeft -= 1;
+    this.counts.lostAnswers += 1;
+    return this.loss;
   }
 
   setChaos(options: PrivateChaosOptions): void {

@@ -1,5 +1,6 @@
 import type { Account } from './account';
 import { requestParams, verifyApiKey, verifySigned, type AuthContext, type RawRequest, type RequestParams } from './auth';
+import type { LoseAnswersOptions } from './controlOptions';
 import type { Faults } from './faults';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { ListenKeys } from './listenKeys';
@@ -15,6 +16,8 @@ export interface HttpAnswer {
   readonly body: unknown;
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** How this answer is lost on its way out (`loseNextAnswers`); sent as it is when absent. */
+  readonly lost?: LoseAnswersOptions;
 }
 
 /** NONE: free; API_KEY: key only; SIGNED: key + signature + time rule; LISTEN_KEY: key, and full verification when signed. */
@@ -107,10 +110,20 @@ const header = (req: RawRequest, name: string): string | undefined => {
 
 /**
  * The HTTP API: the rate limit first (429 / 418 with `Retry-After`), then fault injection, then routing (404 / 405), verification by security type, 2FA on the
- * four affected endpoints, then the handler.
+ * four affected endpoints, then the handler. The answer, whatever it is, carries how it is lost when a queued
+ * `loseNextAnswers` matches the request.
  * @internal
  */
 export function apiHandler(deps: ApiDeps): (method: string, path: string, req: RawRequest, ip: string) => HttpAnswer {
+  const answer = processRequest(deps);
+  return (method, path, req, ip) => {
+    const processed = answer(method, path, req, ip);
+    const lost = deps.faults.takeLoss(method, path);
+    return lost === undefined ? processed : { ...processed, lost };
+  };
+}
+
+function processRequest(deps: ApiDeps): (method: string, path: string, req: RawRequest, ip: string) => HttpAnswer {
   const table = routes(deps);
   return (method, path, req, ip) => {
     const limited = deps.rateLimiter?.take(verifyApiKey(deps.auth, req) === undefined ? `key:${deps.auth.apiKey}` : `ip:${ip}`);

@@ -11,8 +11,9 @@ export interface HttpRejection {
 const r = (status: number, code: number, msg: string): HttpRejection => ({ status, code, msg });
 
 /**
- * The simulator's error table (documented in docs/simulator.md). Codes are the simulator's choice: the
- * specification shows none.
+ * The simulator's error table (documented in docs/simulator.md). The specification shows no codes; order
+ * refusals use the codes and messages the BHEX / HashKey family documents, the others are the simulator's
+ * choice.
  * @internal
  */
 export const rejections = {
@@ -35,13 +36,24 @@ export const rejections = {
   invalidListenKey: r(400, -1125, 'This listenKey does not exist.'),
   invalidSymbol: r(400, -1121, 'Invalid symbol.'),
   invalidSide: r(400, -1117, 'Invalid side.'),
-  invalidOrderType: r(400, -1116, 'Invalid orderType: only LIMIT is supported.'),
-  invalidTimeInForce: r(400, -1115, 'Invalid timeInForce: only GTC is supported.'),
-  invalidQuantity: r(400, -1013, 'Invalid quantity: a positive decimal with at most 9 decimals.'),
-  invalidPrice: r(400, -1131, 'Invalid price: a positive decimal with at most 9 decimals.'),
+  invalidOrderType: r(400, -1116, 'Invalid orderType.'),
+  invalidTimeInForce: r(400, -1115, 'Invalid timeInForce.'),
+  parameterCombination: r(400, -1128, 'Combination of optional parameters invalid.'),
+  priceTooHigh: r(400, -1132, 'Order price too high.'),
+  priceTooLow: r(400, -1133, 'Order price lower than the minimum,please check general broker info.'),
+  priceTooPrecise: r(400, -1134, 'Order price decimal too long,please check general broker info.'),
+  quantityTooLarge: r(400, -1135, 'Order quantity too large.'),
+  quantityTooSmall: r(400, -1136, 'Order quantity lower than the minimum.'),
+  quantityTooPrecise: r(400, -1137, 'Order quantity decimal too long.'),
+  orderFilled: r(400, -1139, 'Order has been filled.'),
+  notionalTooSmall: r(400, -1140, 'Transaction amount lower than the minimum.'),
+  duplicateClientOrderId: r(400, -1141, 'Duplicate clientOrderId'),
+  orderCanceled: r(400, -1142, 'Order has been canceled'),
+  amountTooPrecise: r(400, -1148, 'Market order amount decimal too long'),
+  amountTooLarge: r(400, -1206, 'Orders over the maximum transaction amount'),
   insufficientBalance: r(400, -2010, 'Order rejected: account has insufficient balance for requested action.'),
-  unknownOrder: r(400, -2011, 'Unknown order sent.'),
-  orderClosed: r(400, -2013, 'Order is already closed.'),
+  wouldTake: r(400, -2010, 'Order would immediately match and take.'),
+  unknownOrder: r(400, -2013, 'Order does not exist.'),
 } as const;
 
 /** The fault-injection rejection defaults (`rejectNextRequests`). @internal */

@@ -1,5 +1,5 @@
 import { KLINE_INTERVALS, candleStart, type Candle, type KlineInterval } from './candles';
-import { mul, unit } from './decimal';
+import { div, mul } from './decimal';
 import { mixSeed, mulberry32, randomInt } from './random';
 import type { SymbolInfo } from './symbols';
 
@@ -71,8 +71,8 @@ export class SymbolMarket {
     startMs: number,
   ) {
     this.random = mulberry32(mixSeed(seed, info.symbol));
-    this.tick = unit(info.priceDecimals);
-    this.lot = unit(info.qtyDecimals);
+    this.tick = info.rules.tickSize;
+    this.lot = info.rules.stepSize;
     this.mid = (info.startPrice / this.tick) * this.tick;
     this.lastPrice = this.mid;
     this.ticker = { open: this.mid, high: this.mid, low: this.mid, volume: 0n, quoteVolume: 0n };
@@ -164,22 +164,53 @@ export class SymbolMarket {
   }
 
   /**
-   * Takes liquidity for an incoming order: a BUY consumes asks priced at or below `limit`, a SELL bids at or
-   * above it, best first, up to `qty`. Returns the fills (price, qty).
+   * What an incoming order would take now, best level first, without taking it: a BUY the asks priced at or
+   * below `limit` (any price when undefined), a SELL the bids at or above it; up to `size.qty`, or whole steps
+   * costing at most `size.amount` in all. `complete`: the whole quantity was found, or the amount is spent
+   * down to less than one step at the next level's price (the book did not run out, nor did the limit stop it).
    */
-  take(side: 'BUY' | 'SELL', limit: bigint, qty: bigint): Array<{ readonly price: bigint; readonly qty: bigint }> {
+  preview(side: 'BUY' | 'SELL', limit: bigint | undefined, size: OrderSize): { readonly fills: Fill[]; readonly complete: boolean } {
+    return this.walk(side, limit, size, false);
+  }
+
+  /** Takes the liquidity {@link preview} finds for up to `qty` (the levels it consumes stay consumed until the next step). */
+  take(side: 'BUY' | 'SELL', limit: bigint | undefined, qty: bigint): Fill[] {
+    return this.walk(side, limit, { qty }, true).fills;
+  }
+
+  private walk(side: 'BUY' | 'SELL', limit: bigint | undefined, size: OrderSize, consume: boolean): { fills: Fill[]; complete: boolean } {
     const levels = side === 'BUY' ? this.book().asks : this.book().bids;
-    const fills: Array<{ price: bigint; qty: bigint }> = [];
-    let left = qty;
-    while (left > 0n) {
-      const level = levels[0];
-      if (level === undefined || (side === 'BUY' ? level.price > limit : level.price < limit)) break;
-      const q = level.qty < left ? level.qty : left;
+    const fills: Fill[] = [];
+    const byQty = 'qty' in size;
+    let left = byQty ? size.qty : size.amount;
+    let complete = false;
+    for (const level of levels) {
+      if (left === 0n || (limit !== undefined && (side === 'BUY' ? level.price > limit : level.price < limit))) break;
+      const wanted = byQty ? left : (div(left, level.price) / this.lot) * this.lot;
+      if (wanted === 0n) {
+        complete = true; // the rest of the amount buys less than one step
+        break;
+      }
+      const q = level.qty < wanted ? level.qty : wanted;
       fills.push({ price: level.price, qty: q });
-      left -= q;
-      level.qty -= q;
-      if (level.qty === 0n) levels.shift();
+      left -= byQty ? q : mul(level.price, q);
     }
-    return fills;
+    if (consume) {
+      for (const f of fills) {
+        const level = levels[0];
+        if (level !== undefined) level.qty -= f.qty;
+        if (level !== undefined && level.qty === 0n) levels.shift();
+      }
+    }
+    return { fills, complete: complete || left === 0n };
   }
 }
+
+/** One fill of an incoming order against the book, scaled decimals. @internal */
+export interface Fill {
+  readonly price: bigint;
+  readonly qty: bigint;
+}
+
+/** How much an incoming order wants: a base quantity, or a quote amount to spend (market buys). @internal */
+export type OrderSize = { readonly qty: bigint } | { readonly amount: bigint };

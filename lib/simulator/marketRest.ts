@@ -1,8 +1,9 @@
 import type { RequestParams } from './auth';
 import { candleEnd, candleStart, isKlineInterval } from './candles';
-import { formatDecimal, mul, unit } from './decimal';
+import { formatDecimal, mul } from './decimal';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { SymbolMarket } from './market';
+import { symbolFilters } from './symbolRules';
 
 /** A market-data answer: a body, or a rejection. @internal */
 export type MarketAnswer = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly rejection: HttpRejection };
@@ -26,14 +27,17 @@ const market = (markets: ReadonlyMap<string, SymbolMarket>, params: RequestParam
 
 const isMarket = (m: SymbolMarket | HttpRejection): m is SymbolMarket => 'info' in m;
 
-/** `GET /api/v1/exchangeInfo`: every pair with its precision and filters (decimal text). @internal */
+/**
+ * `GET /api/v1/exchangeInfo`: every pair with its precisions (the tick and the step) and the filters placement
+ * enforces (PRICE_FILTER, LOT_SIZE, MIN_NOTIONAL, TRADE_AMOUNT), decimal text. @internal
+ */
 export function exchangeInfo(markets: ReadonlyMap<string, SymbolMarket>, serverTime: number): object {
   return {
     timezone: 'UTC',
     serverTime: String(serverTime),
     symbols: [...markets.values()].map(({ info }) => {
-      const tick = formatDecimal(unit(info.priceDecimals));
-      const step = formatDecimal(unit(info.qtyDecimals));
+      const tick = formatDecimal(info.rules.tickSize);
+      const step = formatDecimal(info.rules.stepSize);
       return {
         symbol: info.symbol,
         symbolName: info.symbol,
@@ -47,11 +51,7 @@ export function exchangeInfo(markets: ReadonlyMap<string, SymbolMarket>, serverT
         icebergAllowed: false,
         isAggregate: false,
         allowMargin: false,
-        filters: [
-          { filterType: 'PRICE_FILTER', minPrice: tick, maxPrice: '100000000', tickSize: tick },
-          { filterType: 'LOT_SIZE', minQty: step, maxQty: '100000000', stepSize: step },
-          { filterType: 'MIN_NOTIONAL', minNotional: '0' },
-        ],
+        filters: symbolFilters(info.rules),
       };
     }),
   };

@@ -1,9 +1,11 @@
 import type { Account } from './account';
 import type { RequestParams } from './auth';
-import { mul, parseDecimal } from './decimal';
+import { ClientOrderIds } from './clientOrderIds';
+import { mul } from './decimal';
 import { rejections, type HttpRejection } from './httpErrors';
-import type { IdSource, MarketTrade, SymbolMarket } from './market';
+import type { Fill, IdSource, MarketTrade, SymbolMarket } from './market';
 import { accountInfo, accountTradeResponse, executionReport, isOpen, orderResponse, ticketInfo, type AccountFill, type Order } from './order';
+import { readNewOrder, type NewOrder, type OrderCheck } from './orderRequest';
 import type { PrivateEventOut } from './privateStream';
 
 /** Result of an order call: an HTTP status and body. @internal */
@@ -23,89 +25,88 @@ export interface MatchingDeps {
 
 const fail = (rejection: HttpRejection): OrderResult => ({ ok: false, rejection });
 
-/** A checked new order. @internal */
-export interface NewOrder {
-  readonly market: SymbolMarket;
-  readonly side: 'BUY' | 'SELL';
-  readonly qty: bigint;
-  readonly price: bigint;
-  /** '' when not given. */
-  readonly clientOrderId: string;
-}
+const sum = (fills: readonly Fill[], of: (f: Fill) => bigint): bigint => fills.reduce((total, f) => total + of(f), 0n);
 
 /**
- * The simulated account's orders: LIMIT GTC placement against the generated book (taker fills at the book's
- * prices), resting orders that fill when market trades reach their price (maker fills at the order price),
- * cancels; every change goes out as private events and moves balances (lock on NEW, settle on fills,
- * unlock on cancel).
+ * What a new order locks: a SELL its quantity (base); a limit BUY price × quantity, a market BUY its amount, or
+ * (by quantity) the cost of the `fills` it will take (quote).
+ */
+const lockFor = (n: NewOrder, fills: readonly Fill[]): bigint => {
+  if (n.side === 'SELL') return n.qty;
+  if (n.type !== 'MARKET') return mul(n.price, n.qty);
+  return n.amount > 0n ? n.amount : sum(fills, (f) => mul(f.price, f.qty));
+};
+
+/**
+ * The simulated account's orders: LIMIT, LIMIT_MAKER and MARKET placement against the generated book (taker
+ * fills at the book's prices, best level first), GTC orders that rest and fill when market trades reach their
+ * price (maker fills at the order price), IOC / FOK / MARKET orders whose unfilled rest is cancelled at once,
+ * cancels; every change goes out as private events and moves balances (lock on NEW, settle on fills, unlock
+ * what is left when the order closes).
  * @internal
  */
 export class Matching {
   private readonly orders = new Map<string, Order>();
+  private readonly clientIds = new ClientOrderIds();
   private readonly fills: AccountFill[] = [];
 
   constructor(private readonly deps: MatchingDeps) {}
 
-  /** Checks an order's parameters (the whole of `orderTest`). */
-  check(params: RequestParams): { readonly ok: true; readonly order: NewOrder } | { readonly ok: false; readonly rejection: HttpRejection } {
-    const { markets } = this.deps;
-    const no = (rejection: HttpRejection) => ({ ok: false as const, rejection });
-    const symbol = params.get('symbol');
-    if (symbol === undefined) return no(rejections.missingParameter('symbol'));
-    const market = markets.get(symbol);
-    if (market === undefined) return no(rejections.invalidSymbol);
-    const side = params.get('side');
-    if (side === undefined) return no(rejections.missingParameter('side'));
-    if (side !== 'BUY' && side !== 'SELL') return no(rejections.invalidSide);
-    const type = params.get('type');
-    if (type === undefined) return no(rejections.missingParameter('type'));
-    if (type !== 'LIMIT') return no(rejections.invalidOrderType);
-    if ((params.get('timeInForce') ?? 'GTC') !== 'GTC') return no(rejections.invalidTimeInForce);
-    const qtyText = params.get('quantity');
-    if (qtyText === undefined) return no(rejections.missingParameter('quantity'));
-    const qty = parseDecimal(qtyText, 9);
-    if (qty === undefined || qty <= 0n) return no(rejections.invalidQuantity);
-    const priceText = params.get('price');
-    if (priceText === undefined) return no(rejections.missingParameter('price'));
-    const price = parseDecimal(priceText, 9);
-    if (price === undefined || price <= 0n) return no(rejections.invalidPrice);
-    return { ok: true, order: { market, side, qty, price, clientOrderId: params.get('newClientOrderId') ?? '' } };
+  /** Checks an order's parameters and the pair's rules (the whole of `orderTest`). */
+  check(params: RequestParams): OrderCheck {
+    return readNewOrder(params, this.deps.markets, (id) => this.clientIds.get(id) !== undefined);
   }
 
+  /**
+   * Places an order. What it would take is found first: a LIMIT_MAKER that would take is REJECTED (-2010), a
+   * FOK that cannot fill whole takes nothing; then it locks what it may spend (REJECTED, -2010, when the
+   * account cannot), takes, and a GTC limit order rests while every other closes (CANCELED or
+   * PARTIALLY_CANCELED with what it did not fill).
+   */
   place(params: RequestParams): OrderResult {
     const { account, now } = this.deps;
     const checked = this.check(params);
     if (!checked.ok) return checked;
-    const { market, side, qty, price } = checked.order;
-    const { symbol } = market.info;
+    const n = checked.order;
+    const { market } = n;
+    const { symbol, base, quote } = market.info;
     const t = now();
     const id = this.deps.orderIds.next();
     const order: Order = {
       id,
-      clientOrderId: checked.order.clientOrderId || `${t}${(id % 1000n).toString().padStart(3, '0')}`,
+      clientOrderId: n.clientOrderId || `${t}${(id % 1000n).toString().padStart(3, '0')}`,
       symbol,
-      side,
-      price,
-      qty,
+      side: n.side,
+      type: n.type,
+      timeInForce: n.timeInForce,
+      price: n.price,
+      qty: n.qty,
+      reqAmount: n.amount,
+      locked: 0n,
       executed: 0n,
       cumQuote: 0n,
       status: 'NEW',
       createdAt: t,
       updatedAt: t,
     };
-    const { base, quote } = market.info;
-    const lockAsset = side === 'BUY' ? quote : base;
-    if (!account.lock(lockAsset, side === 'BUY' ? mul(price, qty) : qty)) {
-      order.status = 'REJECTED';
-      this.deps.publish([executionReport(order, t, { reason: 'INSUFFICIENT_BALANCE' })]);
-      return fail(rejections.insufficientBalance);
-    }
+    const limit = n.type === 'MARKET' ? undefined : n.price;
+    const plan = market.preview(n.side, limit, n.amount > 0n ? { amount: n.amount } : { qty: n.qty });
+    if (n.type === 'LIMIT_MAKER' && plan.fills.length > 0) return this.reject(order, t, rejections.wouldTake, 'NONE');
+    const fills = n.timeInForce === 'FOK' && !plan.complete ? [] : plan.fills;
+    const lockAsset = n.side === 'BUY' ? quote : base;
+    const toLock = lockFor(n, fills);
+    if (!account.lock(lockAsset, toLock)) return this.reject(order, t, rejections.insufficientBalance, 'INSUFFICIENT_BALANCE');
+    order.locked = toLock;
     this.orders.set(id.toString(), order);
+    this.clientIds.add(order);
     const events = [executionReport(order, t), this.balances(t, [lockAsset])];
-    for (const fill of market.take(side, price, qty)) {
-      market.recordTrade(fill.price, fill.qty, side === 'SELL', t);
-      events.push(...this.fill(market, order, fill.price, fill.qty, false, t));
-    }
+    const taken = fills.length === 0 ? [] : market.take(n.side, limit, sum(fills, (f) => f.qty));
+    taken.forEach((f, i) => {
+      market.recordTrade(f.price, f.qty, n.side === 'SELL', t);
+      events.push(...this.fill(market, order, f.price, f.qty, false, t, plan.complete && i === taken.length - 1));
+    });
+    const rests = n.type !== 'MARKET' && n.timeInForce === 'GTC';
+    if (isOpen(order) && !rests) events.push(...this.close(order, t, 'NONE'));
     this.deps.publish(events);
     return { ok: true, body: orderResponse(order, this.deps.accountId) };
   }
@@ -114,17 +115,8 @@ export class Matching {
     const found = this.find(params);
     if (!found.ok) return found;
     const order = found.order;
-    if (!isOpen(order)) return fail(rejections.orderClosed);
-    const t = this.deps.now();
-    const market = this.deps.markets.get(order.symbol);
-    if (market === undefined) return fail(rejections.invalidSymbol);
-    const left = order.qty - order.executed;
-    const { base, quote } = market.info;
-    const asset = order.side === 'BUY' ? quote : base;
-    this.deps.account.unlock(asset, order.side === 'BUY' ? mul(order.price, left) : left);
-    order.status = order.executed > 0n ? 'PARTIALLY_CANCELED' : 'CANCELED';
-    order.updatedAt = t;
-    this.deps.publish([executionReport(order, t, { reason: 'USER_CANCEL' }), this.balances(t, [asset])]);
+    if (!isOpen(order)) return fail(order.status === 'FILLED' ? rejections.orderFilled : rejections.orderCanceled);
+    this.deps.publish(this.close(order, this.deps.now(), 'USER_CANCEL'));
     return { ok: true, body: orderResponse(order, this.deps.accountId) };
   }
 
@@ -199,30 +191,66 @@ export class Matching {
     this.deps.publish(events);
   }
 
+  /** The order of `orderId`, else of `origClientOrderId`, else of `clientOrderId` (-1102 with none, -2013 unknown). */
   private find(params: RequestParams): { readonly ok: true; readonly order: Order } | { readonly ok: false; readonly rejection: HttpRejection } {
     const orderId = params.get('orderId');
     const clientId = params.get('origClientOrderId') ?? params.get('clientOrderId');
     if (orderId === undefined && clientId === undefined) return { ok: false, rejection: rejections.missingParameter('orderId') };
-    const order =
-      orderId !== undefined ? this.orders.get(orderId) : [...this.orders.values()].find((o) => o.clientOrderId === clientId);
+    const order = orderId !== undefined ? this.orders.get(orderId) : this.clientIds.get(clientId ?? '');
     return order === undefined ? { ok: false, rejection: rejections.unknownOrder } : { ok: true, order };
   }
 
-  private fill(market: SymbolMarket, o: Order, price: bigint, q: bigint, maker: boolean, t: number): PrivateEventOut[] {
+  /** An order refused after it got its id: an executionReport REJECTED, nothing kept. */
+  private reject(order: Order, t: number, rejection: HttpRejection, reason: string): OrderResult {
+    order.status = 'REJECTED';
+    this.deps.publish([executionReport(order, t, { reason })]);
+    return fail(rejection);
+  }
+
+  /** Closes an open order: CANCELED, or PARTIALLY_CANCELED after fills; what it still held is unlocked. */
+  private close(order: Order, t: number, reason: string): PrivateEventOut[] {
+    const asset = this.lockAsset(order);
+    this.deps.account.unlock(asset, order.locked);
+    order.locked = 0n;
+    order.status = order.executed > 0n ? 'PARTIALLY_CANCELED' : 'CANCELED';
+    order.updatedAt = t;
+    return [executionReport(order, t, { reason }), this.balances(t, [asset])];
+  }
+
+  /** The asset an order locks: the quote for a BUY, the base for a SELL. */
+  private lockAsset(order: Order): string {
+    const info = this.deps.markets.get(order.symbol)?.info;
+    return (order.side === 'BUY' ? info?.quote : info?.base) ?? '';
+  }
+
+  /**
+   * One fill of `q` at `price`: a BUY spends what it locked for `q` (the limit price × q; the fill's cost for a
+   * market order) and gets the difference back, a SELL spends `q`. The order is FILLED when its quantity is
+   * (or, `last`, when the fill completes a market buy by amount); then what it still holds is unlocked.
+   */
+  private fill(market: SymbolMarket, o: Order, price: bigint, q: bigint, maker: boolean, t: number, last = false): PrivateEventOut[] {
     const { account } = this.deps;
     const { base, quote } = market.info;
+    const cost = mul(price, q);
     if (o.side === 'BUY') {
-      account.spendLocked(quote, mul(o.price, q));
-      account.credit(quote, mul(o.price, q) - mul(price, q));
+      const reserved = o.type === 'MARKET' ? cost : mul(o.price, q);
+      account.spendLocked(quote, reserved);
+      account.credit(quote, reserved - cost);
       account.credit(base, q);
+      o.locked -= reserved;
     } else {
       account.spendLocked(base, q);
-      account.credit(quote, mul(price, q));
+      account.credit(quote, cost);
+      o.locked -= q;
     }
     o.executed += q;
-    o.cumQuote += mul(price, q);
-    o.status = o.executed === o.qty ? 'FILLED' : 'PARTIALLY_FILLED';
+    o.cumQuote += cost;
+    o.status = last || o.executed === o.qty ? 'FILLED' : 'PARTIALLY_FILLED';
     o.updatedAt = t;
+    if (o.status === 'FILLED' && o.locked > 0n) {
+      account.unlock(o.side === 'BUY' ? quote : base, o.locked);
+      o.locked = 0n;
+    }
     const ticketId = this.deps.ticketIds.next();
     const matchOrderId = this.deps.matchIds.next();
     this.fills.push({ ticketId, order: o, matchOrderId, price, qty: q, maker, time: t });

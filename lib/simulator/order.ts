@@ -6,14 +6,28 @@ import type { PrivateEventOut } from './privateStream';
 /** Order status values of the specification. @internal */
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'PARTIALLY_CANCELED' | 'CANCELED' | 'REJECTED';
 
+/** Order types the simulator accepts. @internal */
+export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
+
+/** Times in force the simulator accepts. @internal */
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK';
+
 /** A simulated order, scaled decimals. @internal */
 export interface Order {
   readonly id: bigint;
   readonly clientOrderId: string;
   readonly symbol: string;
   readonly side: 'BUY' | 'SELL';
+  readonly type: OrderType;
+  readonly timeInForce: TimeInForce;
+  /** Limit price; 0 for a market order. */
   readonly price: bigint;
+  /** Base quantity; 0 for a market buy by amount. */
   readonly qty: bigint;
+  /** Quote amount to spend (a market buy by amount); 0 otherwise. */
+  readonly reqAmount: bigint;
+  /** What the order still holds locked (quote for a BUY, base for a SELL); released when it closes. */
+  locked: bigint;
   executed: bigint;
   cumQuote: bigint;
   status: OrderStatus;
@@ -23,6 +37,9 @@ export interface Order {
 
 /** Open statuses. @internal */
 export const isOpen = (o: Order): boolean => o.status === 'NEW' || o.status === 'PARTIALLY_FILLED';
+
+/** Quantity left to fill (0 for a market buy by amount, which has no quantity). */
+const remaining = (o: Order): bigint => (o.qty > o.executed ? o.qty - o.executed : 0n);
 
 /** A numeric client order id goes out as a JSON number literal (as shown in the specification), others as text. */
 const clientId = (c: string): RawNumber | string => (/^[1-9]\d{0,19}$/.test(c) ? new RawNumber(c) : c);
@@ -43,16 +60,16 @@ export function executionReport(o: Order, E: number, d: ExecDetail = {}): Privat
     s: o.symbol,
     c: clientId(o.clientOrderId),
     S: o.side,
-    o: 'LIMIT',
-    f: 'GTC',
+    o: o.type,
+    f: o.timeInForce,
     q: formatDecimal(o.qty),
     p: formatDecimal(o.price),
-    reqAmt: '0',
+    reqAmt: formatDecimal(o.reqAmount),
     X: o.status,
     d: d.executionId ?? '',
     i: new RawNumber(o.id.toString()),
     l: formatDecimal(d.lastQty ?? 0n),
-    r: formatDecimal(o.qty - o.executed),
+    r: formatDecimal(remaining(o)),
     z: formatDecimal(o.executed),
     L: formatDecimal(d.lastPrice ?? 0n),
     V: formatDecimal(div(o.cumQuote, o.executed)),
@@ -126,15 +143,15 @@ export function orderResponse(o: Order, accountId: string): object {
     cumulativeQuoteQty: formatDecimal(o.cumQuote),
     avgPrice: formatDecimal(div(o.cumQuote, o.executed)),
     status: o.status,
-    timeInForce: 'GTC',
-    type: 'LIMIT',
+    timeInForce: o.timeInForce,
+    type: o.type,
     side: o.side,
     stopPrice: '0',
     icebergQty: '0',
     time: String(o.createdAt),
     updateTime: String(o.updatedAt),
     isWorking: isOpen(o),
-    reqAmount: '0',
+    reqAmount: formatDecimal(o.reqAmount),
   };
 }
 

@@ -26,6 +26,8 @@ export interface SimServerDeps {
   readonly onRequest: (method: string, url: string, headers: IncomingMessage['headers'], body: string) => void;
   /** Called for each accepted upgrade URL (traffic recording). */
   readonly onUpgrade: (url: string) => void;
+  /** Runs `fn` after `ms` on the simulator's clock (answers `loseNextAnswers` delays). */
+  readonly after: (ms: number, fn: () => void) => void;
   /** Serves an accepted websocket: the public stream, or the private stream of `key`. */
   readonly serve: (ws: WebSocket, stream: { readonly kind: 'public' } | { readonly kind: 'private'; readonly key: string }) => void;
 }
@@ -51,6 +53,35 @@ const reply = (res: ServerResponse, answer: HttpAnswer): void => {
     'content-length': Buffer.byteLength(text),
   });
   res.end(text);
+};
+
+/** What a proxy in front of the service answers when it lost the service's answer. */
+const BAD_GATEWAY_HTML =
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** Sends an API answer, or loses it as `answer.lost` says (the request was processed either way). */
+const deliver = (req: IncomingMessage, res: ServerResponse, answer: HttpAnswer, after: SimServerDeps['after']): void => {
+  const lost = answer.lost;
+  if (lost === undefined) return reply(res, answer);
+  switch (lost.mode) {
+    case 'reset':
+      req.socket.resetAndDestroy();
+      return;
+    case 'hang':
+      return; // nothing is written; the connection stays open until the client gives up or the server closes
+    case 'delay':
+      after(lost.delayMs, () => reply(res, answer));
+      return;
+    case 'gateway':
+      if (res.headersSent || res.destroyed) return;
+      res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(BAD_GATEWAY_HTML) });
+      res.end(BAD_GATEWAY_HTML);
+      return;
+    default: {
+      const never: never = lost;
+      return never;
+    }
+  }
 };
 
 const fail = (status: number, code: number, msg: string): HttpAnswer => ({ status, body: { code, msg } });
@@ -88,7 +119,7 @@ export function createSimServer(deps: SimServerDeps): { readonly server: Server;
         }
         const method = req.method ?? 'GET';
         deps.onRequest(method, url, req.headers, body);
-        return reply(res, deps.api(method, path, { query, body, headers: req.headers }, req.socket.remoteAddress ?? ''));
+        return deliver(req, res, deps.api(method, path, { query, body, headers: req.headers }, req.socket.remoteAddress ?? ''), deps.after);
       } catch {
         return reply(res, internalError);
       }

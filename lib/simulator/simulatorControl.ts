@@ -1,5 +1,5 @@
 import type { ChaosHandle, ChaosOptions, TrafficReport } from './chaosTypes';
-import type { InjectTradeOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
+import type { InjectTradeOptions, LoseAnswersOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
 import type { ObservedReport } from './observedReport';
 import type { SentReport } from './sentReport';
 import type { StreamSelector } from './streamKind';
@@ -45,6 +45,13 @@ export interface SimulatorControl {
   expireListenKey(): boolean;
   /** Rejects the next `n` HTTP API requests (control routes excepted). */
   rejectNextRequests(n: number, options?: RejectOptions): void;
+  /**
+   * Loses the answers of the next `n` API requests (of `options.method` / `options.path` when given) after
+   * processing them: an order is placed or cancelled, the client is not told. `options.mode` says how: `reset`
+   * (default; the connection is reset), `hang` (never answered), `delay` (answered `delayMs` late), `gateway`
+   * (502 with an HTML body). Replaces what is queued; `n` 0 clears it. Counted in `sent().faults.lostAnswers`.
+   */
+  loseNextAnswers(n: number, options?: LoseAnswersOptions): void;
   /** Sets the server-time offset (ms) relative to the clock. */
   skewClock(ms: number): void;
   /** Enables or disables 2FA for the account. */

@@ -1,5 +1,6 @@
 import type { SimulatorClock } from './clock';
 import type { RateLimitOptions } from './rateLimit';
+import type { SymbolRulesOptions } from './symbolRules';
 
 /**
  * Push periods (ms) of the public topics. Defaults follow the specification.
@@ -47,6 +48,12 @@ export interface SimulatorOptions {
   readonly controlToken?: string | undefined;
   /** Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT']. */
   readonly symbols?: readonly string[] | undefined;
+  /**
+   * Trading rules by pair (tick, step, limits, minimum notional and amount) overriding the defaults of
+   * `SymbolRulesOptions`; `exchangeInfo` publishes them and placement enforces them. Default: none. A key that
+   * is not in `symbols`, or an invalid rule, makes `startSimulator` throw.
+   */
+  readonly symbolRules?: Readonly<Record<string, SymbolRulesOptions>> | undefined;
   /** Seed of every random choice (market, listen keys, chaos), default 1. */
   readonly seed?: number | undefined;
   /** API key of the simulated account, default derived from the seed. */

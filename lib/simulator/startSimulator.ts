@@ -64,6 +64,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     recordTraffic = false,
     rateLimit,
     clockSkewMs = 0,
+    symbolRules = {},
   } = options;
   const credentials = mulberry32(mixSeed(seed, 'credentials'));
   const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
@@ -75,8 +76,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const serverTime = (): number => clock.now() + faults.skewMs;
   const tradeIds = idSource(2_300_000_000_000_000_001n);
   const markets = new Map<string, SymbolMarket>();
+  const unknownRules = Object.keys(symbolRules).find((s) => !symbols.includes(s));
+  if (unknownRules !== undefined) throw new Error(`symbolRules names '${unknownRules}', which is not one of the simulated symbols`);
   for (const s of symbols) {
-    const info = symbolInfo(s);
+    const info = symbolInfo(s, symbolRules[s]);
     if (info === undefined) throw new Error(`Unsupported symbol '${s}': the quote must be USDT, BTC or ETH`);
     markets.set(s, new SymbolMarket(info, seed, tradeIds, serverTime()));
   }
@@ -140,6 +143,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     api,
     control: controlApi,
     controlToken,
+    after: (ms, fn) => {
+      timers.after(ms, fn);
+    },
     onRequest: (method, url, headers, body) => {
       if (recordTraffic) traffic.requests.push({ method, url, headers: { ...headers }, body });
     },

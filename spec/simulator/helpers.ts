@@ -17,6 +17,8 @@ export interface Call {
   readonly signature?: string;
   readonly headers?: Record<string, string>;
   readonly apiKey?: string | null;
+  /** Aborts the call (e.g. `AbortSignal.timeout(ms)`: a client that gives up). */
+  readonly signal?: AbortSignal;
 }
 
 export interface Answer {
@@ -40,6 +42,7 @@ export async function call(sim: Simulator, c: Call): Promise<Answer> {
     method: c.method ?? 'GET',
     headers,
     ...(b === '' ? {} : { body: b }),
+    ...(c.signal === undefined ? {} : { signal: c.signal }),
   });
   const text = await res.text();
   let parsed: unknown;

@@ -94,7 +94,8 @@ describe('apiHandler', () => {
     expect(signed('GET', '/api/v1/spot/order', 'orderId=100')).toMatchObject({ status: 200, body: { orderId: '100' } });
     expect(signed('GET', '/api/v1/spot/openOrders')).toMatchObject({ status: 200, body: [{ orderId: '100' }] });
     expect(signed('DELETE', '/api/v1/spot/order', 'orderId=100')).toMatchObject({ status: 200, body: { status: 'CANCELED' } });
-    expect(signed('DELETE', '/api/v1/spot/order', 'orderId=100')).toEqual(rejected(rejections.orderClosed));
+    expect(signed('DELETE', '/api/v1/spot/order', 'orderId=100')).toEqual(rejected(rejections.orderCanceled));
+    expect(signed('GET', '/api/v1/spot/order', 'orderId=99')).toEqual(rejected(rejections.unknownOrder));
     expect(signed('DELETE', '/api/v1/spot/openOrders')).toEqual({ status: 200, body: { success: true } });
     expect(signed('POST', '/api/v1/spot/orderTest', ORDER)).toEqual({ status: 200, body: {} });
     expect(signed('POST', '/api/v1/spot/orderTest', 'symbol=BTCUSDT')).toEqual(rejected(rejections.missingParameter('side')));

@@ -34,7 +34,7 @@ function setup() {
 }
 
 const order = (p: Record<string, string>): ReadonlyMap<string, string> =>
-  new Map(Object.entries({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '29000', ...p }));
+  new Map(Object.entries({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', quantity: '1', price: '29000', ...p }).filter(([, v]) => v !== undefined));
 const without = (name: string): ReadonlyMap<string, string> => {
   const m = new Map(order({}));
   m.delete(name);
@@ -52,14 +52,18 @@ describe('Matching.check', () => {
     ['side', without('side'), rejections.missingParameter('side')],
     ['bad side', order({ side: 'HOLD' }), rejections.invalidSide],
     ['type', without('type'), rejections.missingParameter('type')],
-    ['MARKET type', order({ type: 'MARKET' }), rejections.invalidOrderType],
-    ['IOC', order({ timeInForce: 'IOC' }), rejections.invalidTimeInForce],
+    ['STOP type', order({ type: 'STOP' }), rejections.invalidOrderType],
+    ['GTD', order({ timeInForce: 'GTD' }), rejections.invalidTimeInForce],
     ['quantity', without('quantity'), rejections.missingParameter('quantity')],
-    ['zero quantity', order({ quantity: '0' }), rejections.invalidQuantity],
-    ['10 decimals of quantity', order({ quantity: '0.0000000001' }), rejections.invalidQuantity],
+    ['zero quantity', order({ quantity: '0' }), rejections.invalidParameter('quantity')],
+    ['10 decimals of quantity', order({ quantity: '0.0000000001' }), rejections.quantityTooPrecise],
+    ['20 decimals of quantity', order({ quantity: '1.00000000000000000001' }), rejections.quantityTooPrecise],
     ['price', without('price'), rejections.missingParameter('price')],
-    ['negative price', order({ price: '-1' }), rejections.invalidPrice],
-    ['price in exponent form', order({ price: '1e3' }), rejections.invalidPrice],
+    ['negative price', order({ price: '-1' }), rejections.invalidParameter('price')],
+    ['price in exponent form', order({ price: '1e3' }), rejections.invalidParameter('price')],
+    ['price off the tick', order({ price: '29000.001' }), rejections.priceTooPrecise],
+    ['market order without quantity', order({ type: 'MARKET', quantity: undefined as unknown as string }), rejections.missingParameter('quantity')],
+    ['market order with quantity and amount', order({ type: 'MARKET', amount: '100' }), rejections.parameterCombination],
   ])('rejects: %s', (_, params, rejection) => {
     expect(setup().matching.check(params)).toEqual({ ok: false, rejection });
   });
@@ -68,7 +72,7 @@ describe('Matching.check', () => {
     const { matching, market } = setup();
     expect(matching.check(order({ timeInForce: 'GTC', newClientOrderId: 'x1' }))).toEqual({
       ok: true,
-      order: { market, side: 'BUY', qty: d('1'), price: d('29000'), clientOrderId: 'x1' },
+      order: { market, side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', qty: d('1'), price: d('29000'), amount: 0n, clientOrderId: 'x1' },
     });
     const plain = matching.check(order({}));
     expect(plain.ok && plain.order.clientOrderId).toBe('');
@@ -138,7 +142,7 @@ describe('Matching.cancel and query', () => {
       expect.objectContaining({ X: 'CANCELED', x: 'USER_CANCEL' }),
       expect.objectContaining({ e: 'outboundAccountInfo' }),
     ]);
-    expect(matching.cancel(new Map([['orderId', '100']]))).toEqual({ ok: false, rejection: rejections.orderClosed });
+    expect(matching.cancel(new Map([['orderId', '100']]))).toEqual({ ok: false, rejection: rejections.orderCanceled });
     expect(body(matching.query(new Map([['orderId', '100']])))).toMatchObject({ status: 'CANCELED', clientOrderId: 'mine' });
     expect(body(matching.query(new Map([['clientOrderId', 'mine']])))).toMatchObject({ orderId: '100' });
   });

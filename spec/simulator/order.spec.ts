@@ -9,8 +9,12 @@ const order = (over: Partial<Order> = {}): Order => ({
   clientOrderId: 'abc',
   symbol: 'BTCUSDT',
   side: 'BUY',
+  type: 'LIMIT',
+  timeInForce: 'GTC',
   price: d('30000.5'),
   qty: d('2'),
+  reqAmount: 0n,
+  locked: 0n,
   executed: d('0.5'),
   cumQuote: d('15000'),
   status: 'PARTIALLY_FILLED',
@@ -62,6 +66,13 @@ describe('executionReport', () => {
       x: 'NONE',
       N: null,
     });
+  });
+
+  it('writes the order type, time in force and requested amount of the order (a market buy by amount has no quantity left)', () => {
+    const market = order({ type: 'MARKET', timeInForce: 'IOC', price: 0n, qty: 0n, reqAmount: d('100.5'), status: 'FILLED' });
+    expect(JSON.parse(executionReport(market, 1).json)).toMatchObject({ o: 'MARKET', f: 'IOC', q: '0', p: '0', reqAmt: '100.5', r: '0', z: '0.5' });
+    expect(JSON.parse(executionReport(order({ timeInForce: 'FOK' }), 1).json)).toMatchObject({ o: 'LIMIT', f: 'FOK', reqAmt: '0' });
+    expect(orderResponse(market, 'acc')).toMatchObject({ type: 'MARKET', timeInForce: 'IOC', origQty: '0', price: '0', reqAmount: '100.5' });
   });
 
   it('writes a numeric client order id as a number literal, other ids as text', () => {

@@ -126,8 +126,8 @@ describe('startSimulator: orders and balances', () => {
     expect((await balances()).ETH).toEqual({ free: '98', locked: '2' });
     expect((await cancel(r.body.orderId)).body.status).toBe('CANCELED');
     expect((await balances()).ETH).toEqual({ free: '100', locked: '0' });
-    expect(await cancel(r.body.orderId)).toMatchObject({ status: 400, body: { code: -2013 } });
-    expect(await cancel('1')).toMatchObject({ status: 400, body: { code: -2011, msg: 'Unknown order sent.' } });
+    expect(await cancel(r.body.orderId)).toMatchObject({ status: 400, body: { code: -1142, msg: 'Order has been canceled' } });
+    expect(await cancel('1')).toMatchObject({ status: 400, body: { code: -2013, msg: 'Order does not exist.' } });
     const ev = await waitEvents(4);
     expect(ev[2]).toMatchObject({ X: 'CANCELED', x: 'USER_CANCEL' });
   });
@@ -144,10 +144,11 @@ describe('startSimulator: orders and balances', () => {
     expect((await order('side=BUY&type=LIMIT&quantity=1&price=1')).body.code).toBe(-1102);
     expect((await order('symbol=XXXUSDT&side=BUY&type=LIMIT&quantity=1&price=1')).body.code).toBe(-1121);
     expect((await order('symbol=BTCUSDT&side=UP&type=LIMIT&quantity=1&price=1')).body.code).toBe(-1117);
-    expect((await order('symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1&price=1')).body.code).toBe(-1116);
-    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=IOC&quantity=1&price=1')).body.code).toBe(-1115);
-    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1e3&price=1')).body.code).toBe(-1013);
-    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=0.0000000001')).body.code).toBe(-1131);
+    expect((await order('symbol=BTCUSDT&side=BUY&type=STOP_LIMIT&quantity=1&price=1')).body).toEqual({ code: -1116, msg: 'Invalid orderType.' });
+    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTD&quantity=1&price=1')).body).toEqual({ code: -1115, msg: 'Invalid timeInForce.' });
+    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1e3&price=1')).body).toEqual({ code: -1130, msg: "Invalid data sent for parameter 'quantity'." });
+    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=-1')).body.code).toBe(-1130);
+    expect((await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=1&price=0.0000000001')).body.code).toBe(-1134);
   });
 
   it('puts the events of one operation in one frame with batchPrivateEvents', async () => {

@@ -33,6 +33,7 @@ describe('startSimulator: the REST API of issue 17', () => {
       { filterType: 'PRICE_FILTER', minPrice: '0.01', maxPrice: '100000000', tickSize: '0.01' },
       { filterType: 'LOT_SIZE', minQty: '0.0001', maxQty: '100000000', stepSize: '0.0001' },
       { filterType: 'MIN_NOTIONAL', minNotional: '0' },
+      { filterType: 'TRADE_AMOUNT', minAmount: '0', maxAmount: '100000000' },
     ]);
   });
 

@@ -27,6 +27,7 @@ async function start(options: { token?: string; api?: SimServerDeps['api'] } = {
       return { status: 200, body: { name } };
     },
     controlToken: options.token,
+    after: (ms, fn) => void setTimeout(fn, ms),
     onRequest: (method, url, _headers, body) => seen.requests.push({ method, url, body }),
     onUpgrade: (url) => seen.upgrades.push(url),
     serve: (ws, stream) => {
