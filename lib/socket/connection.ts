@@ -49,6 +49,8 @@ export interface ConnectionConfig {
   /**
    * Silence (no frame at all, or no open after connecting) that marks the peer dead. Default 30 000: three
    * ping intervals, so two lost pongs in a row are tolerated while a dead peer is still noticed within half a minute.
+   * A silence found just after a stall of this process (a long GC, a busy loop: the frames waiting on the socket
+   * are not read yet) gets one `pingIntervalMs` more, from the stall's end, before it counts.
    */
   readonly heartbeatTimeoutMs?: number | undefined;
   /** Largest frame accepted, in bytes. Default 4 MiB (see `FrameLimits`). */

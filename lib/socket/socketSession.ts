@@ -113,13 +113,20 @@ export function socketSession(s: SessionSettings): Observable<never> {
     socket.onerror = (event) => {
       failure ??= transportError(event, secrets);
     };
+    /** How late a timer may run before the process counts as stalled (see `silenceWatchdog`). */
+    const toleranceMs = s.pingIntervalMs / 10;
+    /** When the ping timer last found the process stalled (it ran more than `toleranceMs` late). */
+    let stalledAt: number | undefined;
     socket.onopen = () => {
       opened = true;
       lastSeenAt = scheduler.now();
       s.onOpen(socket);
+      let pingDueAt = lastSeenAt;
       timers.add(
         timer(0, s.pingIntervalMs, scheduler).subscribe(() => {
           const at = scheduler.now();
+          if (at - pingDueAt > toleranceMs) stalledAt = at;
+          pingDueAt = at + s.pingIntervalMs;
           pingSent(heartbeat, at);
           socket.send(`{"ping":${at}}`);
         }),
@@ -183,7 +190,9 @@ export function socketSession(s: SessionSettings): Observable<never> {
       subscriber.error(closedError(event, closeReason(event.reason, secrets), opened, failure, displayAddress(s.url, secrets)));
     };
     timers.add(
-      silenceWatchdog(s.heartbeatTimeoutMs, () => lastSeenAt, scheduler).subscribe({
+      // A silence found just after a stall of this process waits one ping interval for the frames already on the
+      // socket and the answer to the ping sent at the stall's end (see `silenceWatchdog`).
+      silenceWatchdog(s.heartbeatTimeoutMs, () => lastSeenAt, scheduler, { graceMs: s.pingIntervalMs, toleranceMs, stalledAt: () => stalledAt }).subscribe({
         error: (error: unknown) => {
           end();
           abort(socket);

@@ -8,6 +8,7 @@ import { closeReason, type FrameSink, handlerFailure, MAX_CLOSE_REASON_LENGTH, t
 import type { WebSocketCtor, WebSocketLike } from '../../lib/socket/webSocketLike';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
+import { stallClock } from '../helpers/stallClock';
 import { zipText } from '../helpers/zipFrames';
 
 /** A listen key as the service hands them out: 60 letters and digits. */
@@ -217,6 +218,20 @@ describe('socketSession', () => {
         expect(fake.latest().closedByClient).toEqual({ code: 4000, reason: 'heartbeat timeout' });
         expect(events).toEqual(['open@2', 'end(open, last seen 20)@45']);
         expect(testScheduler.actions).toHaveLength(0); // the ping timer went with it
+      });
+    });
+
+    it('after a stall of the process, waits one ping interval for the peer before a silence counts (the late pings tell the stall)', () => {
+      testScheduler.run(({ expectObservable }) => {
+        // ping 10 (tolerance 1), timeout 25; pongs at 3 and 13. The process stalls from 26 to 39: the ping due at 32
+        // runs 7 late (a stall); the check due at 38 runs 1 late (on time) and finds 26 of silence, but the stall
+        // ended at 39: deferred by one ping interval. The pong to the ping sent at the stall's end comes at 40.
+        const { fake, session$, events } = setup({ pingIntervalMs: 10, heartbeatTimeoutMs: 25, scheduler: stallClock(testScheduler, 26, 13) }, 2);
+        for (const at of [3, 13, 40]) fake.at(at, (s) => s.receive({ pong: at }));
+        // then silent: found on time, 25 after the pong at 40
+        expectObservable(session$).toBe('65ms #', undefined, new HeartbeatTimeoutError(25));
+        testScheduler.flush();
+        expect(events).toEqual(['open@2', 'end(open, last seen 40)@65']);
       });
     });
 
