@@ -343,6 +343,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       openDedupe,
       count,
       watchingOrders: () => outputs.listening('orders'),
+      watchingEvents: () => outputs.listening('events'),
       onRun: (run) => (states = run),
     }),
   );

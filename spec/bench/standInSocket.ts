@@ -29,8 +29,8 @@ export function standInSockets(): { readonly Ctor: WebSocketCtor; readonly liste
       this.readyState = 3;
     }
     terminate(): void {}
-    on(_event: string, l: FrameListener): void {
-      last = l;
+    on(event: string, l: FrameListener): void {
+      if (event === 'message') last = l; // not the 'unexpected-response' listener of the upgrade
     }
     removeListener(): void {
       last = undefined;

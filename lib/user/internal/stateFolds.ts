@@ -52,6 +52,9 @@ export class StateFolds implements LatestStates {
   private balanceMap: BalancesState = new Map<string, BalanceState>();
   private balancesMarked: (BalancesState & StateSync) | undefined;
   private sync: StateSync = { authoritative: false };
+  /** The class of the orders' states under `syncedOf` (the sync state on its prototype, see syncedOrdersState). */
+  private Synced: new (orders: PersistentMap<OrderState>) => OrdersState & StateSync = syncedOrdersState(this.sync);
+  private syncedOf: StateSync = this.sync;
 
   constructor(
     private readonly emit: (item: UserItem) => void,
@@ -117,7 +120,11 @@ export class StateFolds implements LatestStates {
   /** Marks the orders now with the sync state in force: a fresh object (see StateSync). */
   private markOrders(): void {
     this.dirty = false;
-    this.marked = withSync(new OrdersState(this.fold.current as PersistentMap<OrderState>), this.sync);
+    if (this.syncedOf !== this.sync) {
+      this.syncedOf = this.sync;
+      this.Synced = syncedOrdersState(this.sync);
+    }
+    this.marked = new this.Synced(this.fold.current as PersistentMap<OrderState>);
   }
 
   private emitOrders(): void {
@@ -130,4 +137,15 @@ export class StateFolds implements LatestStates {
     this.balancesMarked = withSync(fresh, this.sync);
     this.emit({ type: 'balances', balances: this.balancesMarked });
   }
+}
+
+/**
+ * A subclass of `OrdersState` whose prototype carries `sync` (non-enumerable, as `withSync` writes it): made once per
+ * sync state, so an emission costs one `new` instead of a `withSync` on each state (`Object.defineProperties` per
+ * object measured ~480 ns of ~650 per state; issue 26's orders$ path).
+ */
+function syncedOrdersState(sync: StateSync): new (orders: PersistentMap<OrderState>) => OrdersState & StateSync {
+  class SyncedOrdersState extends OrdersState {}
+  withSync(SyncedOrdersState.prototype, sync);
+  return SyncedOrdersState as unknown as new (orders: PersistentMap<OrderState>) => OrdersState & StateSync;
 }

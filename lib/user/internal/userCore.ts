@@ -76,6 +76,8 @@ export interface UserCoreSettings {
   readonly count: (change: (c: UserCounters) => Partial<UserCounters>) => void;
   /** Whether anyone reads `orders` items now (see `StateFolds`). */
   readonly watchingOrders: () => boolean;
+  /** Whether anyone reads the event streams now (`events$`, `executionReports$`, …): else the buffer is skipped. */
+  readonly watchingEvents: () => boolean;
   /** Called with the states of a run when it starts, `undefined` when it ends (late subscribers read them). */
   readonly onRun: (states: StateFolds | undefined) => void;
 }
@@ -131,7 +133,8 @@ export function userCore(s: UserCoreSettings): UserCore {
       // buffer orders it by `E` for the event streams.
       if (isNew !== undefined && !isNew(event, now)) return;
       folds.event(event);
-      buffer.next(event, now);
+      // Nobody reads the event streams: nothing to order (a subscriber who comes gets the events from then on).
+      if (s.watchingEvents()) buffer.next(event, now);
     };
 
     let lastStatus: ConnectionStatus | undefined;

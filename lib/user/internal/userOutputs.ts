@@ -57,7 +57,7 @@ export class UserOutputs {
   private readonly observed$ = new Subject<UserItem>();
   private readonly run$: Observable<CoreValue>;
   /** Subscribers of the outputs of each item type. */
-  private readonly watchers = new Map<ItemType, number>();
+  private readonly watchers = new Map<ItemType | 'events', number>();
 
   constructor(core: UserCore) {
     this.run$ = new Observable<CoreValue>((subscriber) => {
@@ -90,7 +90,10 @@ export class UserOutputs {
 
   /** The events of one kind (`e`), or every event, as themselves. */
   events$<K extends EventKind>(kind?: K): Observable<Extract<PrivateEvent, { e: K }>> {
-    return this.run$.pipe(filter((v): v is Extract<PrivateEvent, { e: K }> => isEvent(v) && (kind === undefined || v.e === kind)));
+    return this.counted(
+      'events',
+      this.run$.pipe(filter((v): v is Extract<PrivateEvent, { e: K }> => isEvent(v) && (kind === undefined || v.e === kind))),
+    );
   }
 
   /** The items of one type, unwrapped by `value`; `passive`: observe only (see the class). */
@@ -105,13 +108,13 @@ export class UserOutputs {
     );
   }
 
-  /** Whether anyone listens to the items of `type` now (the folds skip the work nobody reads). */
-  listening(type: ItemType): boolean {
+  /** Whether anyone listens to the items of `type` (or to the events) now (the folds and the buffer skip the work nobody reads). */
+  listening(type: ItemType | 'events'): boolean {
     return (this.watchers.get(type) ?? 0) > 0;
   }
 
   /** `source$`, counted in `watchers` while subscribed (counted before it starts the run). */
-  private counted<A>(type: ItemType, source$: Observable<A>): Observable<A> {
+  private counted<A>(type: ItemType | 'events', source$: Observable<A>): Observable<A> {
     return new Observable<A>((subscriber) => {
       this.watchers.set(type, (this.watchers.get(type) ?? 0) + 1);
       subscriber.add(() => this.watchers.set(type, this.watchers.get(type)! - 1));

@@ -40,6 +40,7 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
     openDedupe: () => undefined,
     count: () => undefined,
     watchingOrders: () => true,
+    watchingEvents: () => true,
     onRun: () => undefined,
     ...over,
   };
