@@ -16,8 +16,6 @@ import { comparePlainText, compareDecimal, type DecimalText, isNonNegativeDecima
  */
 export type OrderBookLevel = readonly [price: DecimalText, quantity: DecimalText];
 
-/** A level as {@link orderBook} takes it: any text, checked there. */
-type LevelInput = readonly [price: string, quantity: string];
 
 /**
  * The fields of a depth record that {@link orderBook} reads (a `DepthRecord` has them).
@@ -37,10 +35,13 @@ export interface DepthSnapshot {
   /** Data time, milliseconds. */
   readonly t: number;
   /** Ask levels `[price, quantity]`: text, checked by {@link orderBook} (a `DepthRecord`'s levels are `DecimalText`). */
-  readonly a: readonly LevelInput[];
+  readonly a: readonly (readonly [price: string, quantity: string])[];
   /** Bid levels (may be empty), as `a`. */
-  readonly b: readonly LevelInput[];
+  readonly b: readonly (readonly [price: string, quantity: string])[];
 }
+
+/** A level as {@link orderBook} takes it: any text, checked there. */
+type LevelInput = DepthSnapshot['a'][number];
 
 /**
  * A checked, sorted view of one depth snapshot. Prices stay decimal text; use `Number(x)` at the edge.
