@@ -20,8 +20,11 @@ import type { ConnectionStatus } from './connectionStatus';
  *
  * Emission rule (both `status$`): the current status at once to each subscriber; then every connection
  * transition at once, and counter changes coalesced: one emission per burst of changes (those made in one
- * synchronous run), none when the counters end where they were. Observing starts nothing; never errors or
- * completes.
+ * synchronous run), none when the counters end where they were. Every emission is a change: a connection state
+ * identical to the one shown (the same `type` and `epoch`, the same `attempt` for `connecting` and
+ * `reconnecting`, the same `cause` for `closed`) is not shown again, and an emission for counters carries the
+ * very `connection` object shown before, so a view of the connection alone compares it by reference.
+ * Observing starts nothing; never errors or completes.
  *
  * @example
  * ```ts
@@ -37,6 +40,28 @@ import type { ConnectionStatus } from './connectionStatus';
  * ```
  */
 export type StreamStatus<C extends object> = { readonly connection: ConnectionStatus } & Readonly<C>;
+
+/**
+ * Whether two connection states are the same state: the same `type` and `epoch`, and the same `attempt`
+ * (`connecting`, `reconnecting`) or `cause` (`closed`). An `open` of the same epoch is the same socket; a second
+ * `reconnecting` of the same attempt is the same wait (its first `delayMs` and `cause` stay shown). @internal
+ */
+export function sameConnectionState(a: ConnectionStatus, b: ConnectionStatus): boolean {
+  if (a.type !== b.type || a.epoch !== b.epoch) return false;
+  switch (a.type) {
+    case 'connecting':
+    case 'reconnecting':
+      return a.attempt === (b as typeof a).attempt;
+    case 'closed':
+      return a.cause === (b as typeof a).cause;
+    case 'open':
+      return true;
+    default: {
+      const never: never = a;
+      return never;
+    }
+  }
+}
 
 /** Field by field equality of two counter sets. @internal */
 function sameCounters<C extends object>(a: C, b: C): boolean {
@@ -56,15 +81,16 @@ function coalesced<C extends object>(counters: BehaviorSubject<C>, scheduler: Sc
 
 /**
  * A `status$` by the rule of {@link StreamStatus}: `connection$` must replay its current status at once and
- * emit each transition (a `Connection`'s `status$` does); `counters` holds the current counters, each change
- * a fresh object. @internal
+ * emit each transition (a `Connection`'s `status$` does; a state identical to the last, by
+ * {@link sameConnectionState}, is dropped); `counters` holds the current counters, each change a fresh object.
+ * @internal
  */
 export function streamStatus<C extends object>(
   connection$: Observable<ConnectionStatus>,
   counters: BehaviorSubject<C>,
   scheduler: SchedulerLike,
 ): Observable<StreamStatus<C>> {
-  return combineLatest([connection$, coalesced(counters, scheduler)]).pipe(
+  return combineLatest([connection$.pipe(distinctUntilChanged(sameConnectionState)), coalesced(counters, scheduler)]).pipe(
     map(([connection, c]): StreamStatus<C> => ({ connection, ...c })),
   );
 }
