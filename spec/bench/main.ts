@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,throughput,zip,reorder,latency,memory]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,throughput,zip,reorder,latency,memory]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -25,6 +25,7 @@ import type { Shape } from './frames';
 import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
+import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
 import { reorder, type ReorderRow } from './reorder';
 import { startPusher } from './pusherClient';
 import { gcFunction } from './stats';
@@ -87,15 +88,20 @@ async function main(): Promise<void> {
   const results: {
     machine: typeof machine;
     api: ApiRow[];
+    orders: OrderLatencyRow[];
     throughput: ThroughputRow[];
     reorder: ReorderRow[];
     latency: LatencyRow[];
     memory: MemoryRow[];
     seconds?: number;
-  } = { machine, api: [], throughput: [], reorder: [], latency: [], memory: [] };
+  } = { machine, api: [], orders: [], throughput: [], reorder: [], latency: [], memory: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
+    if (wants('orders')) {
+      log('order loop: frame → orders$ / balances$ / executionReports$');
+      results.orders = await orderLatency(quick ? 300 : 1500);
+    }
     if (wants('throughput')) {
       const text: BenchCase[] = [rawCount, floor, rxjsMultiplex, rxjsCodecs, ours];
       for (const shape of ['trade', 'kline', 'depth', 'executionReport'] as const) {
@@ -140,6 +146,7 @@ async function main(): Promise<void> {
   const out: string[] = [];
   out.push(`Machine: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}, ${machine.platform}; ${results.seconds} s${quick ? ' (--quick)' : ''}`);
   if (results.api.length > 0) out.push('', '### Public API on real-shaped frames (socket-free, vs JSON.parse of the same bytes)', '', publicApiTable(results.api));
+  if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
   if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
   if (results.reorder.length > 0) out.push('', '### Reorder buffer', '', reorderTable(results.reorder));
   if (results.latency.length > 0) out.push('', '### Latency at a steady rate (trade frames, send time → subscriber)', '', latencyTable(results.latency));
