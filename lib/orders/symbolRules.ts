@@ -189,10 +189,13 @@ function firstBroken(rules: SymbolRules, symbol: string, field: Field, text: str
   return undefined;
 }
 
-/** The value of `text` with the error of the first of `checks` it breaks (`'decimal'` when it is not plain). */
+/**
+ * The value of `text` with the error of the first of `checks` it breaks (`'decimal'` when it is not plain text,
+ * or not text at all: a request built without the types).
+ */
 function checked(rules: SymbolRules, symbol: string, field: Field, text: string, checks: Checks): Scaled | OrderRuleError {
-  const value = isDecimalText(text) ? parseDecimal(text) : undefined;
-  if (value === undefined) return new OrderRuleError(symbol, field, 'decimal', undefined, JSON.stringify(excerpt(text, undefined, QUOTED_CHARACTERS)));
+  const value = typeof text === 'string' && isDecimalText(text) ? parseDecimal(text) : undefined;
+  if (value === undefined) return new OrderRuleError(symbol, field, 'decimal', undefined, JSON.stringify(excerpt(String(text), undefined, QUOTED_CHARACTERS)));
   return firstBroken(rules, symbol, field, text, value, checks) ?? value;
 }
 

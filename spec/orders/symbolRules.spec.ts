@@ -291,6 +291,8 @@ describe('checkOrder', () => {
     }
     expect(ruleOf(limit('10', '1e-2'))).toBe('decimal');
     expect(ruleOf({ symbol: 'X', side: 'BUY', type: 'MARKET', amount: '-10' })).toBe('decimal');
+    expect(checkOrder(rules, { ...limit('1', '1'), price: undefined } as unknown as NewOrderRequest)).toMatchObject({ rule: 'decimal', value: '"undefined"' });
+    expect(checkOrder(rules, { ...limit('1', '1'), quantity: 5 } as unknown as NewOrderRequest)).toMatchObject({ field: 'quantity', rule: 'decimal', value: '"5"' });
     const long = `1${'0'.repeat(200)}`;
     const error = checkOrder(rules, limit(long as DecimalText, '1'));
     expect(error?.rule).toBe('decimal');
