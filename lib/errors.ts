@@ -512,16 +512,16 @@ export interface OrderInDoubt {
   /** What the request did: place a new order, or cancel one. */
   readonly action: 'place' | 'cancel';
   /** The client order id sent with the placement (or the one the cancel named). */
-  readonly clientOrderId?: string;
+  readonly clientOrderId?: string | undefined;
   /** The order id the cancel named. */
-  readonly orderId?: string;
-  readonly symbol?: string;
-  readonly side?: string;
-  readonly type?: string;
-  readonly price?: string;
-  readonly quantity?: string;
+  readonly orderId?: string | undefined;
+  readonly symbol?: string | undefined;
+  readonly side?: string | undefined;
+  readonly type?: string | undefined;
+  readonly price?: string | undefined;
+  readonly quantity?: string | undefined;
   /** Quote amount of a market order. */
-  readonly amount?: string;
+  readonly amount?: string | undefined;
 }
 
 /**
