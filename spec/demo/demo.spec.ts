@@ -107,8 +107,19 @@ describe('demo (npm start)', () => {
     expect(drop).toBeGreaterThan(0);
     const after = out.slice(drop);
     expect(after).toMatch(/public stream: lost \(ConnectionClosedError: connection closed \(code 1006\)\); reconnecting in \d+ ms/);
-    expect(after).toMatch(/public stream: reconnected: open \(epoch 2\) after \d+\.\d\d s down/);
-    expect(after).toMatch(/private stream: reconnected: open \(epoch 2\)/);
+    // how long each socket was down: from its status leaving open (the "lost" line) to its next open (the
+    // "reconnected" line), as their timestamps tell, not from the last message it received
+    const clock = (hms: string): number => {
+      const [h, m, sec] = hms.split(':').map(Number) as [number, number, number];
+      return (h * 3600 + m * 60 + sec) * 1000;
+    };
+    for (const stream of ['public', 'private']) {
+      const lost = new RegExp(`(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) {2}${stream} stream: lost \\(`).exec(after);
+      const back = new RegExp(`(\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) {2}${stream} stream: reconnected: open \\(epoch 2\\) after (\\d+\\.\\d\\d) s down`).exec(after);
+      expect([stream, lost?.[1] !== undefined, back?.[1] !== undefined]).toEqual([stream, true, true]);
+      const shownMs = Number(back![2]) * 1000;
+      expect(Math.abs(shownMs - (clock(back![1]!) - clock(lost![1]!)))).toBeLessThanOrEqual(10); // rounding to 0.01 s
+    }
     expect(after).toMatch(/public stream: resubscribed all 8 topics on epoch 2/);
     expect(after).toMatch(/TRADE GAP (BTCUSDT|ETHUSDT) \(epoch 2\): trades after #\d+ up to #\d+ may be missing/);
     expect(after).toMatch(/USER STREAM GAP \(epoch 2\): events between \d\d:\d\d:\d\d\.\d{3} and \d\d:\d\d:\d\d\.\d{3} \(\d+\.\d\d s\) may be lost/);

@@ -94,15 +94,43 @@ describe('reduce', () => {
       marketStatus({ type: 'open', epoch: 1, since: 10 }),
       { type: 'error', stream: 'public', error: cause },
       marketStatus({ type: 'reconnecting', epoch: 1, attempt: 1, delayMs: 300, cause }),
-      marketStatus({ type: 'open', epoch: 2, since: 1_500, downSince: 1_020 }),
+      marketStatus({ type: 'open', epoch: 2, since: 1_006, downSince: 1_002 }),
     ]);
     expect(s.log.map((l) => [l.level, l.text])).toEqual([
       ['info', 'public stream: connecting'],
       ['info', 'public stream: open (epoch 1)'],
       ['warn', 'public stream: lost (ConnectionClosedError: connection closed (code 1006)); reconnecting in 300 ms (attempt 1)'],
-      ['info', 'public stream: reconnected: open (epoch 2) after 0.48 s down'],
+      ['info', 'public stream: reconnected: open (epoch 2) after 0.00 s down'], // stamped 1005 → 1006
     ]);
     expect(s.market).toMatchObject({ errors: 1, lastError: 'ConnectionClosedError: connection closed (code 1006)', topics: 2 });
+  });
+
+  it('tells how long a socket was down from its status leaving open to its next open, not from its last message', () => {
+    const cause = new ConnectionClosedError(1006, '', false);
+    const userStatus = (connection: ConnectionStatus): DemoEvent => ({
+      type: 'userStatus',
+      status: { connection, gaps: 0, keyChanges: 0, keyErrors: 0, decodeErrors: 0, outOfRangeEvents: 0, lateEvents: 0, authoritative: false },
+    });
+    const stamped: Array<[number, DemoEvent]> = [
+      [1_000, userStatus({ type: 'connecting', epoch: 0, attempt: 0 })],
+      [1_130, userStatus({ type: 'open', epoch: 1, since: 1_130 })],
+      // the last private event came at 1 200; the socket is lost at 7 070 (a quiet stream meanwhile)
+      [7_070, userStatus({ type: 'reconnecting', epoch: 1, attempt: 1, delayMs: 90, cause })],
+      [7_160, userStatus({ type: 'connecting', epoch: 1, attempt: 1 })],
+      [7_280, userStatus({ type: 'open', epoch: 2, since: 7_280, downSince: 1_200 })],
+      // a second loss: counted from its own transition
+      [9_000, userStatus({ type: 'closed', epoch: 2, cause })],
+      [9_000, userStatus({ type: 'connecting', epoch: 2, attempt: 0 })],
+      [10_500, userStatus({ type: 'open', epoch: 3, since: 10_500, downSince: 8_000 })],
+    ];
+    const s = stamped.reduce((state, [at, event]) => reduce(state, { at, event }), initialState(['BTCUSDT'], 0, true));
+    expect(s.log.map((l) => l.text).filter((t) => t.includes('reconnected'))).toEqual([
+      'private stream: reconnected: open (epoch 2) after 0.21 s down', // not the 6.08 s since the last event
+      'private stream: reconnected: open (epoch 3) after 1.50 s down',
+    ]);
+    expect(s.user.leftOpenAt).toBeUndefined();
+    // while down, the view holds when the socket left open
+    expect(stamped.slice(0, 4).reduce((state, [at, event]) => reduce(state, { at, event }), initialState(['BTCUSDT'], 0, true)).user.leftOpenAt).toBe(7_070);
   });
 
   it('notes the resubscription once every topic sent its first message of the new epoch', () => {

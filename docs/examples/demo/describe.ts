@@ -9,15 +9,20 @@ export const streamLabel = (stream: StreamName): string => `${stream} stream`;
 /** An error in one line: `ConnectionClosedError: connection closed (code 1006)`. */
 export const describeError = (error: Error): string => `${error.name}: ${error.message}`;
 
-/** A connection status in a few words, for the log. */
-export function describeStatus(status: ConnectionStatus): string {
+/**
+ * A connection status in a few words, for the log. `downMs`: for an `open` after a loss, how long the socket was
+ * down (from the status leaving `open` to this `open`; not `since - downSince`, which counts from the last
+ * message received and so grows with a quiet stream).
+ */
+export function describeStatus(status: ConnectionStatus, downMs?: number): string {
   switch (status.type) {
     case 'connecting':
       return status.attempt === 0 ? 'connecting' : `connecting (retry ${status.attempt})`;
     case 'open':
-      return status.downSince === undefined
-        ? `open (epoch ${status.epoch})`
-        : `reconnected: open (epoch ${status.epoch}) after ${seconds(status.since - status.downSince)} down`;
+      if (status.downSince === undefined && downMs === undefined) return `open (epoch ${status.epoch})`;
+      return downMs === undefined
+        ? `reconnected: open (epoch ${status.epoch})`
+        : `reconnected: open (epoch ${status.epoch}) after ${seconds(downMs)} down`;
     case 'reconnecting':
       return `lost (${describeError(status.cause)}); reconnecting in ${status.delayMs} ms (attempt ${status.attempt})`;
     case 'closed':

@@ -84,6 +84,8 @@ export interface StreamView {
   readonly rate: number;
   readonly errors: number;
   readonly lastError?: string;
+  /** When (local ms) the status left `open`, until it is `open` again: how long the socket is down. */
+  readonly leftOpenAt?: number;
 }
 
 /** One order as displayed, with every status it went through. */

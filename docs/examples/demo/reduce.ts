@@ -1,5 +1,5 @@
 /** The demo's reducer: folds each `DemoEvent` into the `DemoState` the screen shows. Pure. */
-import type { BalancesState, OrderState, StateSync } from '../../../lib/index';
+import type { BalancesState, ConnectionStatus, OrderState, StateSync } from '../../../lib/index';
 import {
   describeError,
   describeOrderChange,
@@ -12,7 +12,7 @@ import {
   statusChanged,
   syncChanged,
 } from './describe';
-import { KEEP_LOG, KEEP_TRADES, type BalanceView, type DemoState, type OrderView, type Stamped, type SymbolView, type SyncView } from './model';
+import { KEEP_LOG, KEEP_TRADES, type BalanceView, type DemoState, type OrderView, type Stamped, type StreamView, type SymbolView, type SyncView } from './model';
 
 /** Errors that only say a socket was lost. */
 const LOST_SOCKET = new Set(['ConnectionClosedError', 'HeartbeatTimeoutError']);
@@ -77,6 +77,20 @@ function onSync(s: DemoState, at: number, name: 'orders' | 'balances', state: St
   return { sync, synced: changed && sync.authoritative, next: { ...next, sync: { ...next.sync, [name]: sync } } };
 }
 
+/**
+ * A socket's new connection status: the view with it, and with when the status left `open` (so that a reopen
+ * tells how long the socket was actually down, from the status transitions); the log line when the change is
+ * worth one.
+ */
+function onConnection<V extends StreamView>(stream: V, at: number, connection: ConnectionStatus): { view: V; line?: string } {
+  const { leftOpenAt: wasDownSince, ...rest } = stream;
+  const leftOpenAt = connection.type === 'open' ? undefined : stream.status?.type === 'open' ? at : wasDownSince;
+  const view = { ...rest, status: connection, ...(leftOpenAt !== undefined && { leftOpenAt }) } as V;
+  if (!statusChanged(stream.status, connection)) return { view };
+  const downMs = connection.type === 'open' && wasDownSince !== undefined ? at - wasDownSince : undefined;
+  return { view, line: describeStatus(connection, downMs) };
+}
+
 /** Folds one event into the state. */
 export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
   const s: DemoState = { ...state, now: at };
@@ -106,18 +120,16 @@ export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
     }
     case 'marketStatus': {
       const { connection, topics, tradeGaps } = event.status;
-      const next = { ...s, market: { ...s.market, status: connection, topics, tradeGaps } };
-      return statusChanged(s.market.status, connection)
-        ? log(next, at, `${streamLabel('public')}: ${describeStatus(connection)}`, connection.type === 'reconnecting' ? 'warn' : 'info')
-        : next;
+      const { view, line } = onConnection(s.market, at, connection);
+      const next = { ...s, market: { ...view, topics, tradeGaps } };
+      return line ? log(next, at, `${streamLabel('public')}: ${line}`, connection.type === 'reconnecting' ? 'warn' : 'info') : next;
     }
     case 'userStatus': {
       // The same shape as the market's: the connection plus counters (the gaps counted by the stream itself).
       const { connection, gaps } = event.status;
-      const next = { ...s, user: { ...s.user, status: connection, gaps } };
-      return statusChanged(s.user.status, connection)
-        ? log(next, at, `${streamLabel('private')}: ${describeStatus(connection)}`, connection.type === 'reconnecting' ? 'warn' : 'info')
-        : next;
+      const { view, line } = onConnection(s.user, at, connection);
+      const next = { ...s, user: { ...view, gaps } };
+      return line ? log(next, at, `${streamLabel('private')}: ${line}`, connection.type === 'reconnecting' ? 'warn' : 'info') : next;
     }
     case 'error': {
       const text = describeError(event.error);
