@@ -164,3 +164,11 @@ describe('the link and anchor readers', () => {
     expect([...anchorsOf(text)]).toEqual(['title', '4-the-user-stream-and-its-listen-key', 'title-1']);
   });
 });
+
+describe('the guides are reachable', () => {
+  test('README.md links every docs/*.md guide', () => {
+    const linked = new Set(linksOf('README.md', read('README.md')).map((l) => l.target.split('#', 1)[0]));
+    const guides = fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    expect(guides.filter((g) => !linked.has(g))).toEqual([]);
+  });
+});
