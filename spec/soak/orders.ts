@@ -23,8 +23,9 @@ const ORDER = '/api/v1/spot/order';
 const QUANTITY: Record<string, string> = { BTCUSDT: '0.001', ETHUSDT: '0.01', SOLUSDT: '0.1' };
 
 /**
- * Places orders in turn while running: taker BUY (far above the market), taker SELL (far below), a resting
- * BUY far below the market and its cancel; and every 8th step a 2FA withdrawal. One call at a time.
+ * Places orders in turn while running: taker BUY (far above the market), taker SELL (far below, at 0.01: on the
+ * tick of every simulated symbol, which the simulator's price filter enforces), a resting BUY far below the
+ * market and its cancel; and every 8th step a 2FA withdrawal. One call at a time.
  */
 export function startOrders(rest: RestClient, symbols: readonly string[], periodMs: number): { stop(): Promise<void>; stats: OrderStats } {
   const stats: OrderStats = { placed: 0, accepted: 0, rejected: 0, failed: 0, canceled: 0, twoFactorCalls: 0, unexpected: [], errors: [] };
@@ -60,7 +61,7 @@ export function startOrders(rest: RestClient, symbols: readonly string[], period
       return;
     }
     const side = kind === 1 ? 'SELL' : 'BUY';
-    const price = kind === 0 ? '1000000' : kind === 1 ? '0.000000001' : '1';
+    const price = kind === 0 ? '1000000' : kind === 1 ? '0.01' : '1';
     stats.placed += 1;
     const answer = await call<{ orderId: string }>({
       method: 'POST',
