@@ -129,12 +129,12 @@ export function userCore(s: UserCoreSettings): UserCore {
         const writtenAt = event.E - (offset + offsetError());
         if (writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
       }
-      // De-duplicated once, here: the folds take each event as it arrives (no hold, no timer before a state), the
-      // buffer orders it by `E` for the event streams.
-      if (isNew !== undefined && !isNew(event, now)) return;
+      // The folds take each event as it arrives (no hold, no timer before a state). A duplicate changes nothing
+      // there (an order's state and a balance only move forward), so the de-duplication is the event streams'.
       folds.event(event);
-      // Nobody reads the event streams: nothing to order (a subscriber who comes gets the events from then on).
-      if (s.watchingEvents()) buffer.next(event, now);
+      // Nobody reads the event streams: nothing to remember or order (a subscriber who comes gets the events from then on).
+      if (!s.watchingEvents() || (isNew !== undefined && !isNew(event, now))) return;
+      buffer.next(event, now);
     };
 
     let lastStatus: ConnectionStatus | undefined;

@@ -98,7 +98,7 @@ describe('userCore', () => {
     });
   });
 
-  it('de-duplicates once, in front of the folds and the buffer', () => {
+  it('a duplicate changes no state (the folds only move forward) and reaches the event streams once', () => {
     const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     testScheduler.run(() => {
       const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
@@ -121,6 +121,27 @@ describe('userCore', () => {
       testScheduler.schedule(() => run.unsubscribe(), 20);
       testScheduler.flush();
       expect(log.filter((l) => !l.endsWith('connecting') && !l.endsWith('open'))).toEqual(['2 orders', '7 event 1']);
+    });
+  });
+
+  it('while nobody reads the event streams, neither remembers nor orders anything: the states alone', () => {
+    const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
+    testScheduler.run(() => {
+      const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
+      const { log, sink } = recordingSink(() => testScheduler.now());
+      let asked = 0;
+      const run = userCore(
+        settings(testScheduler, {
+          WebSocketCtor: ws.WebSocketCtor,
+          watchingEvents: () => false,
+          openDedupe: () => () => (asked++, true),
+        }),
+      )(sink);
+      ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '1', E: 1, U: 1 }), report({ i: '2', E: 2, U: 2 })])));
+      testScheduler.schedule(() => run.unsubscribe(), 20);
+      testScheduler.flush();
+      expect(log.filter((l) => !l.endsWith('connecting') && !l.endsWith('open'))).toEqual(['2 orders', '2 orders']);
+      expect(asked).toBe(0);
     });
   });
 
