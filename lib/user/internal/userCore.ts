@@ -4,15 +4,16 @@
  * ```
  * listen keys ─► 1. keySession      one connection per key (connection core, frames)
  *             ─► 2. frameSink       decode: each element of a frame checked, handed on by a plain call
- *             ─►    toBuffer        the event-time guard (maxEventTimeSkewMs), the frame clock of gaps, de-duplication
+ *             ─►    toBuffer        the event-time guard (maxEventTimeSkewMs), the frame clock of gaps
  *                   ├► 4. StateFolds (orders, balances), on arrival ─► the outputs (states)
- *                   └► 3. reorder buffer  order by `E` (`reorderBuffer` of reorderByEventTime) ─► the outputs (events)
+ *                   └► de-duplication ─► 3. reorder buffer  order by `E` (`reorderBuffer`) ─► the outputs (events)
+ *                      (both skipped while nobody reads an event stream)
  *             ─► 5. UserOutputs     executionReports$, accountUpdates$, tickets$, orders$, balances$, …
  * ```
  *
- * The folds need no order: an order's state only moves forward (`compareReports` keeps the furthest report) and a
- * balance is kept by `E` per asset, so folding on arrival gives, at every moment, the fold of what arrived, and in
- * the end the fold in `E` order. With a zero hold (`reorder.maxDelayMs: 0`) the buffer has no timer: it is drained
+ * The folds need no order and no de-duplication: an order's state only moves forward (`compareReports` keeps the
+ * furthest report) and a balance is kept by `E` per asset, so folding on arrival gives, at every moment, the fold of
+ * what arrived, and in the end the fold in `E` order; a duplicate changes nothing. With a zero hold (`reorder.maxDelayMs: 0`) the buffer has no timer: it is drained
  * at the end of each frame, so an in-order event reaches the event streams in the call that received its frame.
  *
  * Events travel by plain calls along one seam, built here: the run creates the folds, then the reorder
