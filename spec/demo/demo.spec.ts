@@ -98,7 +98,22 @@ describe('demo (npm start)', () => {
     expect(seeded).toBeGreaterThan(0);
     expect(run.stdout).toMatch(/balances: seeded \(epoch 1\) from REST, authoritative/);
     expect(run.stdout).toMatch(/balances \(REST snapshot, epoch 1\): BTC free 10 locked 0, ETH free 100 locked 0, USDT free 100000 locked 0/);
-    expect(run.stdout.indexOf('REST: placing')).toBeGreaterThan(seeded);
+    expect(run.stdout.indexOf('placeOrder: ')).toBeGreaterThan(seeded);
+  });
+
+  it('places through the order loop (user.placeOrder / user.cancelOrder) and shows how long after its event time each fill reached orders$', () => {
+    const out = run.stdout;
+    for (const role of ['rests', 'cancelled', 'fills']) expect(out).toMatch(new RegExp(`placeOrder: order \\S+ \\(${role}\\) answered: NEW 0/`));
+    expect(out).toMatch(/placeOrder: order \S+ \(fills\) final: FILLED 2\.5\/2\.5, completed/);
+    expect(out).toMatch(/cancelOrder: order \S+ \(cancelled\) final: CANCELED 0\//);
+    expect(out).toMatch(/placeOrder: order \S+ \(cancelled\) final: CANCELED 0\/[\d.]+, completed/);
+    // every fill of the filling order: the service clock (local + REST offset, within its error) minus the report's E
+    const fills = [...out.matchAll(/\(fills\) BUY [\d.]+ ETHUSDT @ [\d.]+: .*filled ([\d.]+)\/2\.5 avg [\d.]+; fill on orders\$ (\d+)(?:-(\d+))? ms after its event time \(service clock ±[\d.]+ ms\)/g)];
+    expect(fills.length).toBeGreaterThan(0);
+    expect(fills.at(-1)?.[1]).toBe('2.5');
+    for (const [, , low] of fills) expect(Number(low)).toBeLessThan(250); // on arrival: never the reorder hold
+    // the demo's prices are fitted to the tick by fitPrice (canonical text), no float's toFixed
+    expect(out).toMatch(/placeOrder: BUY [\d.]+ BTCUSDT @ \d+(\.\d?[1-9])? \(1% under the best bid/);
   });
 
   it('shows the forced disconnect: reconnects on epoch 2, resubscription, trade and user-stream gaps, the resync', () => {

@@ -1,7 +1,7 @@
 import { ConnectionClosedError, type ConnectionStatus, type DecimalText, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
 import { initialState, type DemoEvent, type DemoState } from '../../docs/examples/demo/model';
 import { reduce } from '../../docs/examples/demo/reduce';
-import { statusLines } from '../../docs/examples/demo/view';
+import { accountLines, statusLines } from '../../docs/examples/demo/view';
 
 
 const fold = (events: ReadonlyArray<DemoEvent>, state = initialState(['BTCUSDT'], 0, true)): DemoState =>
@@ -157,5 +157,43 @@ describe('reduce', () => {
     expect(s.symbols[0]?.tradeCount).toBe(6);
     expect(s.listenKey).toMatchObject({ redacted: 'abcd…', extensions: 1 });
     expect(s.log.map((l) => l.text)).toEqual(['listen key abcd… obtained', 'listen key abcd… kept alive (PUT)']);
+  });
+});
+
+describe('reduce: how long after its event time a fill shows on orders$', () => {
+  const fill = (status: OrderStatus, filled: DecimalText, E: number): OrderState => ({ ...order(status, filled), report: { E } as ExecutionReport });
+  const at = (o: OrderState, now: number, errorMs = 0, sync: StateSync = { authoritative: true, syncedEpoch: 1 }): DemoEvent => ({
+    type: 'orders',
+    orders: Object.assign(new Map([[o.orderId, o]]), sync),
+    serverClock: { now, errorMs },
+  });
+
+  it('the service clock when the state came minus the fill report E, as the range the clock estimate allows', () => {
+    const s = fold([
+      { type: 'orderPlanned', clientOrderId: 'demoFill1', role: 'fills' },
+      at(fill('NEW', '0', 5_000), 5_001, 0, { authoritative: false }),
+      at(fill('NEW', '0', 5_000), 5_001),
+      at(fill('PARTIALLY_FILLED', '1', 5_010), 5_013, 0),
+      at(fill('FILLED', '2.5', 5_020), 5_018, 4.5), // the clock estimate says -2 ms ± 4.5: 0 to 3 ms
+    ]);
+    expect(s.log.map((l) => l.text).filter((t) => t.startsWith('order '))).toEqual([
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW, filled 0/2.5',
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED, filled 1/2.5 avg 2000.25; fill on orders$ 3 ms after its event time (service clock ±0 ms)',
+      'order 1900…0003 (fills) BUY 2.5 ETHUSDT @ 2020.28: NEW → PARTIALLY_FILLED → FILLED, filled 2.5/2.5 avg 2000.25; fill on orders$ 0-3 ms after its event time (service clock ±4.5 ms)',
+    ]);
+    expect(s.orders[0]?.fillLatency).toEqual({ ms: -2, errorMs: 4.5 });
+    const table = accountLines(s).join('\n');
+    expect(table).toContain('FILL E → orders$');
+    expect(table).toMatch(/2\.5\/2\.5 avg 2000\.25 +0-3 ms/);
+  });
+
+  it('none for a fill learned from a REST snapshot (its E is the order update time, not a push), nor without a clock', () => {
+    const s = fold([
+      at(fill('NEW', '0', 5_000), 5_001, 0, { authoritative: false }),
+      at(fill('PARTIALLY_FILLED', '1', 5_010), 9_000, 0, { authoritative: true, syncedEpoch: 2 }), // the resync's state
+      orders(fill('FILLED', '2.5', 9_100), { authoritative: true, syncedEpoch: 2 }), // no serverClock
+    ]);
+    expect(s.log.map((l) => l.text).filter((t) => t.includes('fill on orders$'))).toEqual([]);
+    expect(s.orders[0]?.fillLatency).toBeUndefined();
   });
 });

@@ -60,7 +60,7 @@ Options:
   --url <ws-url>        public stream URL of a real deployment instead of the simulator
                         (same as ${ENV.publicUrl}); no forced disconnect, no orders
   --place-orders        with --url: also place the three demo orders (a resting BUY, a BUY that
-                        fills, a SELL that is cancelled) on that deployment: use a test account
+                        fills, a BUY that is cancelled) on that deployment: use a test account
   --plain               plain timestamped lines even on a terminal (the default when stdout is not one)
   --help                this text
 

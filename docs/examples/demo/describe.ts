@@ -111,6 +111,23 @@ const trimAverage = (avg: string): string => {
   return cut === '' ? whole : `${whole}.${cut}`;
 };
 
+/**
+ * `0-4 ms`: a fill's latency as the range the clock estimate allows (`ms` ± `errorMs`, never below 0); `3 ms` when
+ * the estimate is exact.
+ */
+export function describeLatency({ ms, errorMs }: { readonly ms: number; readonly errorMs: number }): string {
+  const low = Math.max(0, Math.round(ms - errorMs));
+  const high = Math.max(0, Math.round(ms + errorMs));
+  return low === high ? `${low} ms` : `${low}-${high} ms`;
+}
+
+/**
+ * `fill on orders$ 0-4 ms after its event time (service clock ±10.5 ms)`: the service's clock (local clock + the
+ * REST client's offset) when `orders$` showed a fill, minus its `E`.
+ */
+export const describeFillLatency = (latency: { readonly ms: number; readonly errorMs: number }): string =>
+  `fill on orders$ ${describeLatency(latency)} after its event time (service clock ±${Math.round(latency.errorMs * 10) / 10} ms)`;
+
 /** An order's log line: `order 1900…0002 (fills) BUY 2.5 ETHUSDT @ 2001.00: NEW → FILLED, filled 2.5/2.5`. */
 export const describeOrderChange = (order: OrderView): string =>
   `order ${shortId(order.orderId)}${order.role === undefined ? '' : ` (${order.role})`} ${describeOrder(order)}: ` +

@@ -16,7 +16,7 @@ import {
 } from 'rxjs';
 import { orderBook, type MarketMessage, type MarketStreams, type UserStream } from '../../../lib/index';
 import { describeError } from './describe';
-import type { DemoEvent } from './model';
+import type { DemoEvent, ServerClockReading } from './model';
 
 /** Candle interval shown. */
 export const CANDLE_INTERVAL = '1m';
@@ -65,14 +65,18 @@ export function marketFeed(market: MarketStreams, symbols: readonly string[]): O
   );
 }
 
-/** Everything private: orders and balances folded from the user stream, its status, errors and gaps. */
-export function userFeed(user: UserStream): Observable<DemoEvent> {
+/**
+ * Everything private: orders and balances folded from the user stream, its status, errors and gaps. `serverClock`:
+ * the service's clock, read as each `orders$` state comes, to show how long after its event time a fill reached
+ * the state (`orders$` folds on arrival: no hold).
+ */
+export function userFeed(user: UserStream, serverClock?: () => ServerClockReading): Observable<DemoEvent> {
   return merge(
     user.status$.pipe(map((status): DemoEvent => ({ type: 'userStatus', status }))),
     user.errors$.pipe(map((error): DemoEvent => ({ type: 'error', stream: 'private', error }))),
     user.gaps$.pipe(map((gap): DemoEvent => ({ type: 'userGap', gap }))),
     user.events$.pipe(map((): DemoEvent => ({ type: 'userEvent' }))),
-    user.orders$.pipe(map((orders): DemoEvent => ({ type: 'orders', orders }))),
+    user.orders$.pipe(map((orders): DemoEvent => ({ type: 'orders', orders, ...(serverClock && { serverClock: serverClock() }) }))),
     user.balances$.pipe(map((balances): DemoEvent => ({ type: 'balances', balances }))),
   );
 }

@@ -37,13 +37,25 @@ export type DemoEvent =
   | { readonly type: 'tradeGap'; readonly gap: TradeGap }
   | { readonly type: 'userGap'; readonly gap: UserStreamGap }
   | { readonly type: 'userEvent' }
-  /** `orders$`'s state (an `OrdersState`; the view only reads it as a map). */
-  | { readonly type: 'orders'; readonly orders: ReadonlyMap<string, OrderState> & StateSync }
+  /**
+   * `orders$`'s state (an `OrdersState`; the view only reads it as a map), and the service's clock when it came,
+   * to tell how long after its event time a fill was shown.
+   */
+  | { readonly type: 'orders'; readonly orders: ReadonlyMap<string, OrderState> & StateSync; readonly serverClock?: ServerClockReading }
   | { readonly type: 'balances'; readonly balances: BalancesState & StateSync }
   | { readonly type: 'listenKey'; readonly action: 'obtained' | 'extended' | 'closed'; readonly redactedKey: string }
   | { readonly type: 'orderPlanned'; readonly clientOrderId: string; readonly role: OrderRole }
   | { readonly type: 'note'; readonly text: string; readonly level?: 'info' | 'warn' }
   | { readonly type: 'tick' };
+
+/**
+ * The service's clock as the REST client estimates it at one moment: the local clock + `rest.serverTimeOffsetMs()`,
+ * and how far off that can be (`rest.serverTimeOffsetErrorMs()`), in ms.
+ */
+export interface ServerClockReading {
+  readonly now: number;
+  readonly errorMs: number;
+}
 
 /** A `DemoEvent` with the local time it was seen. */
 export interface Stamped {
@@ -101,6 +113,12 @@ export interface OrderView {
   readonly status: OrderStatus;
   readonly history: readonly OrderStatus[];
   readonly role?: OrderRole;
+  /**
+   * The last fill's latency: the service's clock when `orders$` showed it minus the event time `E` of its report,
+   * and how far off the clock estimate can be (ms; `E` has millisecond resolution). Absent before a fill, and for a
+   * fill learned from a REST snapshot.
+   */
+  readonly fillLatency?: { readonly ms: number; readonly errorMs: number };
 }
 
 /** One balance as displayed. */

@@ -1,8 +1,9 @@
 /**
- * The three demo orders, derived from the current order books. Pure: prices are chosen with `Number` at the
- * edge (a display-grade choice of a limit price), then written back as decimal text with the book's precision.
+ * The three demo orders, derived from the current order books. Pure: a limit price is chosen with `Number` (1%
+ * under the bid, say), then fitted to the symbol's rules by `fitPrice` / `fitQuantity`: exact decimal text on the
+ * tick and the step, never a float's `toFixed`.
  */
-import type { DecimalText, OrderBook, OrderSide } from '../../../lib/index';
+import { fitPrice, fitQuantity, type DecimalText, type OrderBook, type OrderSide, type SymbolRules } from '../../../lib/index';
 import type { OrderRole } from './model';
 
 /** One order the demo will place. */
@@ -27,6 +28,8 @@ export interface PlanInput {
   readonly simulator: boolean;
   /** Makes the client order ids unique per run (e.g. the start time). */
   readonly runId: string;
+  /** The symbols' rules (`symbolRules(exchangeInfo)`): prices on the tick, quantities on the step. */
+  readonly rules: ReadonlyMap<string, SymbolRules>;
 }
 
 /** Quote amount of the resting orders, and of the filling order on a real deployment. */
@@ -34,37 +37,41 @@ const REST_NOTIONAL = { simulator: 1000, deployment: 20 } as const;
 /** Simulated book levels hold at most 2 units: 2.5 always takes two levels or more. */
 const SIMULATOR_FILL_QUANTITY = 2.5;
 
-const decimalsOf = (text: string): number => text.split('.')[1]?.length ?? 0;
-/** `toFixed` writes decimal text (the values here are finite and far below 1e21). */
-const atPrecision = (value: number, decimals: number): DecimalText => value.toFixed(decimals) as DecimalText;
-const quantityFor = (notional: number, price: number, decimals: number): DecimalText => {
-  const lot = 10 ** -decimals;
-  return atPrecision(Math.max(lot, notional / price), decimals);
-};
+/** A price near `value` on the tick (a buy rounds down); `undefined` below one tick. */
+const priceNear = (rules: SymbolRules, side: OrderSide, value: number): DecimalText | undefined => fitPrice(rules, side, String(value));
+/** The quantity worth `notional` at `price`, down to the step; at least the minimum quantity (or one step). */
+const quantityFor = (rules: SymbolRules, notional: number, price: number): DecimalText | undefined =>
+  fitQuantity(rules, String(notional / price)) ?? rules.minQty ?? rules.stepSize;
 
 /**
  * Plans, in placement order: a BUY 1% under the best bid (rests), a BUY 2% under it (cancelled later) and a
- * BUY 1% over the best ask (fills at once against the asks). `undefined` when a book has no bid or ask.
+ * BUY 1% over the best ask (fills at once against the asks). `undefined` when a book has no bid or ask, or a
+ * symbol has no rules.
  */
-export function planOrders({ restBook, fillBook, simulator, runId }: PlanInput): PlannedOrder[] | undefined {
+export function planOrders({ restBook, fillBook, simulator, runId, rules }: PlanInput): PlannedOrder[] | undefined {
   const bid = restBook.bestBid;
   const ask = fillBook.bestAsk;
-  if (bid === undefined || ask === undefined) return undefined;
-  const [bidPrice, bidQty] = bid;
-  const [askPrice, askQty] = ask;
+  const restRules = rules.get(restBook.symbol);
+  const fillRules = rules.get(fillBook.symbol);
+  if (bid === undefined || ask === undefined || restRules === undefined || fillRules === undefined) return undefined;
+  const bidPrice = Number(bid[0]);
+  const askPrice = Number(ask[0]);
   const notional = simulator ? REST_NOTIONAL.simulator : REST_NOTIONAL.deployment;
-  const restPrice = (factor: number): DecimalText => atPrecision(Number(bidPrice) * factor, decimalsOf(bidPrice));
-  const fillQuantity = simulator
-    ? atPrecision(SIMULATOR_FILL_QUANTITY, decimalsOf(askQty))
-    : quantityFor(notional, Number(askPrice), decimalsOf(askQty));
+  const restQuantity = quantityFor(restRules, notional, bidPrice);
+  const fillQuantity = simulator ? fitQuantity(fillRules, String(SIMULATOR_FILL_QUANTITY)) : quantityFor(fillRules, notional, askPrice);
+  const restsAt = priceNear(restRules, 'BUY', bidPrice * 0.99);
+  const cancelledAt = priceNear(restRules, 'BUY', bidPrice * 0.98);
+  const fillsAt = priceNear(fillRules, 'BUY', askPrice * 1.01);
+  if (restQuantity === undefined || fillQuantity === undefined) return undefined;
+  if (restsAt === undefined || cancelledAt === undefined || fillsAt === undefined) return undefined;
   const id = (role: string): string => `demo${role}${runId}`;
   return [
     {
       role: 'rests',
       symbol: restBook.symbol,
       side: 'BUY',
-      price: restPrice(0.99),
-      quantity: quantityFor(notional, Number(bidPrice), decimalsOf(bidQty)),
+      price: restsAt,
+      quantity: restQuantity,
       clientOrderId: id('Rest'),
       why: '1% under the best bid: rests on the book',
     },
@@ -72,8 +79,8 @@ export function planOrders({ restBook, fillBook, simulator, runId }: PlanInput):
       role: 'cancelled',
       symbol: restBook.symbol,
       side: 'BUY',
-      price: restPrice(0.98),
-      quantity: quantityFor(notional, Number(bidPrice), decimalsOf(bidQty)),
+      price: cancelledAt,
+      quantity: restQuantity,
       clientOrderId: id('Cancel'),
       why: '2% under the best bid: rests until the demo cancels it',
     },
@@ -81,7 +88,7 @@ export function planOrders({ restBook, fillBook, simulator, runId }: PlanInput):
       role: 'fills',
       symbol: fillBook.symbol,
       side: 'BUY',
-      price: atPrecision(Number(askPrice) * 1.01, decimalsOf(askPrice)),
+      price: fillsAt,
       quantity: fillQuantity,
       clientOrderId: id('Fill'),
       why: simulator

@@ -2,6 +2,7 @@
 import type { BalancesState, ConnectionStatus, OrderState, StateSync } from '../../../lib/index';
 import {
   describeError,
+  describeFillLatency,
   describeOrderChange,
   describeStatus,
   describeSyncChange,
@@ -12,7 +13,7 @@ import {
   statusChanged,
   syncChanged,
 } from './describe';
-import { KEEP_LOG, KEEP_TRADES, type BalanceView, type DemoState, type OrderView, type Stamped, type StreamView, type SymbolView, type SyncView } from './model';
+import { KEEP_LOG, KEEP_TRADES, type BalanceView, type DemoState, type OrderView, type ServerClockReading, type Stamped, type StreamView, type SymbolView, type SyncView } from './model';
 
 /** Errors that only say a socket was lost. */
 const LOST_SOCKET = new Set(['ConnectionClosedError', 'HeartbeatTimeoutError']);
@@ -30,15 +31,29 @@ const onSymbol = (state: DemoState, symbol: string, change: (s: SymbolView) => S
   symbols: state.symbols.map((s) => (s.symbol === symbol ? change(s) : s)),
 });
 
-/** Merges the folded orders into the displayed ones, recording each new status; returns the changed ones too. */
-function mergeOrders(state: DemoState, orders: ReadonlyMap<string, OrderState>): { orders: OrderView[]; changed: OrderView[] } {
+/** Whether decimal text is above zero (`'0'`, `'0.000'`: no). */
+const aboveZero = (text: string): boolean => /[1-9]/.test(text);
+
+/**
+ * Merges the folded orders into the displayed ones, recording each new status; returns the changed ones too, and
+ * the orders whose fill this state shows first. `clock`: the service's clock when the state came (absent for a
+ * REST snapshot): a new fill's latency is `clock.now - E` of its report.
+ */
+function mergeOrders(
+  state: DemoState,
+  orders: ReadonlyMap<string, OrderState>,
+  clock: ServerClockReading | undefined,
+): { orders: OrderView[]; changed: OrderView[]; filled: ReadonlySet<OrderView> } {
   const byId = new Map(state.orders.map((o) => [o.orderId, o]));
   const changed: OrderView[] = [];
+  const filled = new Set<OrderView>();
   for (const o of orders.values()) {
     const before = byId.get(o.orderId);
     if (before !== undefined && before.status === o.status && before.filledQuantity === o.filledQuantity) continue;
     const history = before === undefined ? [o.status] : before.status === o.status ? before.history : [...before.history, o.status];
     const role = state.roles[o.clientOrderId];
+    const newFill = before === undefined ? aboveZero(o.filledQuantity) : before.filledQuantity !== o.filledQuantity;
+    const fillLatency = newFill && clock !== undefined ? { ms: Math.round(clock.now - o.report.E), errorMs: clock.errorMs } : before?.fillLatency;
     const view: OrderView = {
       orderId: o.orderId,
       clientOrderId: o.clientOrderId,
@@ -51,11 +66,13 @@ function mergeOrders(state: DemoState, orders: ReadonlyMap<string, OrderState>):
       history,
       ...(o.averagePrice !== undefined && { averagePrice: o.averagePrice }),
       ...(role !== undefined && { role }),
+      ...(fillLatency !== undefined && { fillLatency }),
     };
     byId.set(o.orderId, view);
     changed.push(view);
+    if (newFill && clock !== undefined) filled.add(view);
   }
-  return { orders: [...byId.values()], changed };
+  return { orders: [...byId.values()], changed, filled };
 }
 
 /** The balances as displayed, sorted by asset. */
@@ -148,9 +165,11 @@ export function reduce(state: DemoState, { at, event }: Stamped): DemoState {
       return { ...s, user: { ...s.user, messages: s.user.messages + 1 } };
     case 'orders': {
       const { synced, next } = onSync(s, at, 'orders', event.orders);
-      const { orders, changed } = mergeOrders(next, event.orders);
+      // A state merged from a REST snapshot says when the order changed, not when a push arrived: no latency.
+      const { orders, changed, filled } = mergeOrders(next, event.orders, synced ? undefined : event.serverClock);
       const via = synced ? ' (REST snapshot)' : '';
-      return changed.reduce<DemoState>((acc, o) => log(acc, at, `${describeOrderChange(o)}${via}`), { ...next, orders });
+      const latency = (o: OrderView): string => (filled.has(o) && o.fillLatency !== undefined ? `; ${describeFillLatency(o.fillLatency)}` : '');
+      return changed.reduce<DemoState>((acc, o) => log(acc, at, `${describeOrderChange(o)}${via}${latency(o)}`), { ...next, orders });
     }
     case 'balances': {
       const { sync, synced, next } = onSync(s, at, 'balances', event.balances);

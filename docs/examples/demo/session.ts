@@ -4,6 +4,7 @@
  */
 import {
   asyncScheduler,
+  catchError,
   combineLatest,
   concat,
   defer,
@@ -22,10 +23,11 @@ import {
   timer,
   interval,
 } from 'rxjs';
-import { marketStreams, orderBook, restClient, userStream, type ListenKeyApi, type RestClient } from '../../../lib/index';
+import { marketStreams, orderBook, restClient, symbolRules, userStream, type ListenKeyApi, type RestClient, type SymbolRules } from '../../../lib/index';
 import type { DemoOptions } from './args';
-import { cancelOrder, orderScript } from './orders';
+import { cancelOverRest, orderScript } from './orders';
 import { marketFeed, userFeed } from './feeds';
+import { describeError } from './describe';
 import { redactKey } from './format';
 import type { DemoEvent } from './model';
 import { planOrders, type PlannedOrder } from './plan';
@@ -104,18 +106,27 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
   const cancelAt$ = sim ? dropped$.pipe(take(1)) : timer(new Date(startedAt + when.cancelAtMs));
 
   let placed: readonly PlannedOrder[] = [];
+  // The symbols' rules (tick, step, minimums); none when exchangeInfo fails (the orders are then skipped).
+  const rules$ = defer(() => rest?.exchangeInfo() ?? EMPTY).pipe(
+    map(symbolRules),
+    catchError((error: Error) => {
+      notes.next(note(`exchangeInfo failed: ${describeError(error)}`, 'warn'));
+      return of(new Map<string, SymbolRules>());
+    }),
+  );
   const orders$ =
     user && rest && options.placeOrders
-      ? // The orders are placed once the state is authoritative (seeded from the account and the open orders).
+      ? // The orders are placed once the state is authoritative (seeded from the account and the open orders),
+        // fitted to the symbols' rules (tick, step) and checked against them before anything is sent.
         user.orders$.pipe(
           first((s) => s.authoritative),
-          switchMap(() => combineLatest([book(restSymbol), book(fillSymbol)]).pipe(take(1))),
-          mergeMap(([restBook, fillBook]) => {
-            const plan = planOrders({ restBook, fillBook, simulator: sim !== undefined, runId: String(startedAt % 1e9) });
+          switchMap(() => combineLatest([book(restSymbol), book(fillSymbol), rules$]).pipe(take(1))),
+          mergeMap(([restBook, fillBook, rules]) => {
+            const plan = planOrders({ restBook, fillBook, rules, simulator: sim !== undefined, runId: String(startedAt % 1e9) });
             placed = plan ?? [];
-            if (plan === undefined) return of(note('no bid or ask yet: orders skipped', 'warn'));
+            if (plan === undefined) return of(note('no bid or ask yet, or a symbol without rules: orders skipped', 'warn'));
             const [a, b, c] = plan;
-            return a && b && c ? orderScript(rest, [a, b, c], { pauseMs: when.fillPauseMs, cancelAt$ }) : EMPTY;
+            return a && b && c ? orderScript(user, [a, b, c], { pauseMs: when.fillPauseMs, cancelAt$, options: { rules } }) : EMPTY;
           }),
         )
       : of(note(rest ? 'order placement off (add --place-orders to place the demo orders)' : 'private side off: no orders'));
@@ -143,14 +154,18 @@ export function demoSession(endpoints: Endpoints, options: DemoOptions, notes: S
     : EMPTY;
 
   const cleanup$ = defer(() =>
-    rest && !sim ? concat(...placed.filter((o) => o.role !== 'fills').map((o) => cancelOrder(rest, o, { quiet: true }))) : EMPTY,
+    rest && !sim ? concat(...placed.filter((o) => o.role !== 'fills').map((o) => cancelOverRest(rest, o))) : EMPTY,
   );
 
   const events$ = merge(
     of(note(`connecting to ${endpoints.label}: ${symbols.join(', ')}`)),
     notes,
     marketFeed(market, symbols),
-    user ? userFeed(user) : EMPTY,
+    // The service's clock (local clock + the REST client's offset, and its error): how long after its event time
+    // a fill is shown on orders$.
+    user && rest
+      ? userFeed(user, () => ({ now: asyncScheduler.now() + rest.serverTimeOffsetMs(), errorMs: rest.serverTimeOffsetErrorMs() }))
+      : EMPTY,
     orders$,
     disconnect$,
     interval(1000).pipe(map((): DemoEvent => ({ type: 'tick' }))),

@@ -1,5 +1,5 @@
 /** The live terminal screen: the state as lines, redrawn in place. Pure (the caller writes the lines). */
-import { describeFill, describeHistory, describeOrder, describeSync, statusBadge } from './describe';
+import { describeFill, describeHistory, describeLatency, describeOrder, describeSync, statusBadge } from './describe';
 import { clockTime, columns, fit, minuteTime, percent, shortId } from './format';
 import type { DemoState, StreamView, SymbolView } from './model';
 
@@ -90,14 +90,19 @@ export function accountLines(state: DemoState): string[] {
     state.balances.length === 0
       ? 'balances: waiting…'
       : `balances (free / locked)  ${state.balances.map((b) => `${b.asset} ${b.free} / ${b.locked}`).join('   ')}`;
-  const widths = [10, 10, 31, 34];
+  // The last column: the last fill's time from its event time E to the state on orders$ (folded on arrival).
+  const widths = [10, 10, 31, 34, 24];
   const orders =
     state.orders.length === 0
       ? ['         orders: none yet']
       : [
-          `         ${columns(['ID', 'ROLE', 'ORDER', 'LIFECYCLE (orders$)', 'FILLED'], widths)}`,
+          `         ${columns(['ID', 'ROLE', 'ORDER', 'LIFECYCLE (orders$)', 'FILLED', 'FILL E → orders$'], widths)}`,
           ...state.orders.map(
-            (o) => `         ${columns([shortId(o.orderId), o.role ?? '', describeOrder(o), describeHistory(o), describeFill(o, false)], widths)}`,
+            (o) =>
+              `         ${columns(
+                [shortId(o.orderId), o.role ?? '', describeOrder(o), describeHistory(o), describeFill(o, false), o.fillLatency ? describeLatency(o.fillLatency) : ''],
+                widths,
+              )}`,
           ),
         ];
   return [`ACCOUNT  ${key}`, `         ${balances}`, ...orders];
