@@ -98,6 +98,9 @@ class FollowedOrder {
     private readonly every: boolean,
   ) {}
 
+  /** Orders the stream showed with this client order id before the request left (a reused id): never this order. */
+  private readonly before = new Set<string>();
+
   /** Finds the order in a state of `orders$`. */
   fromStream(orders: OrdersState): void {
     if (this.orderId !== undefined) {
@@ -106,8 +109,15 @@ class FollowedOrder {
       return;
     }
     for (const seen of orders.values()) {
-      if (seen.clientOrderId === this.clientOrderId && (this.symbol === undefined || seen.symbol === this.symbol)) return this.offer(seen);
+      if (seen.clientOrderId === this.clientOrderId && (this.symbol === undefined || seen.symbol === this.symbol) && !this.before.has(seen.orderId)) {
+        return this.offer(seen);
+      }
     }
+  }
+
+  /** Remembers the orders `orders` holds with this client order id: they are not the one about to be placed. */
+  existing(orders: OrdersState): void {
+    for (const seen of orders.values()) if (seen.clientOrderId === this.clientOrderId) this.before.add(seen.orderId);
   }
 
   offer(seen: OrderState): void {
@@ -136,8 +146,14 @@ export function placeOrder(deps: OrderLoopDeps, request: NewOrderRequest, option
     const sent = placement(request, rest.newClientOrderId ?? deps.fallbackClientOrderId);
     const clientOrderId = sent.newClientOrderId!;
     const order = new FollowedOrder(subscriber, undefined, clientOrderId, sent.symbol, true);
-    // The stream first: a report that overtakes the REST answer is not missed.
-    subscriber.add(deps.orders$.subscribe({ next: (orders) => order.fromStream(orders), error: (e: unknown) => subscriber.error(e) }));
+    // The stream first: a report that overtakes the REST answer is not missed. The state it replays at once is from
+    // before the placement: an order there with the same client order id (an id reused) is another order.
+    let sending = false;
+    subscriber.add(
+      deps.orders$.subscribe({ next: (orders) => (sending ? order.fromStream(orders) : order.existing(orders)), error: (e: unknown) => subscriber.error(e) }),
+    );
+    if (subscriber.closed) return undefined;
+    sending = true;
     const sentAt = scheduler.now();
     subscriber.add(
       rest.newOrder(sent).subscribe({
@@ -175,6 +191,8 @@ export function cancelOrder(deps: OrderLoopDeps, ref: OrderRef, options: PlaceOr
     if (ref.orderId === undefined && ref.clientOrderId === undefined) return subscriber.error(new ConfigError('ref', 'needs an orderId or a clientOrderId'));
     const order = new FollowedOrder(subscriber, ref.orderId, ref.clientOrderId, undefined, false);
     subscriber.add(deps.orders$.subscribe({ next: (orders) => order.fromStream(orders), error: (e: unknown) => subscriber.error(e) }));
+    // Already final in the state: nothing to cancel.
+    if (subscriber.closed) return undefined;
     const offerRest = (answer: RestOrder): void => {
       const state = fromRest(answer, scheduler.now());
       if (state !== undefined) order.offer(state);

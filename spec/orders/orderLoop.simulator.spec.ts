@@ -156,6 +156,16 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
     expect(placements()).toBe(0);
   });
 
+  it('a client order id reused after its order finished: never taken for the old order (the service refuses the duplicate)', async () => {
+    await start();
+    const first = await lastValueFrom(user.placeOrder({ ...TAKER, newClientOrderId: 'loop-reused-1' }));
+    expect(first.status).toBe('FILLED');
+    await firstValueFrom(user.orders$.pipe(filter((o) => o.get(first.orderId)?.status === 'FILLED')));
+    const error = await lastValueFrom(user.placeOrder({ ...TAKER, newClientOrderId: 'loop-reused-1' }).pipe(toArray())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestRejectedError);
+    expect((error as RequestRejectedError).code).toBe(-1141);
+  });
+
   it('cancelOrder of an order that already filled resolves to FILLED', async () => {
     await start();
     const filled = await lastValueFrom(user.placeOrder(TAKER));
