@@ -34,7 +34,7 @@ export function platformRandomWords(): RandomWords {
  * @example
  * ```ts no-check
  * const next = clientOrderIds(asyncScheduler);
- * next(); // 'xsmhx3k1q0a8f3kz9x2c1pq7'
+ * next(); // 'xsmhx3k1q0a8f3kz9x2c1p'
  * ```
  * @internal
  */

@@ -199,7 +199,8 @@ export interface UserStream {
   placeOrder(request: NewOrderRequest, options?: PlaceOrderOptions): Observable<OrderState>;
   /**
    * Cancels an order (by order id or client order id) and emits its final state once, then completes: CANCELED
-   * (or PARTIALLY_CANCELED), or FILLED when it filled first. A cancel whose answer is lost is resolved as
+   * (or PARTIALLY_CANCELED), or FILLED when it filled first. An order `orders$` already shows final is not sent a
+   * cancel: its state is the answer. A cancel whose answer is lost is resolved as
    * `placeOrder` resolves a placement (the stream, else `getOrder` with backoff); a refusal by the service for an
    * order still open fails with that `RequestRejectedError`. Needs `rest` with `cancelOrder` and `getOrder`.
    *
