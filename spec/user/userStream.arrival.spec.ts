@@ -80,6 +80,21 @@ function foldedStates(events: readonly Event[]): { orders: string[]; balances: s
   return out;
 }
 
+/** Across successive states (each the orders it held), no order's status rank or filled quantity decreases. */
+function expectNeverBackwards(states: readonly (readonly OrderState[])[]): void {
+  const last = new Map<string, OrderState>();
+  for (const each of states) {
+    for (const o of each) {
+      const before = last.get(o.orderId);
+      if (before !== undefined) {
+        expect(statusRank(o.status)).toBeGreaterThanOrEqual(statusRank(before.status));
+        expect(compareDecimal(o.filledQuantity, before.filledQuantity)).toBeGreaterThanOrEqual(0);
+      }
+      last.set(o.orderId, o);
+    }
+  }
+}
+
 describe('userStream: state on arrival (property)', () => {
   it('emits the fold of what arrived so far, never moves an order backwards, and ends at the fold in E order', () => {
     fc.assert(
@@ -111,17 +126,7 @@ describe('userStream: state on arrival (property)', () => {
           const arrivalTimes = new Set(arrivals.map((a) => a.at));
           for (const at of firstChange(orders.map((o) => o.state), orders.map((o) => o.at))) expect(arrivalTimes.has(at)).toBe(true);
           // 2. No order moves backwards: status rank and filled quantity never decrease.
-          const last = new Map<string, OrderState>();
-          for (const { each } of orders) {
-            for (const o of each) {
-              const before = last.get(o.orderId);
-              if (before !== undefined) {
-                expect(statusRank(o.status)).toBeGreaterThanOrEqual(statusRank(before.status));
-                expect(compareDecimal(o.filledQuantity, before.filledQuantity)).toBeGreaterThanOrEqual(0);
-              }
-              last.set(o.orderId, o);
-            }
-          }
+          expectNeverBackwards(orders.map((o) => o.each));
           // 3. The last state is the fold in E order of the events (once each).
           const inOrder = foldedStates(events);
           expect(orders[orders.length - 1]?.state).toBe(inOrder.orders[inOrder.orders.length - 1]);
@@ -170,17 +175,7 @@ describe('userStream: state on arrival (property)', () => {
             for (const a of arrivals) frames.set(a.at, [...(frames.get(a.at) ?? []), a.event]);
             for (const [at, frame] of frames) ws.at(at, (s) => s.receive(frame));
           });
-          const last = new Map<string, OrderState>();
-          for (const each of orders) {
-            for (const o of each) {
-              const before = last.get(o.orderId);
-              if (before !== undefined) {
-                expect(statusRank(o.status)).toBeGreaterThanOrEqual(statusRank(before.status));
-                expect(compareDecimal(o.filledQuantity, before.filledQuantity)).toBeGreaterThanOrEqual(0);
-              }
-              last.set(o.orderId, o);
-            }
-          }
+          expectNeverBackwards(orders);
           const inOrder = foldedStates(events);
           expect(showOrders(orders[orders.length - 1] ?? [])).toBe(inOrder.orders[inOrder.orders.length - 1] ?? '');
         },
