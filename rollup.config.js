@@ -1,9 +1,17 @@
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
+// CommonJS, shared with the Chromium spec's page build (spec/browser/buildPage.ts); this config is bundled as CJS.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { browserVariants } = require('./scripts/browser-variants.js');
+
 /**
  * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts` and
- * the same as `.d.mts`, for the `import` condition).
+ * the same as `.d.mts`, for the `import` condition). The entries that run in browsers also get a browser build
+ * (`dist/browser/*.mjs` and `*.js`, the `browser` export condition): the same sources but for the modules that have a
+ * `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global `WebSocket` only) and no
+ * default zip inflater (fflate only through `ex-streams/zip`). Its entries share their chunks with each other,
+ * never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever it imports.
  * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate and Node built-ins.
  */
 const entries = {
@@ -12,6 +20,13 @@ const entries = {
   simulator: 'lib/simulator/index.ts',
   testing: 'lib/testing/index.ts',
   node: 'lib/node/index.ts',
+  zip: 'lib/zip/index.ts',
+};
+const browserEntries = {
+  index: entries.index,
+  codecs: entries.codecs,
+  testing: entries.testing,
+  zip: entries.zip,
 };
 
 const external = (id) =>
@@ -84,6 +99,17 @@ export default [
     output: [
       { dir: 'dist/esm', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
       { dir: 'dist/cjs', format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true, exports: 'named' },
+    ],
+  },
+  {
+    input: browserEntries,
+    external,
+    onwarn,
+    plugins: [browserVariants(), ts(), pureCodecs()],
+    output: [
+      { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
+      // For a `require` under the browser condition (webpack's CommonJS, jest's jsdom environment).
+      { dir: 'dist/browser', format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true, exports: 'named' },
     ],
   },
   ...Object.entries(entries).map(([name, input]) => ({

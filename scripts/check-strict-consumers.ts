@@ -11,7 +11,7 @@
  *    - `bundler`: `module` `esnext`, `moduleResolution` `bundler` (a browser app's bundler setup, with DOM);
  * 3. each compiles, with the repository's own `typescript`, the README's TypeScript blocks as written, the
  *    user files of `spec/types/*.strict.ts` (the README pipelines, optional settings forwarded as
- *    `T | undefined`), and an import of every entry (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`); none of
+ *    `T | undefined`), and an import of every entry (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`, `/zip`); none of
  *    these sources may hold a cast (`as`, `<T>x`, `x!`; `as const` is fine).
  *
  *   node -r ts-node/register/transpile-only scripts/check-strict-consumers.ts
@@ -104,7 +104,8 @@ function sources(): Map<string, string> {
       "import * as simulator from 'ex-streams/simulator';",
       "import * as testing from 'ex-streams/testing';",
       "import * as node from 'ex-streams/node';",
-      'export const entries = [main, codecs, simulator, testing, node];',
+      "import * as zip from 'ex-streams/zip';",
+      'export const entries = [main, codecs, simulator, testing, node, zip];',
       '',
     ].join('\n'),
   );

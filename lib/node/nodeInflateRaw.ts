@@ -10,7 +10,7 @@ const MIN_CHUNK = 64;
  * `RangeError`: a `DecodeError` of kind `'inflated-too-large'`) and memory stays bounded. Corrupt or
  * truncated deflate data throws zlib's error (kind `'zip'`). Decoding stays identical to the default fflate
  * inflater; on a 3 KB → 9.4 KB depth book it inflates about 3× faster (docs/performance.md). Node only:
- * browsers keep the default. Pass it as `connection.inflateRaw` to `marketStreams` / `userStream`, to
+ * browsers use `inflateRaw` from `ex-streams/zip`. Pass it as `connection.inflateRaw` to `marketStreams` / `userStream`, to
  * `connection`, or to `decodeFrame`.
  *
  * @example

@@ -40,7 +40,10 @@ import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
 export interface ConnectionConfig {
   /** The stream address, or a function evaluated at every connect attempt (e.g. to put in a fresh listen key). */
   readonly url: string | (() => string);
-  /** The websocket constructor. Default: `ws` (dynamic import) on Node, the global `WebSocket` elsewhere. */
+  /**
+   * The websocket constructor. Default: `ws` (dynamic import) on Node, the global `WebSocket` elsewhere; the
+   * browser build (the `browser` export condition) only ever uses the global `WebSocket` and never mentions `ws`.
+   */
   readonly WebSocketCtor?: WebSocketCtor | undefined;
   /** Clock and timers. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike | undefined;
@@ -58,8 +61,10 @@ export interface ConnectionConfig {
   /** Largest inflated zip entry, in bytes. Default 16 MiB (see `FrameLimits`). */
   readonly maxInflatedBytes?: number | undefined;
   /**
-   * Inflater of zip frames' entries (see {@link RawInflater}). Default: fflate (pure JavaScript, runs in
-   * browsers). On Node, `nodeInflateRaw` from `ex-streams/node` (native zlib) decodes zip frames faster.
+   * Inflater of zip frames' entries (see {@link RawInflater}). Default on Node: `inflateRaw` from
+   * `ex-streams/zip` (fflate); `nodeInflateRaw` from `ex-streams/node` (native zlib) decodes zip frames faster.
+   * Browser build: none (fflate stays out of the bundle), so an app that asks for binary frames passes
+   * `inflateRaw` from `ex-streams/zip`; without it the first binary frame ends the streams with a `ConfigError`.
    */
   readonly inflateRaw?: RawInflater | undefined;
   /** Frames `send` may hold while no socket is open. Default 1000. */

@@ -29,16 +29,17 @@ export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
  * lying header cannot exhaust memory): an implementation either stops at `size + 1` bytes and returns them,
  * or throws a `RangeError` (read as "more than `size` bytes": a `DecodeError` of kind
  * `'inflated-too-large'`). Any other exception means corrupt data (kind `'zip'`). Returning more than `size`
- * bytes also reads as `'inflated-too-large'`, fewer as `'zip'`. The default, in browsers and Node, is
- * fflate's `inflateSync` into a buffer of `size + 1` bytes; on Node, `nodeInflateRaw` from
- * `ex-streams/node` (native zlib) is faster.
+ * bytes also reads as `'inflated-too-large'`, fewer as `'zip'`. The default on Node (and in the package's
+ * default build) is `inflateRaw` from `ex-streams/zip` (fflate, into a buffer of `size + 1` bytes); on Node,
+ * `nodeInflateRaw` from `ex-streams/node` (native zlib) is faster. The browser build has no default, so that
+ * fflate is bundled only by apps that ask for zip frames: pass `inflateRaw` from `ex-streams/zip` there.
  *
  * @example
  * ```ts
  * import { decodeFrame } from 'ex-streams/codecs';
  * import { inflateSync } from 'fflate';
  * declare const bytes: ArrayBuffer; // a binary websocket frame
- * // The default, written out: fflate never writes past the buffer it is given (size + 1 bytes).
+ * // A minimal inflater: fflate never writes past the buffer it is given (size + 1 bytes).
  * decodeFrame(bytes, { inflateRaw: (deflated, size) => inflateSync(deflated, { out: new Uint8Array(size + 1) }) });
  * ```
  */
@@ -71,8 +72,9 @@ export interface FrameLimits {
   /** Literal secrets to redact from the raw excerpt kept in errors. Default: none. */
   readonly secrets?: readonly string[] | undefined;
   /**
-   * Inflater of zip entries (see {@link RawInflater}). Default: fflate's `inflateSync` (pure JavaScript, runs
-   * in browsers). On Node, `nodeInflateRaw` from `ex-streams/node` uses native zlib.
+   * Inflater of zip entries (see {@link RawInflater}). Default on Node: `inflateRaw` from `ex-streams/zip`
+   * (fflate); `nodeInflateRaw` from `ex-streams/node` uses native zlib. Browser build: none, a deflated entry
+   * is a `DecodeError` of kind `'zip'` saying so; pass `inflateRaw` from `ex-streams/zip`.
    */
   readonly inflateRaw?: RawInflater | undefined;
 }

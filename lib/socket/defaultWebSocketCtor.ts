@@ -38,7 +38,9 @@ function ctorOf(mod: WsModule): WebSocketCtor | undefined {
  * Resolves the websocket constructor to use when none is injected, at connect time (never at import):
  * on Node the `ws` package through a dynamic `import('ws')` (faster than Node's built-in client, and Node 20
  * has no global `WebSocket`); elsewhere the global `WebSocket`. Errors with a {@link ConfigError} when
- * neither exists. The core bundle carries no top-level `ws` import. `sources`: the runtime (tests replace it).
+ * neither exists. The core bundle carries no top-level `ws` import, and the browser build (the `browser` export
+ * condition) swaps this module for `defaultWebSocketCtor.browser.ts`, which never mentions `ws` (rollup.config.js).
+ * `sources`: the runtime (tests replace it).
  * @internal
  */
 export function defaultWebSocketCtor(sources: CtorSources = RUNTIME): Observable<WebSocketCtor> {

@@ -4,9 +4,11 @@ import { FAIL } from '../codecs/fastCheck';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { type FrameLimits, frameText } from './decodeFrame';
+import { defaultInflateRaw } from './defaultInflateRaw';
 import { exactJsonValue, parseJsonValue } from '../internal/json';
 import { forgetScannedLevels } from '../internal/levelsJson';
 import { handleHeartbeat, type HeartbeatState, pingSent } from './heartbeat';
+import { missingInflater } from './missingInflater';
 import type { ServerClockSampler } from './serverClock';
 import { silenceWatchdog } from './silenceWatchdog';
 import { closedError, displayAddress, type TransportError, transportError, unusableAddress, upgradeAnswer } from './socketFailure';
@@ -66,7 +68,8 @@ const noop = (): void => undefined;
  * server pings; feeds the server clock; errors with `ConnectionClosedError` when the socket closes (with what
  * failed and the redacted address when it never opened or the runtime reported an error, see `closedError`),
  * with `HeartbeatTimeoutError` when nothing (not even the open) arrives for `heartbeatTimeoutMs`, and with a
- * `ConfigError` on `url` when the constructor throws (an address the runtime cannot use).
+ * `ConfigError` on `url` when the constructor throws (an address the runtime cannot use), and with a `ConfigError`
+ * on `inflateRaw` at the first binary frame when there is no inflater (browser build, none in `limits`).
  * Bad frames go to `onDecodeError` and the socket keeps going; so does anything thrown while a frame is
  * decoded or handled (decoders, heartbeat, sinks: one try/catch per frame), as a `DecodeError`
  * `frame handling failed: …`. The close reason is redacted (the address's `/ws/` segment, then the generic
@@ -133,6 +136,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
       );
     };
     const onDemand = s.exactIntegers === 'on-demand';
+    /** Whether zip frames can be inflated: always, but in the browser build without `inflateRaw`. */
+    const inflates = (s.limits.inflateRaw ?? defaultInflateRaw) !== undefined;
     /** The text of the frame being handled, for `exact` (on-demand mode). */
     let frame = '';
     const exact = (): unknown => exactJsonValue(frame);
@@ -145,6 +150,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
     const onFrame = (data: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
+      // A binary frame without an inflater (browser build, none configured): the user's mistake, told once.
+      if (!inflates && typeof data !== 'string') return subscriber.error(missingInflater());
       try {
         const text = frameText(data, s.limits);
         if (text instanceof DecodeError) return s.onDecodeError(text);

@@ -1,8 +1,9 @@
 import * as E from 'fp-ts/Either';
-import { Inflate, inflateSync } from 'fflate';
 import { DecodeError } from '../errors';
 import { crc32 } from '../internal/crc32';
 import type { RawInflater } from './decodeFrame';
+import { defaultInflateRaw } from './defaultInflateRaw';
+import { INFLATER_NEEDED } from './missingInflater';
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;
@@ -39,7 +40,8 @@ function findEndOfCentralDirectory(zip: Uint8Array): number {
  * The bytes of the first entry of a zip file, without copying the input. Sizes and the CRC-32 come from the
  * central directory (a zip written in streaming mode leaves them 0 in the local header and writes them in a
  * data descriptor after the data, which the central directory repeats). The declared uncompressed size is
- * checked against `maxInflatedBytes` before inflating, and the inflater (fflate by default) never produces
+ * checked against `maxInflatedBytes` before inflating, and the inflater (fflate by default, none in the browser
+ * build: a deflated entry is then refused as kind `'zip'`, saying what to import) never produces
  * more than that size + 1 byte (to detect an entry that inflates beyond what it declares), so memory stays
  * bounded even when the header lies. The entry's bytes (stored or inflated) must then have the declared
  * CRC-32, or it is refused as kind `'zip'`: a damaged entry whose text still parses is not delivered as good
@@ -49,7 +51,7 @@ function findEndOfCentralDirectory(zip: Uint8Array): number {
 export function unzipFirstEntry(
   zip: Uint8Array,
   maxInflatedBytes: number,
-  inflateRaw: RawInflater = fflateInflateRaw,
+  inflateRaw: RawInflater | undefined = defaultInflateRaw,
 ): E.Either<DecodeError, Uint8Array> {
   const eocd = findEndOfCentralDirectory(zip);
   if (eocd < 0) return zipError('no end-of-central-directory record');
@@ -74,6 +76,7 @@ export function unzipFirstEntry(
   const data = zip.subarray(start, end);
   if (method === STORED) return compressedSize === size ? checked(data, crc) : zipError('stored entry size mismatch');
   if (method !== DEFLATED) return zipError(`compression method ${method} is not supported`);
+  if (inflateRaw === undefined) return E.left(new DecodeError('zip', `a deflated zip entry needs an inflater: inflateRaw ${INFLATER_NEEDED}`));
   const inflated = inflateBounded(data, size, inflateRaw);
   return E.isLeft(inflated) ? inflated : checked(inflated.right, crc);
 }
@@ -84,41 +87,6 @@ const hex = (n: number): string => n.toString(16).padStart(8, '0');
 function checked(entry: Uint8Array, declared: number): E.Either<DecodeError, Uint8Array> {
   const actual = crc32(entry);
   return actual === declared ? E.right(entry) : zipError(`entry CRC-32 mismatch (declared ${hex(declared)}, data ${hex(actual)})`);
-}
-
-/**
- * Largest deflate input inflated in one `inflateSync` call. fflate never writes past the buffer it is given,
- * but it keeps decoding to the end of its input, and deflate expands up to ~1032×: a lying entry of 8 KiB
- * costs at most ~8 MB of decoding (~15 ms), while a 4 MiB one would cost seconds.
- */
-const ONE_CALL_MAX_INPUT = 8 * 1024;
-/** Input pushed per step when a larger entry is inflated in steps (at most ~1 MB decoded past the limit). */
-const STEP_INPUT = 1024;
-
-/**
- * The default {@link RawInflater}: fflate, into a buffer of `size + 1` bytes. An entry of up to 8 KiB of deflate
- * data (a 200-level depth book is ~3 KB) is inflated in one call: fflate never grows a buffer it is given, and a
- * stored deflate block that overruns it surfaces as a RangeError. A larger entry is inflated in 1 KiB steps that
- * stop as soon as more than `size` bytes came out, so a lying header costs at most one step of decoding past it.
- * @internal
- */
-const fflateInflateRaw: RawInflater = (deflated, size) =>
-  deflated.length <= ONE_CALL_MAX_INPUT ? inflateSync(deflated, { out: new Uint8Array(size + 1) }) : inflateInSteps(deflated, size);
-
-/** fflate's streaming `Inflate`, fed {@link STEP_INPUT} bytes at a time, stopping once the output passes `size`. */
-function inflateInSteps(deflated: Uint8Array, size: number): Uint8Array {
-  const out = new Uint8Array(size + 1);
-  let length = 0;
-  const inflater = new Inflate((chunk) => {
-    const room = out.length - length;
-    out.set(chunk.length > room ? chunk.subarray(0, room) : chunk, length);
-    length += Math.min(chunk.length, room);
-  });
-  for (let at = 0; at < deflated.length && length <= size; at += STEP_INPUT) {
-    const end = Math.min(deflated.length, at + STEP_INPUT);
-    inflater.push(deflated.subarray(at, end), end === deflated.length);
-  }
-  return out.subarray(0, length);
 }
 
 function inflateBounded(data: Uint8Array, size: number, inflateRaw: RawInflater): E.Either<DecodeError, Uint8Array> {

@@ -3,6 +3,7 @@ import type { MarketStreamsConfig } from '../market/marketStreams';
 import type { ConnectionConfig } from '../socket/connection';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { UserStreamConfig } from '../user/userStream';
+import { inflateRaw } from '../zip/inflateRaw';
 import type { FakeSocketLog, FakeWebSocket } from './fakeWebSocket';
 import { ExchangeServer } from './internal/exchangeServer';
 import { ExchangeSocket } from './internal/exchangeSocket';
@@ -142,8 +143,9 @@ export interface TestExchange {
   /** Scripts of server frames. */
   readonly server: TestExchangeServer;
   /**
-   * A `marketStreams` config wired to the exchange: `url`, `WebSocketCtor`, `scheduler`, and reconnect
-   * backoff without jitter (each wait is its cap: 500 ms, 1 s, 2 s, …), then `overrides`.
+   * A `marketStreams` config wired to the exchange: `url`, `WebSocketCtor`, `scheduler`, reconnect backoff
+   * without jitter (each wait is its cap: 500 ms, 1 s, 2 s, …) and the zip inflater of `ex-streams/zip` (so
+   * binary subscriptions decode in a browser test runner too), then `overrides`.
    */
   marketConfig(overrides?: Partial<MarketStreamsConfig>): MarketStreamsConfig;
   /** A `userStream` config wired to the exchange (`rest: listenKeys`, same connection settings), then `overrides`. */
@@ -176,8 +178,10 @@ export interface TestExchange {
 const noJitter = (): number => 1 - Number.EPSILON;
 
 type ConnectionOptions = Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
-const deterministic = (options: ConnectionOptions = {}): ConnectionOptions =>
-  options.reconnect === false ? options : { ...options, reconnect: { random: noJitter, ...options.reconnect } };
+const deterministic = (options: ConnectionOptions = {}): ConnectionOptions => {
+  const inflating = { inflateRaw, ...options };
+  return options.reconnect === false ? inflating : { ...inflating, reconnect: { random: noJitter, ...options.reconnect } };
+};
 
 const streamsOf = (stream: ExchangeStream | 'all' = 'all'): ExchangeStream[] =>
   stream === 'all' ? ['public', 'private'] : [stream];

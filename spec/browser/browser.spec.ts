@@ -1,8 +1,10 @@
 /**
  * The core bundle in a real browser: Debian's Chromium, driven through playwright-core, loads a page built from
- * the core sources (spec/browser/page/main.ts). The page subscribes to depth and trades of the simulator through
- * the browser's native WebSocket, signs with Web Crypto, makes a signed REST call, and renders what it got;
- * the test reads the rendered text and saves a screenshot to .tmp/browser/.
+ * the core sources as the package's browser build has them (spec/browser/page/main.ts, spec/browser/buildPage.ts:
+ * no `ws` anywhere, no default zip inflater). The page subscribes to depth (text frames) and trades (zip frames,
+ * inflated by `ex-streams/zip`) of the simulator through the browser's native WebSocket, signs with Web Crypto,
+ * makes a signed REST call, and renders what it got; the test reads the rendered text and saves a screenshot to
+ * .tmp/browser/.
  *
  * Without /usr/bin/chromium (or CHROMIUM_PATH) the suite is skipped with a note, except under CI where it fails.
  */
@@ -90,11 +92,13 @@ if (!available && !required) {
     expect(sockets).toEqual([sim?.publicStreamUrl]);
   });
 
-  it('renders the last trades with their 64-bit ids intact', async () => {
+  it('renders the last trades with their 64-bit ids intact, from zip frames inflated by ex-streams/zip', async () => {
     const text = await rendered('trades', /@/);
     const lines = text.split('\n');
     expect(lines.length).toBeGreaterThanOrEqual(1);
     for (const line of lines) expect(line).toMatch(/^23\d{17} (BUY|SELL) [\d.]+ @ [\d.]+$/);
+    const subscriptions = sim?.observed().subscriptions.map((s) => `${s.topic} binary=${s.binary}`);
+    expect(subscriptions).toEqual(expect.arrayContaining(['depth binary=false', 'trade binary=true']));
   });
 
   it('signs with Web Crypto exactly as node:crypto does', async () => {

@@ -1,6 +1,7 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { rollup, type Plugin } from 'rollup';
 import * as ts from 'typescript';
+import { browserVariants } from '../../scripts/browser-variants';
 
 /**
  * Strips types from `.ts` modules (transpile only: `tsc --noEmit` in `npm test` does the type checking),
@@ -20,17 +21,27 @@ function transpileTypeScript(): Plugin {
   };
 }
 
+/** Fails the build when anything imports `ws`: the browser build must never mention it (not even lazily). */
+function noWs(): Plugin {
+  return {
+    name: 'no-ws',
+    resolveId(source, importer) {
+      if (/^ws(\/|$)/.test(source)) throw new Error(`the browser build imports ws (from ${importer ?? 'the entry'})`);
+      return null;
+    },
+  };
+}
+
 /**
  * Bundles the page entry with the core sources of ex-streams and their dependencies (rxjs, io-ts, fp-ts,
- * fflate, resolved for browsers) into one ES module file. `ws` stays external: the socket core only
- * imports it dynamically on Node, so the browser never asks for it. A warning about our sources (such as a
- * circular import) fails the build, as in the package build.
+ * fflate, resolved for browsers) into one ES module file, with the modules of the package's browser build
+ * (scripts/browser-variants.js: the global `WebSocket` only, no default inflater). Any import of `ws` fails
+ * the build, and so does a warning about our sources (such as a circular import), as in the package build.
  */
 export async function buildPage(entry: string, outFile: string): Promise<void> {
   const bundle = await rollup({
     input: entry,
-    external: ['ws'],
-    plugins: [nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js', '.json'] }), transpileTypeScript()],
+    plugins: [noWs(), browserVariants(), nodeResolve({ browser: true, extensions: ['.ts', '.mjs', '.js', '.json'] }), transpileTypeScript()],
     onwarn: (warning) => {
       // Dependencies' own warnings (io-ts and fp-ts helpers' top-level `this`) are theirs; any warning about
       // our sources (a circular import, a missing export) fails the build.

@@ -18,6 +18,7 @@ const ENTRY_MODULES: Readonly<Record<string, string>> = {
   'lib/testing/index.ts': 'ex-streams/testing',
   'lib/simulator/index.ts': 'ex-streams/simulator',
   'lib/node/index.ts': 'ex-streams/node',
+  'lib/zip/index.ts': 'ex-streams/zip',
 };
 const ENTRIES = Object.keys(ENTRY_MODULES);
 

@@ -1,7 +1,8 @@
 /**
  * The browser spec's test page: the core of ex-streams running in a real browser, as a user would write it.
  *
- * - market data: `depth` and `trades` of one symbol through the browser's native `WebSocket` (no ctor injected);
+ * - market data: `depth` (JSON text frames) and `trades` (zip frames, `binary: true`, inflated by `inflateRaw` of
+ *   `ex-streams/zip`) of one symbol through the browser's native `WebSocket` (no ctor injected);
  * - signing: `hmacSha256Hex` (Web Crypto) of a fixed message, and a signed `POST /api/v1/userDataStream` made
  *   by `restClient` (the simulator answers with a listen key only when the HMAC checks out).
  *
@@ -11,6 +12,7 @@
  */
 import { map, scan } from 'rxjs';
 import { hmacSha256Hex, marketStreams, orderBook, restClient, type TradeRecord } from '../../../lib/index';
+import { inflateRaw } from '../../../lib/zip/index';
 
 const params = new URLSearchParams(location.hash.slice(1));
 const param = (name: string): string => params.get(name) ?? '';
@@ -21,7 +23,7 @@ const show = (id: string, text: string): void => {
   if (el) el.textContent = text;
 };
 
-const market = marketStreams({ url: param('stream') });
+const market = marketStreams({ url: param('stream'), connection: { inflateRaw } });
 
 market.status$.subscribe((s) => show('status', `${s.connection.type} epoch=${s.connection.epoch} topics=${s.topics}`));
 market.errors$.subscribe((e) => show('errors', `${e.name}: ${e.message}`));
@@ -36,7 +38,7 @@ market
   });
 
 market
-  .trades(symbol)
+  .trades(symbol, { binary: true })
   .pipe(
     scan((last: readonly TradeRecord[], trade) => [trade, ...last].slice(0, 5), []),
     map((last) => last.map((t) => `${t.v} ${t.m ? 'SELL' : 'BUY'} ${t.q} @ ${t.p}`).join('\n')),
