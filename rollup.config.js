@@ -8,7 +8,7 @@ const { browserVariants } = require('./scripts/browser-variants.js');
 /**
  * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts` and
  * the same as `.d.mts`, for the `import` condition). The entries that run in browsers also get a browser build
- * (`dist/browser/*.mjs` and `*.js`, the `browser` export condition): the same sources but for the modules that have a
+ * (`dist/browser/*.mjs`, the `browser` export condition for `import`): the same sources but for the modules that have a
  * `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global `WebSocket` only) and no
  * default zip inflater (fflate only through `ex-streams/zip`). Its entries share their chunks with each other,
  * never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever it imports.
@@ -106,11 +106,9 @@ export default [
     external,
     onwarn,
     plugins: [browserVariants(), ts(), pureCodecs()],
-    output: [
-      { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
-      // For a `require` under the browser condition (webpack's CommonJS, jest's jsdom environment).
-      { dir: 'dist/browser', format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true, exports: 'named' },
-    ],
+    // ESM only: a `require` under the browser condition (jest's jsdom environment, webpack's CommonJS) gets the
+    // CJS build (package.json), which picks `ws` or the global WebSocket at connect time as on Node.
+    output: { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
   },
   ...Object.entries(entries).map(([name, input]) => ({
     input,
