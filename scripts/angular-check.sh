@@ -7,9 +7,10 @@
 #   1. npm ci in docs/examples/angular (its committed lockfile, which never mentions ex-streams);
 #   2. npm pack the root into a temp dir and install the tarball with --no-save (scripts/angular/install-ex-streams.sh);
 #      package.json and package-lock.json of the example must come out unchanged;
-#   3. ng build (production);
+#   3. ng build (production), which must not mention ws (the browser build of ex-streams never does);
 #   4. node scripts/angular/e2e.js: simulator + static server + Chromium, a live book and trades on screen,
-#      screenshot to .tmp/angular/angular-app.png, the socket closes when the component is destroyed.
+#      screenshot to .tmp/angular/angular-app.png, the socket closes when the component is destroyed, 20 quick
+#      symbol switches never show one symbol's data under another's name.
 # Exits non-zero with a message naming the failed step. Logs go to .tmp/angular/*.log.
 set -euo pipefail
 
@@ -50,6 +51,12 @@ run "ex-streams installed from an npm pack tarball" install bash "$ROOT/scripts/
 [ ! -e "$APP/node_modules/ex-streams/node_modules/rxjs" ] || fail "ex-streams brought its own rxjs (two copies would be bundled)"
 run "ng build (production)" ng-build bash -c "cd '$APP' && ./node_modules/.bin/ng build --configuration production"
 [ -f "$APP/dist/browser/index.html" ] || fail "ng build left no dist/browser/index.html"
+# The browser build of ex-streams (package.json's "browser" condition) never mentions ws: no warning about it, and
+# angular.json needs no allowedCommonJsDependencies.
+if grep -nE "['\"]ws['\"]|\bws\b.*(ESM|CommonJS)|(ESM|CommonJS).*\bws\b" "$LOGS/ng-build.log" >&2; then
+  fail "ng build mentions ws (above): the app bundled ex-streams' Node build instead of its browser build"
+fi
+grep -E "Initial total|Initial chunk files" "$LOGS/ng-build.log" | sed 's/^/angular-check: /' || true
 
 say "Chromium run (simulator, static server, headless Chromium)"
 node "$ROOT/scripts/angular/e2e.js" "$APP/dist/browser" || fail "the app did not show a live book in Chromium (see above)"

@@ -7,7 +7,11 @@
  *   4. waits until the page shows a book (best bid < best ask, spread and mid) and at least one trade,
  *      saves a screenshot to .tmp/angular/angular-app.png;
  *   5. destroys the book component (Stop) and waits until the socket is closed on both sides and the
- *      status line says so; creates it again (Start) and waits for a new socket and a new book.
+ *      status line says so; creates it again (Start) and waits for a new socket and a new book;
+ *   6. switches the symbol dropdown 20 times in quick succession (BTCUSDT ↔ ETHUSDT, whose prices are ~30 000 and
+ *      ~2 000) while a MutationObserver checks every render: the book and trades shown are always the selected
+ *      symbol's (heading and price band), a loading state is shown in between, and the last symbol goes live on
+ *      the same socket.
  * Exits 0 on success, 1 with a message naming the failed step otherwise. Everything it starts is closed.
  * Usage: node scripts/angular/e2e.js [appDir]   (CHROMIUM_PATH overrides /usr/bin/chromium)
  */
@@ -21,6 +25,8 @@ const APP_DIR = path.resolve(process.argv[2] || path.join(ROOT, 'docs', 'example
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SCREENSHOT = path.join(ROOT, '.tmp', 'angular', 'angular-app.png');
 const SYMBOL = 'BTCUSDT';
+const OTHER_SYMBOL = 'ETHUSDT';
+const SWITCHES = 20;
 const STEP_TIMEOUT_MS = 20_000;
 const TOTAL_TIMEOUT_MS = 90_000;
 // Headless, and no attempt to reach the internet (shared with spec/browser/browser.spec.ts).
@@ -94,6 +100,45 @@ async function expectLiveBook(page) {
   return book;
 }
 
+/**
+ * Installs a MutationObserver that checks every render: the book heading is the selected symbol, and every price
+ * shown (best bid, best ask, trades) lies in the selected symbol's band (the simulator starts BTCUSDT at 30 000 and
+ * ETHUSDT at 2 000). Then switches the dropdown `SWITCHES` times with short, varied pauses (0-45 ms, shorter than a
+ * round trip to the first snapshot sometimes, longer other times), and waits for the last symbol's live book.
+ */
+async function switchSymbols(page) {
+  await page.evaluate((btc) => {
+    const state = { renders: 0, loadingRenders: 0, mismatches: [] };
+    window.__switchCheck = state;
+    const text = (el) => (el?.textContent || '').trim();
+    new MutationObserver(() => {
+      const selected = document.getElementById('symbol').value;
+      const heading = text(document.getElementById('book-symbol'));
+      const prices = [text(document.getElementById('best-bid')), text(document.getElementById('best-ask')),
+        ...[...document.querySelectorAll('#trades tr.trade td.price')].map(text)].filter((p) => p !== '' && p !== '-');
+      const inBand = (p) => (selected === btc ? Number(p) > 10000 : Number(p) < 10000);
+      state.renders += 1;
+      if (document.getElementById('book-loading')) state.loadingRenders += 1;
+      const wrong = prices.filter((p) => !inBand(p));
+      if (heading !== selected || wrong.length > 0) state.mismatches.push(`selected ${selected}, heading ${heading}, prices ${wrong.join(' ')}`);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, SYMBOL);
+  let symbol = SYMBOL;
+  for (let i = 0; i < SWITCHES; i++) {
+    symbol = symbol === SYMBOL ? OTHER_SYMBOL : SYMBOL;
+    await page.selectOption('#symbol', symbol);
+    await new Promise((resolve) => setTimeout(resolve, (i * 17) % 50));
+  }
+  await expectLiveBook(page);
+  const book = await readBook(page);
+  const state = await page.evaluate(() => window.__switchCheck);
+  if (state.mismatches.length > 0) throw new Error(`${state.mismatches.length} render(s) showed another symbol's data: ${state.mismatches.slice(0, 3).join(' | ')}`);
+  if (state.loadingRenders === 0) throw new Error('no render showed the loading state after a switch');
+  const last = Number(book.bid);
+  if (symbol === SYMBOL ? !(last > 10000) : !(last < 10000)) throw new Error(`the final book (bid ${book.bid}) is not ${symbol}'s`);
+  return { ...state, final: symbol };
+}
+
 async function main() {
   if (!existsSync(path.join(APP_DIR, 'index.html'))) {
     throw new Error(`no built app at ${APP_DIR} (run ng build in docs/examples/angular)`);
@@ -110,7 +155,7 @@ async function main() {
   const sockets = [];
   try {
     const sim = await step('start the simulator', () =>
-      startSimulator({ symbols: [SYMBOL], seed: 7, periodsMs: { trade: 100, depth: 100 }, marketStepMs: 100, depthLevels: 20 }),
+      startSimulator({ symbols: [SYMBOL, OTHER_SYMBOL], seed: 7, periodsMs: { trade: 100, depth: 100 }, marketStepMs: 100, depthLevels: 20 }),
     );
     closers.push(() => sim.close());
     const server = await step('serve the built app', () => serveStatic(APP_DIR));
@@ -165,6 +210,15 @@ async function main() {
       await page.waitForFunction(() => /^open · epoch/.test(document.getElementById('status')?.textContent || ''), null, { timeout: STEP_TIMEOUT_MS });
     });
     log('component created again: new socket, live book');
+
+    const switched = await step(`${SWITCHES} quick symbol switches never show one symbol's data under another's name`, async () => {
+      const result = await switchSymbols(page);
+      if (sockets.length !== 2) throw new Error(`switching symbols opened sockets: ${sockets.length} in all, expected the 2 of before`);
+      await page.waitForFunction(() => /^open · epoch \d+ · topics 2 /.test(document.getElementById('status')?.textContent || ''), null, { timeout: STEP_TIMEOUT_MS });
+      return result;
+    });
+    log(`${SWITCHES} symbol switches: ${switched.renders} renders checked, loading shown in ${switched.loadingRenders}, ` +
+      `${switched.final} live again on the same socket`);
 
     if (pageErrors.length > 0) throw new Error(`page errors: ${pageErrors.join(' | ')}`);
     if (consoleErrors.length > 0) throw new Error(`console errors: ${consoleErrors.join(' | ')}`);
