@@ -17,6 +17,8 @@ export {
   HeartbeatTimeoutError,
   SendQueueFullError,
   SubscriptionRejectedError,
+  SubscriptionRetriedError,
+  TopicQuarantinedError,
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
@@ -24,7 +26,7 @@ export {
   OrderOutcomeUnknownError,
   OrderNotPlacedError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, SubscriptionRetryKind } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.

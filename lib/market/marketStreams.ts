@@ -4,6 +4,7 @@ import {
   BehaviorSubject,
   defer,
   EMPTY,
+  throwError,
   finalize,
   identity,
   mergeMap,
@@ -32,9 +33,11 @@ import type { WebSocketCtor } from '../socket/webSocketLike';
 import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
+import { requestBatcher } from './internal/requestBatcher';
 import { restTrades } from './internal/restTrades';
 import { marketFeed } from './internal/marketFeed';
 import { marketFrameReader } from './internal/marketFrameReader';
+import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { MarketMessage, TopicOptions } from './marketMessage';
@@ -51,6 +54,7 @@ import type { MarketCounters, MarketStatus } from './marketStatus';
  *   url: 'wss://stream.example.com/quote/ws/v1',
  *   binary: true, // zip frames
  *   resubscribeRatePerSecond: 20,
+ *   symbols: ['BTCUSDT', 'ETHUSDT'], // exchangeInfo's symbols: any other is refused before a frame leaves
  *   connection: { heartbeatTimeoutMs: 45_000, reconnect: { maxDelayMs: 10_000 } },
  * };
  * const market = marketStreams(config);
@@ -67,12 +71,37 @@ export interface MarketStreamsConfig {
    */
   readonly binary?: boolean | undefined;
   /**
-   * Pace of `sub` frames once a burst is used up, per second. Default 10: a reconnect with 200 topics
-   * re-subscribes them in about 19 s instead of flooding the service with 200 frames at once.
+   * Pace of request frames (`sub` and `cancel`) once a burst is used up, per second. Default 10. Topics of the
+   * same request topic waiting together share frames (`maxSymbolsPerFrame`), so a reconnect with 500 topics
+   * sends about 25 frames: 10 at once, the rest within 1.5 s.
    */
   readonly resubscribeRatePerSecond?: number | undefined;
-  /** `sub` frames that may leave at once before pacing applies. Default 10. */
+  /** Request frames that may leave at once before pacing applies. Default 10. */
   readonly subscribeBurst?: number | undefined;
+  /**
+   * Most symbols in one `sub` or `cancel` frame (`"symbol": "BTCUSDT,ETHUSDT"`, comma-joined): topics of the same
+   * request topic and encoding that wait together leave in one frame. Default 20; 1 sends one frame per topic.
+   */
+  readonly maxSymbolsPerFrame?: number | undefined;
+  /**
+   * What a symbol must look like; any other is refused before anything is sent: its observable errors with a
+   * `ConfigError` (option `symbol`) that says why. Whatever the pattern, a symbol never holds a comma (it would
+   * subscribe other symbols) or a control character, and is at most 64 characters long. Default
+   * `/^[A-Za-z0-9]{1,32}$/` (letters and digits, 1 to 32).
+   */
+  readonly symbolPattern?: RegExp | undefined;
+  /**
+   * The symbols the service lists (exchangeInfo's `symbols[].symbol`): a symbol outside them is refused like one
+   * that does not match `symbolPattern`. Read once, when the streams are made. Default: none (any symbol that
+   * matches the pattern goes out; an unknown one is refused by the service).
+   */
+  readonly symbols?: Iterable<string> | undefined;
+  /**
+   * A topic whose `sub` was followed by the connection closing (before any data, while it alone waited for an
+   * answer) this many times in a row ends with a `TopicQuarantinedError`, so that the other topics stop losing
+   * their socket with it. Default 3.
+   */
+  readonly quarantineAfterCloses?: number | undefined;
   /**
    * Trades the first message of a trade subscription replays (SPEC: the most recent 60). A replay that
    * is this long and does not reach back to the last trade seen signals a gap on `gaps$`. Default 60.
@@ -194,6 +223,17 @@ const DATA_AGE_STEP_MS = 250;
 /** … and at least this share of the published value. @internal */
 const DATA_AGE_STEP_RATIO = 0.1;
 
+/**
+ * How long a `sub` frame counts as waiting for its answer (the service answers at once): an error frame that names
+ * no request, or a lost socket, within this long is put down to the topics still waiting. @internal
+ */
+const ANSWER_WINDOW_MS = 1000;
+/**
+ * How long a socket must have been open before a suspect topic (one that may have made the service close a socket)
+ * is sent on it: a service that closes every socket at once closes it before. @internal
+ */
+const SUSPECT_DELAY_MS = 250;
+
 /** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
 const BACKFILL_LIMIT = 100;
 
@@ -274,9 +314,16 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     tradeBackfill,
     rest,
     random = Math.random,
+    maxSymbolsPerFrame = 20,
+    symbolPattern,
+    symbols,
+    quarantineAfterCloses = 3,
   } = config;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
+  positive('maxSymbolsPerFrame', maxSymbolsPerFrame, true);
+  positive('quarantineAfterCloses', quarantineAfterCloses, true);
+  const checkSymbol = symbolChecker(symbolPattern, symbols);
   if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
   if (tradeBackfill?.timeoutMs !== undefined) positive('tradeBackfill.timeoutMs', tradeBackfill.timeoutMs, false);
   for (const [kind, ms] of Object.entries(staleAfterMs)) {
@@ -309,10 +356,26 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
     errors.next(error);
   };
+  let lastId = 0;
+  const requests = requestBatcher({
+    send: (frame) => conn.sendIfOpen(frame),
+    pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
+    scheduler,
+    random,
+    nextId: () => ++lastId,
+    maxSymbolsPerFrame,
+    quarantineAfterCloses,
+    answerWindowMs: ANSWER_WINDOW_MS,
+    suspectDelayMs: SUSPECT_DELAY_MS,
+    report: (error) => errors.next(error),
+  });
   // Plain numbers written per frame / per delivered message (no allocation); `status$.dataAgeMs` is computed from them.
   let frameAt = 0;
-  const { router, feed$ } = marketFeed(core, { onFrame: (now) => (frameAt = now), onDecodeError: report });
-  let lastId = 0;
+  const { router, feed$ } = marketFeed(core, {
+    onFrame: (now) => (frameAt = now),
+    onDecodeError: report,
+    onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
+  });
   let lastDeliveredAt = 0;
   let nextRefreshAt = 0;
   let pendingRefresh: Subscription | undefined;
@@ -349,8 +412,10 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const ctx: TopicContext = {
     conn,
     router,
-    // The feed keeps the socket open and routes its frames; with `rest`, the pongs' clock samples go along.
+    // The feed keeps the socket open and routes its frames; the batcher follows the sockets (first: its last
+    // cancels leave before the socket closes); with `rest`, the pongs' clock samples go along.
     feed$: merge(
+      requests.watch(conn.status$),
       feed$,
       rest === undefined ? EMPTY : conn.serverClock.samples$.pipe(mergeMap(({ offsetMs, rttMs }) => (feedClock(offsetMs, rttMs), EMPTY))),
     ).pipe(
@@ -360,11 +425,10 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       }),
       share(),
     ),
-    pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
+    requests,
     scheduler,
     subscribeTimeoutMs,
     random,
-    nextId: () => ++lastId,
     frameAt: () => frameAt,
     onDelivered: (sentAt, epoch) => {
       lastSentAt = sentAt;
@@ -404,8 +468,13 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime: topic === 'trade' || topic === 'depth' }),
     );
   };
+  /** `source()` when `symbol` is one, else an observable that errors with the `ConfigError` that says why (nothing is sent). */
+  const checked = <A>(symbol: string, source: () => Observable<A>): Observable<A> => {
+    const problem = checkSymbol(symbol);
+    return problem === undefined ? source() : throwError(() => problem);
+  };
   const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
-    withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec));
+    checked(symbol, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec)));
   /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
   const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
   const onGap = (gap: TradeGap): void => {
@@ -433,14 +502,16 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
     depth: (symbol, options) => records(api.depthMessages(symbol, options)),
     trades: (symbol, options) =>
-      withBinary(
-        `${symbol}|trade`,
-        options,
-        memo(`${symbol}|trades`, () =>
-          sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
-            backfill,
-            distinctTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
-            lightShare(),
+      checked(symbol, () =>
+        withBinary(
+          `${symbol}|trade`,
+          options,
+          memo(`${symbol}|trades`, () =>
+            sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
+              backfill,
+              distinctTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
+              lightShare(),
+            ),
           ),
         ),
       ),

@@ -190,18 +190,25 @@ describe('marketStreams', () => {
     it('re-sends sub for every live topic on the new socket, and nothing for topics that left meanwhile', () => {
       testScheduler.run(({ expectObservable, expectSubscriptions }) => {
         const { fake, market } = setup();
+        // every topic answered before the socket is lost (one lost while waiting for its answer is a suspect: see below)
+        fake.at(3, (s) => {
+          s.receive(envelope('BTCUSDT', 'trade', [trade('6')], { id: '1', f: true }));
+          for (const symbol of ['BTCUSDT', 'ETHUSDT']) s.receive(envelope(symbol, 'depth', [book(3)], { id: '2' }));
+        });
         fake.at(5, (s) => s.closeFromServer({ code: 1006 })); // next socket at 10, open at 11
         fake.at(12, (s) => s.receive(envelope('BTCUSDT', 'trade', [trade('7')], { id: '4', f: true })));
-        expectObservable(market.tradeMessages('BTCUSDT'), '^ 19ms !').toBe('12ms a', {
-          a: { symbol: 'BTCUSDT', topic: 'trade', first: true, sendTime: 1000, epoch: 2, data: [trade('7')] },
+        expectObservable(market.tradeMessages('BTCUSDT'), '^ 19ms !').toBe('3ms a 8ms b', {
+          a: { symbol: 'BTCUSDT', topic: 'trade', first: true, sendTime: 1000, epoch: 1, data: [trade('6')] },
+          b: { symbol: 'BTCUSDT', topic: 'trade', first: true, sendTime: 1000, epoch: 2, data: [trade('7')] },
         });
-        expectObservable(market.depth('BTCUSDT'), '^ 19ms !').toBe('');
-        expectObservable(market.depth('ETHUSDT'), '^ 7ms !').toBe(''); // leaves while disconnected
+        expectObservable(market.depth('BTCUSDT'), '^ 19ms !').toBe('3ms a', { a: book(3) });
+        expectObservable(market.depth('ETHUSDT'), '^ 7ms !').toBe('3ms a', { a: book(3) }); // leaves while disconnected
         expectSubscriptions(fake.logs).toBe(['^ 4ms !', '10ms ^ 9ms !']);
         testScheduler.flush();
-        expect(requests(fake.sockets[0])).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT depth 2', 'sub ETHUSDT depth 3']);
-        // id 4 went to the ETHUSDT cancel that could not be sent (no socket at 8)
-        expect(requests(fake.sockets[1])).toEqual(['sub BTCUSDT trade 5', 'sub BTCUSDT depth 6', 'cancel BTCUSDT trade 7', 'cancel BTCUSDT depth 8']);
+        // the depth topics share one frame (issue 27: one sub frame per request topic, symbols comma-joined)
+        expect(requests(fake.sockets[0])).toEqual(['sub BTCUSDT trade 1', 'sub BTCUSDT,ETHUSDT depth 2']);
+        // id 3 went to the ETHUSDT cancel that could not be sent (no socket at 8)
+        expect(requests(fake.sockets[1])).toEqual(['sub BTCUSDT trade 4', 'sub BTCUSDT depth 5', 'cancel BTCUSDT trade 6', 'cancel BTCUSDT depth 7']);
       });
     });
 
@@ -231,8 +238,11 @@ describe('marketStreams', () => {
 
     it('paces (re)subscriptions: a burst, then resubscribeRatePerSecond', () => {
       testScheduler.run(({ expectObservable }) => {
-        const { fake, market } = setup({ resubscribeRatePerSecond: 100, subscribeBurst: 2 });
-        for (const symbol of ['A', 'B', 'C', 'D']) expectObservable(market.depth(symbol), '^ 79ms !').toBe('');
+        // one topic a frame (batching: below)
+        const { fake, market } = setup({ resubscribeRatePerSecond: 100, subscribeBurst: 2, maxSymbolsPerFrame: 1 });
+        for (const symbol of ['A', 'B', 'C', 'D']) expectObservable(market.depth(symbol), '^ 79ms !').toBe('30ms a', { a: book(30) });
+        // answered before the socket is lost (topics lost while waiting for their answer go out one by one: see below)
+        fake.at(30, (s) => ['A', 'B', 'C', 'D'].forEach((symbol) => s.receive(envelope(symbol, 'depth', [book(30)]))));
         fake.at(40, (s) => s.closeFromServer({ code: 1006 })); // next socket opens at 46
         const seen: Array<[number, number]> = [];
         for (const t of [2, 10, 12, 20, 22, 31, 47, 55, 57, 65, 67, 77]) {
@@ -251,9 +261,9 @@ describe('marketStreams', () => {
         const { fake, market } = setup({ subscribeTimeoutMs: 100, random: () => 0.75, connection: { pingIntervalMs: 10_000, heartbeatTimeoutMs: 60_000 } });
         expectObservable(market.depth('BTCUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('600ms a', { a: 5 });
         expectObservable(market.depth('ETHUSDT').pipe(map((d) => d.t)), '^ 999ms !').toBe('50ms a', { a: 6 });
-        // ETHUSDT answers at once; BTCUSDT's subs (sent at 1, 101, 251, 551) are lost until the fourth is answered at 600
-        fake.at(50, (s) => s.receive(envelope('ETHUSDT', 'depth', [{ t: 6, a: [['2', '1']], b: [] }], { id: '2' })));
-        fake.at(600, (s) => s.receive(envelope('BTCUSDT', 'depth', [{ t: 5, a: [['2', '1']], b: [] }], { id: '5' })));
+        // both go out in sub 1; ETHUSDT answers at once; BTCUSDT's subs (sent at 1, 101, 251, 551) are lost until the fourth is answered at 600
+        fake.at(50, (s) => s.receive(envelope('ETHUSDT', 'depth', [{ t: 6, a: [['2', '1']], b: [] }], { id: '1' })));
+        fake.at(600, (s) => s.receive(envelope('BTCUSDT', 'depth', [{ t: 5, a: [['2', '1']], b: [] }], { id: '4' })));
         const btcSubs: string[] = [];
         for (const t of [100, 102, 250, 252, 550, 552, 900]) {
           testScheduler.schedule(() => btcSubs.push(`${t}: ${requests(fake.latest()).filter((r) => r.startsWith('sub BTCUSDT')).length}`), t);
@@ -261,7 +271,7 @@ describe('marketStreams', () => {
         const times: number[] = [];
         testScheduler.schedule(() => {
           market.status$.subscribe((st) => times.push(st.resubscribes)).unsubscribe();
-          expect(requests(fake.latest())).toEqual(['sub BTCUSDT depth 1', 'sub ETHUSDT depth 2', 'sub BTCUSDT depth 3', 'sub BTCUSDT depth 4', 'sub BTCUSDT depth 5']);
+          expect(requests(fake.latest())).toEqual(['sub BTCUSDT,ETHUSDT depth 1', 'sub BTCUSDT depth 2', 'sub BTCUSDT depth 3', 'sub BTCUSDT depth 4']);
           expect(btcSubs).toEqual(['100: 1', '102: 2', '250: 2', '252: 3', '550: 3', '552: 4', '900: 4']);
           expect(times).toEqual([3]);
         }, 950);
@@ -570,5 +580,63 @@ describe('marketStreams', () => {
   it('throws a ConfigError for a pacing rate that cannot work', () => {
     expect(() => marketStreams({ url: 'ws://x', resubscribeRatePerSecond: 0 })).toThrow(ConfigError);
     expect(() => marketStreams({ url: 'ws://x', subscribeBurst: 1.5 })).toThrow(ConfigError);
+  });
+
+  it('throws a ConfigError for a batch size, a quarantine count, a symbol pattern or a symbol list that cannot work', () => {
+    expect(() => marketStreams({ url: 'ws://x', maxSymbolsPerFrame: 0 })).toThrow(new ConfigError('maxSymbolsPerFrame', 'must be a positive integer'));
+    expect(() => marketStreams({ url: 'ws://x', quarantineAfterCloses: 2.5 })).toThrow(new ConfigError('quarantineAfterCloses', 'must be a positive integer'));
+    expect(() => marketStreams({ url: 'ws://x', symbolPattern: '^[A-Z]+$' as unknown as RegExp })).toThrow(new ConfigError('symbolPattern', 'must be a RegExp'));
+    expect(() => marketStreams({ url: 'ws://x', symbols: 'BTCUSDT' })).toThrow(new ConfigError('symbols', 'must be an iterable of symbols (e.g. an array)'));
+  });
+
+  describe('symbols, checked before anything is sent (issue 27)', () => {
+    it.each([
+      ['empty', '', 'symbol must not be empty'],
+      ['10 KB', 'x'.repeat(10_240), 'symbol "***…" (10240 characters) is longer than 64 characters'],
+      ['a newline', 'BTC\nUSDT', 'symbol "BTC\\nUSDT" holds a comma or a control character (a comma would subscribe other symbols)'],
+      ['a NUL', 'BTC\u0000', 'symbol "BTC\\u0000" holds a comma or a control character (a comma would subscribe other symbols)'],
+      ['a comma', 'BTCUSDT,ETHUSDT', 'symbol "BTCUSDT,ETHUSDT" holds a comma or a control character (a comma would subscribe other symbols)'],
+      ['a quote', 'BTC"USDT', 'symbol "BTC\\"USDT" does not match /^[A-Za-z0-9]{1,32}$/ (option symbolPattern)'],
+      ['a bar', 'A|B', 'symbol "A|B" does not match /^[A-Za-z0-9]{1,32}$/ (option symbolPattern)'],
+      ['a space', ' BTCUSDT', 'symbol " BTCUSDT" does not match /^[A-Za-z0-9]{1,32}$/ (option symbolPattern)'],
+      ['a letter outside ASCII', 'BTCÜSDT', 'symbol "BTCÜSDT" does not match /^[A-Za-z0-9]{1,32}$/ (option symbolPattern)'],
+      ['a secret-like run (never echoed)', 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789', 'symbol "***" (36 characters) does not match /^[A-Za-z0-9]{1,32}$/ (option symbolPattern)'],
+    ])('refuses a symbol with %s: the topic errors with a ConfigError, no socket opens, no frame leaves', (_, symbol, message) => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        const error = new ConfigError('symbol', message.slice('symbol '.length));
+        expect(error.message).toBe(message);
+        expectObservable(market.trades(symbol), '^ 9ms !').toBe('#', undefined, error);
+        expectObservable(market.depth(symbol), '^ 9ms !').toBe('#', undefined, error);
+        expectObservable(market.klines(symbol, '1m'), '^ 9ms !').toBe('#', undefined, error);
+        expectObservable(market.realtimesMessages(symbol), '^ 9ms !').toBe('#', undefined, error);
+        expectObservable(market.errors$, '^ 9ms !').toBe('');
+        testScheduler.flush();
+        expect(fake.sockets).toHaveLength(0);
+      });
+    });
+
+    it('refuses a symbol outside the symbols given (exchangeInfo), and lets the known ones through', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ symbols: new Set(['BTCUSDT', 'ETHUSDT']) });
+        expectObservable(market.trades('SOLUSDT'), '^ 5ms !').toBe('#', undefined, new ConfigError('symbol', '"SOLUSDT" is not one of the 2 symbols given (option symbols)'));
+        expectObservable(market.trades('ETHUSDT'), '^ 5ms !').toBe('');
+        testScheduler.flush();
+        expect(requests(fake.latest())).toEqual(['sub ETHUSDT trade 1', 'cancel ETHUSDT trade 2']);
+      });
+    });
+
+    it('takes symbolPattern (its g flag ignored), and refuses a comma whatever the pattern', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ symbolPattern: /^[A-Z]+-[A-Z]+$|^.+,.+$/g });
+        expectObservable(market.depth('BTCUSDT'), '^ 5ms !').toBe('#', undefined, new ConfigError('symbol', '"BTCUSDT" does not match /^[A-Z]+-[A-Z]+$|^.+,.+$/g (option symbolPattern)'));
+        expectObservable(market.depth('BTC,USDT'), '^ 5ms !').toBe('#', undefined, new ConfigError('symbol', '"BTC,USDT" holds a comma or a control character (a comma would subscribe other symbols)'));
+        // the same symbol twice: a stateful (g) test would refuse the second
+        expectObservable(market.depth('BTC-USDT'), '^ 5ms !').toBe('');
+        expectObservable(market.trades('BTC-USDT'), '^ 5ms !').toBe('');
+        testScheduler.flush();
+        expect(requests(fake.latest())).toEqual(['sub BTC-USDT depth 1', 'sub BTC-USDT trade 2', 'cancel BTC-USDT depth 3', 'cancel BTC-USDT trade 4']);
+      });
+    });
   });
 });

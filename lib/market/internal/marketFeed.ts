@@ -2,7 +2,7 @@ import { Observable, Subscription } from 'rxjs';
 import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
 import type { FrameSink } from '../../socket/socketSession';
-import { TopicRouter } from './topicRouter';
+import { type ServiceFrameSink, TopicRouter } from './topicRouter';
 
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 4, where the connection's parsed frames
@@ -23,6 +23,8 @@ export interface MarketFeedHooks {
    * thousands of bad envelopes or records).
    */
   readonly onDecodeError: (error: DecodeError) => void;
+  /** The service's error frames (see `ServiceFrameSink`). Default: none (each is a decode error). */
+  readonly onServiceFrame?: ServiceFrameSink | undefined;
 }
 
 /** The feed of one market connection: its router, and the observable that runs it. @internal */
@@ -43,7 +45,7 @@ export interface MarketFeed {
  * @internal
  */
 export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): MarketFeed {
-  const { onFrame, onDecodeError } = hooks;
+  const { onFrame, onDecodeError, onServiceFrame } = hooks;
   let inFrame = false;
   let failures = 0;
   let first: DecodeError | undefined;
@@ -52,7 +54,7 @@ export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): Market
     if (!inFrame) return onDecodeError(error);
     if (failures++ === 0) first = error;
   };
-  const router = new TopicRouter(collect);
+  const router = new TopicRouter(collect, onServiceFrame);
   const dispatch: FrameSink = (message, now, exact) => {
     onFrame(now);
     inFrame = true;

@@ -37,11 +37,14 @@ export interface RoutedTopic<R = unknown> {
   readonly check: FastCheck<R> | undefined;
   /** A data message for this subscription: its envelope and the records that decoded (in order). */
   deliver(envelope: PublicEnvelope<unknown>, records: readonly R[], epoch: number): void;
-  /** The service refused this subscription. */
-  reject(frame: PublicErrorFrame): void;
-  /** The service acknowledged this subscription (some deployments answer a `sub` with code 0). */
-  acknowledge(): void;
 }
+
+/**
+ * Where the router hands the service's error frames (and code-0 acknowledgements): `byId` is the subscription the
+ * frame's `id` routes to, if any. Returns false when the frame concerns no subscription (then reported as a
+ * `DecodeError`). @internal
+ */
+export type ServiceFrameSink = (frame: PublicErrorFrame, byId: RoutedTopic | undefined) => boolean;
 
 /** Its check in place: the parsed frame is the market feed's alone (converted fields are written into it). */
 const rawEnvelopeCheck = /*#__PURE__*/ inPlaceCheckOf(RawEnvelopeCodec);
@@ -65,9 +68,6 @@ function forget(maps: Map<string, Map<string, RoutedTopic>>, key: string, sub: s
   if (found?.size === 0) maps.delete(key);
 }
 
-
-/** A service code that means success (some deployments acknowledge requests with code 0). */
-const isSuccessCode = (code: number | string): boolean => Number(code) === 0;
 
 /** The router of one market connection. @internal */
 export class TopicRouter {
@@ -93,8 +93,14 @@ export class TopicRouter {
     this.held ??= issue;
   };
 
-  /** `onIssue` receives every message the router cannot use, as a `DecodeError`. */
-  constructor(private readonly onIssue: (issue: DecodeError) => void) {}
+  /**
+   * `onIssue` receives every message the router cannot use, as a `DecodeError`; `onServiceFrame` the service's error
+   * frames (none: every one is an issue).
+   */
+  constructor(
+    private readonly onIssue: (issue: DecodeError) => void,
+    private readonly onServiceFrame: ServiceFrameSink = () => false,
+  ) {}
 
   /** The exact parse of the message being handled, when it differs (then handled instead); `undefined` otherwise. */
   private retryExact(): unknown {
@@ -110,10 +116,17 @@ export class TopicRouter {
     if (interval !== undefined) inner(this.klines, topic.symbol).set(interval, topic);
   }
 
-  /** `id` is now the request id of `topic` (the previous one is forgotten). */
-  setId(topic: RoutedTopic, id: string): void {
+  /**
+   * `id` is now the request id of `topic` (the previous one is forgotten); `undefined`: it has none (its `sub` went
+   * out in a frame with other symbols, whose messages are routed by their symbol).
+   */
+  setId(topic: RoutedTopic, id: string | undefined): void {
     const previous = this.idOf.get(topic);
-    if (previous !== undefined) this.byId.delete(previous);
+    if (previous !== undefined && this.byId.get(previous) === topic) this.byId.delete(previous);
+    if (id === undefined) {
+      this.idOf.delete(topic);
+      return;
+    }
     this.idOf.set(topic, id);
     this.byId.set(id, topic);
   }
@@ -258,31 +271,9 @@ export class TopicRouter {
       if (E.isLeft(decoded)) return UNUSABLE;
       frame = decoded.right;
     }
-    const topic = this.route(frame.id, [frame.symbol], frame.topic);
-    if (isSuccessCode(frame.code)) {
-      topic?.acknowledge();
-      return undefined;
-    }
-    if (topic !== undefined) {
-      topic.reject(frame);
-      return undefined;
-    }
+    if (this.onServiceFrame(frame, frame.id !== undefined ? this.byId.get(frame.id) : undefined)) return undefined;
     if (!describe) return UNUSABLE;
     return new DecodeError('codec', `public stream error frame for no live subscription: code ${excerpt(String(frame.code), undefined, PATH_VALUE_LENGTH)}`, [], rawExcerpt(message));
-  }
-
-  private route(id: string | undefined, symbols: readonly (string | undefined)[], topic: string | undefined): RoutedTopic | undefined {
-    if (id !== undefined) {
-      const byId = this.byId.get(id);
-      if (byId !== undefined) return byId;
-    }
-    if (topic === undefined) return undefined;
-    for (const symbol of symbols) {
-      if (symbol === undefined) continue;
-      const found = this.byKey.get(keyOf(symbol, topic));
-      if (found !== undefined) return found;
-    }
-    return undefined;
   }
 }
 

@@ -1,24 +1,23 @@
 import type * as t from 'io-ts';
-import { catchError, EMPTY, expand, map, Observable, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
+import { catchError, expand, map, merge, NEVER, Observable, of, type SchedulerLike, Subject, Subscription, switchMap, take, timer } from 'rxjs';
 import { inPlaceCheckOf } from '../../codecs/fastCheck';
 import type { PublicEnvelope } from '../../codecs/envelope';
-import { cancelFrame, subscribeFrame } from '../../codecs/requests';
-import { SubscriptionRejectedError } from '../../errors';
 import { lightShare } from '../../internal/lightShare';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
-import type { Pacer } from './pacer';
+import type { BatchedTopic, RequestBatcher } from './requestBatcher';
 import type { RoutedTopic, TopicRouter } from './topicRouter';
 
 /** What every topic subscription of one `marketStreams` shares. @internal */
 export interface TopicContext {
-  readonly conn: Connection;
+  readonly conn: Pick<Connection, 'opened$'>;
   readonly router: TopicRouter;
   /** The market feed (`marketFeed`): keeps the socket open and the router fed while subscribed; errors when the connection gives up. */
   readonly feed$: Observable<never>;
-  readonly pacer: Pacer;
+  /** Where the `sub` and `cancel` requests go (batched, paced), and where the service's word on them comes from. */
+  readonly requests: RequestBatcher;
   readonly scheduler: SchedulerLike;
   /**
    * A `sub` that brought no message within this many ms is sent again; the n-th `sub` in a row waits
@@ -27,7 +26,6 @@ export interface TopicContext {
   readonly subscribeTimeoutMs: number;
   /** Jitter of the re-sent `sub`s, in [0, 1). */
   readonly random: () => number;
-  nextId(): number;
   /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
   frameAt(): number;
   /** A message with a send time (or a record time) was delivered on the socket of `epoch`, from the frame being dispatched. */
@@ -62,14 +60,19 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
   return typeof last === 'object' && last !== null && typeof last.t === 'number' ? last.t : undefined;
 }
 
+/** What comes after a `sub` went out: no answer in time, a silence once answered, or the batcher's resend (a delay). */
+type NextStep = 'unanswered' | 'stale' | number;
+
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
- * message's records. One server subscription as a cold, reference-counted observable: on subscribe it registers with the
- * router, keeps the connection open and sends `sub` (paced) on every `opened$` emission, so it is
- * re-sent after each reconnect, and again whenever it brought no message within `subscribeTimeoutMs` (then
- * after `reconnect`'s jittered backoff, at least the timeout, capped at a minute); once answered, a topic that delivers no data message for `staleAfterMs` is
- * cancelled and subscribed again (`onStale`). On the last unsubscribe it sends `cancel` (when its `sub` went
- * out on the current socket). A service error frame errors it with a `SubscriptionRejectedError`.
+ * message's records. One server subscription as a cold, reference-counted observable: on subscribe it registers
+ * with the router, keeps the connection open and hands its `sub` to the batcher (`requestBatcher`: batched with
+ * other topics, paced) on every `opened$` emission, so it is re-sent after each reconnect, and again whenever it
+ * brought no message within `subscribeTimeoutMs` (then after `reconnect`'s jittered backoff, at least the timeout,
+ * capped at a minute), or when the batcher asks (the service refused it for now, or it is a suspect of a refused
+ * batch); once answered, a topic that delivers no data message for `staleAfterMs` is cancelled and subscribed again
+ * (`onStale`). On the last unsubscribe its `cancel` goes to the batcher (sent when its `sub` went out on the
+ * current socket). The batcher's verdict (`SubscriptionRejectedError`, `TopicQuarantinedError`) errors it.
  * @internal
  */
 export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
@@ -77,14 +80,16 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
   const check = inPlaceCheckOf(codec);
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
-    let subscribedEpoch: number | undefined;
-    let rejected = false;
+    let ended = false;
     let heard = false;
     /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
     let lastHeardAt = 0;
-    const entry: RoutedTopic<R> & { lastMessage: PublicEnvelope<unknown> | undefined } = {
+    /** The batcher's requests to send the `sub` again, after a delay. */
+    const resends = new Subject<number>();
+    const entry: RoutedTopic<R> & BatchedTopic & { lastMessage: PublicEnvelope<unknown> | undefined } = {
       symbol,
       topic,
+      binary,
       codec,
       check,
       /**
@@ -95,7 +100,10 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
        */
       lastMessage: undefined,
       deliver: (envelope: PublicEnvelope<unknown>, data: readonly R[], epoch: number) => {
-        heard = true;
+        if (!heard) {
+          heard = true;
+          ctx.requests.answered(entry);
+        }
         entry.lastMessage = envelope;
         lastHeardAt = ctx.frameAt();
         const first = envelope.f === true;
@@ -111,25 +119,24 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       acknowledge: () => {
         heard = true;
       },
-      reject: (frame) => {
-        rejected = true;
+      refuse: (error) => {
+        ended = true;
         ctx.onRejected();
-        subscriber.error(new SubscriptionRejectedError(symbol, topic, frame.code, frame.desc ?? frame.msg));
+        subscriber.error(error);
       },
+      resend: (delayMs) => resends.next(delayMs),
     };
     ctx.router.add(entry);
     ctx.onTopicsChanged();
     const subscriptions = new Subscription();
     subscriptions.add(ctx.feed$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
-    /** Sends `sub` in the next pacing slot, with a new id. */
+    /** Hands `sub` to the batcher; emits when its frame left (with a new id). */
     const subscribe = (epoch: number): Observable<number> =>
-      ctx.pacer.slot().pipe(
-        map(() => {
-          const id = ctx.nextId();
-          ctx.router.setId(entry, String(id));
+      ctx.requests.sub(entry, epoch).pipe(
+        map(({ id }) => {
+          ctx.router.setId(entry, id);
           heard = false;
           lastHeardAt = ctx.scheduler.now();
-          if (ctx.conn.sendIfOpen(subscribeFrame(symbol, topic, binary, id))) subscribedEpoch = epoch;
           return epoch;
         }),
       );
@@ -141,32 +148,37 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     const watched = (epoch: number): Observable<number> => {
       /** `sub`s sent in a row without an answer. */
       let sends = 0;
-      /** Data silence once answered: `cancel`, then `sub` again (the wait for its answer starts over). */
-      const watchSilence = (): Observable<number> =>
-        Number.isFinite(stale)
-          ? silenceWatchdog(stale, () => lastHeardAt, scheduler).pipe(
-              catchError(() => {
-                ctx.onStale();
-                ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
-                sends = 0;
-                return subscribe(epoch);
-              }),
-            )
-          : EMPTY;
+      /** Data silence once answered (`Infinity`: never). */
+      const silence = (): Observable<NextStep> =>
+        Number.isFinite(stale) ? silenceWatchdog(stale, () => lastHeardAt, scheduler).pipe(catchError(() => of<NextStep>('stale'))) : NEVER;
       /**
        * After each `sub`: wait for its answer, then watch for silence; unanswered, send it again. The wait is the
        * library's one backoff (`reconnect`'s jittered formula), never shorter than the timeout: every `sub` gets
-       * `subscribeTimeoutMs` to be answered.
+       * `subscribeTimeoutMs` to be answered. Whatever comes first (that, or a resend the batcher asks for) decides.
        */
       const afterSubscribe = (): Observable<number> => {
-        if (!Number.isFinite(timeout)) return watchSilence();
-        sends += 1;
-        const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
-        return timer(delay, scheduler).pipe(
-          switchMap(() => {
-            if (heard) return watchSilence();
-            ctx.onResubscribed();
-            return subscribe(epoch);
+        let waitForAnswer: Observable<NextStep>;
+        if (Number.isFinite(timeout)) {
+          sends += 1;
+          const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
+          waitForAnswer = timer(delay, scheduler).pipe(switchMap(() => (heard ? silence() : of<NextStep>('unanswered'))));
+        } else waitForAnswer = silence();
+        return merge(waitForAnswer, resends).pipe(
+          take(1),
+          switchMap((step) => {
+            if (step === 'unanswered') {
+              ctx.onResubscribed();
+              return subscribe(epoch);
+            }
+            if (step === 'stale') {
+              // Data silence once answered: `cancel`, then `sub` again (the wait for its answer starts over).
+              ctx.onStale();
+              ctx.requests.cancel(entry);
+              sends = 0;
+              return subscribe(epoch);
+            }
+            sends = 0;
+            return timer(step, scheduler).pipe(switchMap(() => subscribe(epoch)));
           }),
         );
       };
@@ -174,9 +186,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     };
     subscriptions.add(ctx.conn.opened$.pipe(switchMap(watched)).subscribe());
     return () => {
-      if (!rejected && subscribedEpoch !== undefined && subscribedEpoch === ctx.router.epoch) {
-        ctx.conn.sendIfOpen(cancelFrame(symbol, topic, binary, ctx.nextId()));
-      }
+      ctx.requests.forget(entry, !ended);
       ctx.router.remove(entry);
       ctx.onTopicsChanged();
       subscriptions.unsubscribe();

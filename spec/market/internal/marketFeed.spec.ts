@@ -25,8 +25,6 @@ function tradeTopic(symbol: string, deliveries: Delivery[], onDeliver: (records:
       onDeliver(records);
       deliveries.push({ records, epoch });
     },
-    reject: () => deliveries.push({ records: ['rejected'], epoch: -1 }),
-    acknowledge: () => deliveries.push({ records: ['ack'], epoch: -1 }),
   };
 }
 

@@ -19,8 +19,6 @@ function topicOf(topic: string, codec: t.Decoder<unknown, unknown> & { name: str
     codec,
     check: undefined,
     deliver: (_envelope, records) => got.push([...records]),
-    reject: () => undefined,
-    acknowledge: () => undefined,
   };
 }
 

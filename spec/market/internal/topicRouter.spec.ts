@@ -10,8 +10,6 @@ function topicOf(symbol: string, topic: string, name: string, log: string[]): Ro
     codec: t.unknown,
     check: undefined,
     deliver: (_envelope, records) => log.push(`${name}:${String(records[0])}`),
-    reject: () => log.push(`${name}:rejected`),
-    acknowledge: () => log.push(`${name}:ack`),
   };
 }
 
