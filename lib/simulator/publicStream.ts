@@ -14,6 +14,11 @@ export const INVALID_REQUEST = { code: '-100001', desc: 'Invalid request' } as c
 export const INVALID_PARAMS_CODE = '-100010';
 /** Most pairs one `sub` / `cancel` may list (more: an `Invalid request` error frame). @internal */
 export const MAX_SYMBOLS_PER_REQUEST = 100;
+/**
+ * The service's answer to a `sub` listing several pairs (comma-joined) when one of them is unknown: the whole
+ * request is refused, and the answer names neither the pair nor the request id. @internal
+ */
+export const INVALID_SYMBOLS_BARE = { code: INVALID_PARAMS_CODE, desc: 'Invalid Symbols!' } as const;
 
 type Topic = { readonly name: 'kline'; readonly interval: KlineInterval } | { readonly name: 'realtimes' | 'trade' | 'depth' };
 
@@ -39,8 +44,10 @@ const idText = (id: unknown): string => (typeof id === 'string' || typeof id ===
 const asBoolean = (v: unknown): boolean => v === true || v === 'true';
 
 /**
- * Serves one public-stream connection: `sub` / `cancel` / `cancel_all`, `{ ping }` → `{ pong }`, the four
- * topics on their periods, error frames for bad requests.
+ * Serves one public-stream connection: `sub` / `cancel` / `cancel_all` (one pair, or several comma-joined, no
+ * spaces), `{ ping }` → `{ pong }`, the four topics on their periods, error frames for bad requests: an unknown pair
+ * or topic of a one-pair request is answered `{ id, code, desc, symbol, topic }`; a several-pair `sub` naming an
+ * unknown pair is refused whole with the bare `{ code: "-100010", desc: "Invalid Symbols!" }`.
  * @internal
  */
 export function servePublic(ctx: SimContext, peer: Peer): void {
@@ -131,6 +138,13 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       sendJson({ id, ...INVALID_REQUEST });
       return;
     }
+    const parsed = parseTopic(topic);
+    if (event === 'sub' && symbols.length > 1 && parsed !== undefined && symbols.some((s) => !ctx.markets.has(s))) {
+      // a batch with an unknown pair: nothing of it is subscribed, and the answer says neither which pair nor which request
+      for (const s of symbols) ctx.recorder.subscriptions.push({ stream: 'public', connection: peer.id, symbol: s, topic, binary, id, at });
+      sendJson(INVALID_SYMBOLS_BARE);
+      return;
+    }
     for (const s of symbols) {
       if (event === 'cancel') {
         ctx.recorder.cancels.push({ stream: 'public', connection: peer.id, event, symbol: s, topic, id, at });
@@ -140,7 +154,6 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       }
       ctx.recorder.subscriptions.push({ stream: 'public', connection: peer.id, symbol: s, topic, binary, id, at });
       const market = ctx.markets.get(s);
-      const parsed = parseTopic(topic);
       if (market === undefined || parsed === undefined) {
         sendJson({ id, code: INVALID_PARAMS_CODE, desc: market === undefined ? 'Invalid Symbols!' : 'Invalid Topic!', symbol: s, topic });
         continue;

@@ -139,6 +139,39 @@ describe('startSimulator: public stream', () => {
     ]);
   });
 
+  it('serves a sub of several pairs (comma-joined) with one message per pair carrying the request id, and cancels them together', async () => {
+    socket.send({ symbol: 'BTCUSDT,ETHBTC', topic: 'realtimes', event: 'sub', params: { binary: false }, id: 21 });
+    await socket.waitFrames(2);
+    expect(socket.json().map((m) => [m.symbol, m.topic, m.id, m.f])).toEqual([
+      ['BTCUSDT', 'realtimes', '21', true],
+      ['ETHBTC', 'realtimes', '21', true],
+    ]);
+    socket.send({ symbol: 'BTCUSDT,ETHBTC', topic: 'realtimes', event: 'cancel', params: { binary: false }, id: 22 });
+    socket.send({ ping: 1 });
+    await socket.waitJson((m) => m.pong !== undefined);
+    clock.advance(1000);
+    socket.send({ ping: 2 });
+    await socket.waitJson((m) => m.pong !== undefined && socket.json().filter((x) => x.pong !== undefined).length === 2);
+    expect(socket.json().filter((m) => m.topic === 'realtimes')).toHaveLength(2);
+    const o = sim.observed();
+    expect(o.subscriptions.map((x) => `${x.symbol} ${x.id}`)).toEqual(['BTCUSDT 21', 'ETHBTC 21']);
+    expect(o.cancels.map((x) => `${x.symbol} ${x.id}`)).toEqual(['BTCUSDT 22', 'ETHBTC 22']);
+  });
+
+  it.each([
+    ['an unknown pair', 'BTCUSDT,NOPE'],
+    ['a space after the comma', 'BTCUSDT, ETHBTC'],
+    ['an empty pair', 'BTCUSDT,,ETHBTC'],
+  ])('refuses a sub of several pairs with %s whole, with the bare rejection (no id, no pair)', async (_, symbol) => {
+    socket.send({ symbol, topic: 'trade', event: 'sub', params: { binary: false }, id: 31 });
+    socket.send({ ping: 1 });
+    await socket.waitJson((m) => m.pong !== undefined);
+    clock.advance(1000);
+    socket.send({ ping: 2 });
+    await socket.waitJson((m) => m.pong !== undefined && socket.json().filter((x) => x.pong !== undefined).length === 2);
+    expect(socket.json().filter((m) => m.pong === undefined)).toEqual([{ code: '-100010', desc: 'Invalid Symbols!' }]);
+  });
+
   it('answers invalid JSON and wrong-shaped requests with -100001', async () => {
     socket.send('{nope');
     socket.send({ event: 'sub', id: 3 });
