@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,throughput,zip,reorder,latency,memory]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -27,6 +27,7 @@ import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
 import { reorder, type ReorderRow } from './reorder';
+import { subscribeBench, type SubscribeRow, subscribeTable } from './subscribe';
 import { startPusher } from './pusherClient';
 import { gcFunction } from './stats';
 import { throughput, type ThroughputRow } from './throughput';
@@ -89,18 +90,23 @@ async function main(): Promise<void> {
     machine: typeof machine;
     api: ApiRow[];
     orders: OrderLatencyRow[];
+    subscribe: SubscribeRow[];
     throughput: ThroughputRow[];
     reorder: ReorderRow[];
     latency: LatencyRow[];
     memory: MemoryRow[];
     seconds?: number;
-  } = { machine, api: [], orders: [], throughput: [], reorder: [], latency: [], memory: [] };
+  } = { machine, api: [], orders: [], subscribe: [], throughput: [], reorder: [], latency: [], memory: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
     if (wants('orders')) {
       log('order loop: frame → orders$ / balances$ / executionReports$');
       results.orders = await orderLatency(quick ? 300 : 1500);
+    }
+    if (wants('subscribe')) {
+      log('subscribe: 500 topics against the simulator, first open and reconnect');
+      results.subscribe = await subscribeBench(quick ? 1 : 3, log);
     }
     if (wants('throughput')) {
       const text: BenchCase[] = [rawCount, floor, rxjsMultiplex, rxjsCodecs, ours];
@@ -147,6 +153,7 @@ async function main(): Promise<void> {
   out.push(`Machine: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}, ${machine.platform}; ${results.seconds} s${quick ? ' (--quick)' : ''}`);
   if (results.api.length > 0) out.push('', '### Public API on real-shaped frames (socket-free, vs JSON.parse of the same bytes)', '', publicApiTable(results.api));
   if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
+  if (results.subscribe.length > 0) out.push('', '### Subscribing 500 topics (simulator on loopback, defaults)', '', subscribeTable(results.subscribe));
   if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
   if (results.reorder.length > 0) out.push('', '### Reorder buffer', '', reorderTable(results.reorder));
   if (results.latency.length > 0) out.push('', '### Latency at a steady rate (trade frames, send time → subscriber)', '', latencyTable(results.latency));
