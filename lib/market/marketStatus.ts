@@ -18,7 +18,7 @@ export interface MarketCounters {
   readonly tradeGaps: number;
   /** Messages or records reported on `errors$` as `DecodeError`s. */
   readonly decodeErrors: number;
-  /** Subscriptions the service refused (`SubscriptionRejectedError`). */
+  /** Subscriptions the service refused for good (`SubscriptionRejectedError`) or that were quarantined (`TopicQuarantinedError`). */
   readonly rejections: number;
   /** `sub` frames sent again because the previous one brought no message within `subscribeTimeoutMs`. */
   readonly resubscribes: number;

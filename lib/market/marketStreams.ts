@@ -203,8 +203,10 @@ export interface MarketStreams {
    */
   readonly status$: Observable<MarketStatus>;
   /**
-   * Non-fatal errors: `DecodeError`s (frames, envelopes, records, anything thrown while handling a frame) and
-   * the cause of each lost socket (every one is retried). Never errors, never completes.
+   * Non-fatal errors: `DecodeError`s (frames, envelopes, records, anything thrown while handling a frame), the
+   * cause of each lost socket (every one is retried) and the subscriptions the service refused for now
+   * (`SubscriptionRetriedError`: a rate limit, a busy service, an unknown code; sent again after a backoff).
+   * Never errors, never completes.
    */
   readonly errors$: Observable<Error>;
   /**
@@ -265,15 +267,27 @@ function positive(option: string, value: number, integer: boolean): number {
  *
  * - Cold: the socket opens with the first subscriber of any topic and closes after the last one leaves.
  * - Each `(symbol, topic)` is one server subscription however many observers share it: `sub` on the first
- *   subscriber, `cancel` after the last leaves. Every request has its own numeric `id`. The service keeps
- *   one subscription per symbol and topic, so `binary` is a transport choice made by the observer that
- *   starts the subscription (zip frames are decoded transparently; the records are the same).
- * - After a reconnect every live topic is subscribed again, paced (`subscribeBurst` at once, then
- *   `resubscribeRatePerSecond`); topics whose observers left meanwhile are not.
- * - Messages are routed by echoed `id`, else by `(symbol, topic, klineType)`; the envelope is decoded once,
- *   records with the topic's codec. A record or frame that fails goes to `errors$`; the stream goes on.
- * - An error frame for one subscription (unknown symbol or topic) errors that observable with a
- *   `SubscriptionRejectedError`; the other topics keep flowing.
+ *   subscriber, `cancel` after the last leaves. The service keeps one subscription per symbol and topic, so
+ *   `binary` is a transport choice made by the observer that starts the subscription (zip frames are decoded
+ *   transparently; the records are the same).
+ * - Requests are batched: topics of the same request topic waiting together leave in one frame, symbols
+ *   comma-joined (`maxSymbolsPerFrame`, 20), cancels likewise; every frame has its own numeric `id`. Frames are
+ *   paced (`subscribeBurst` at once, then `resubscribeRatePerSecond`); a topic left before its frame went out
+ *   sends nothing and gives its slot back.
+ * - After a reconnect every live topic is subscribed again (batched, paced); topics whose observers left
+ *   meanwhile are not.
+ * - Symbols are checked before anything is sent (`symbolPattern`, `symbols`): a bad one errors its observable
+ *   with a `ConfigError`.
+ * - Messages are routed by echoed `id` (of a frame naming one topic), else by `(symbol, topic, klineType)`; the
+ *   envelope is decoded once, records with the topic's codec. A record or frame that fails goes to `errors$`;
+ *   the stream goes on.
+ * - The service's error frames are read with its table of codes (docs/market-streams.md): a rejection of the
+ *   request (unknown symbol or topic, a bad parameter) errors that topic alone with a
+ *   `SubscriptionRejectedError` (a refused batch, or the bare `{ code, desc }` naming nothing, is split until
+ *   the culprit stands alone); a rate limit, a busy service or an unknown code is reported on `errors$`
+ *   (`SubscriptionRetriedError`) and the topics are subscribed again after a backoff.
+ * - A topic whose lone `sub` was followed by a lost socket (before any data) `quarantineAfterCloses` (3) times
+ *   in a row errors with a `TopicQuarantinedError`; the other topics are subscribed without it.
  *
  * - A `sub` that brings no message within `subscribeTimeoutMs` (10 s) is sent again, then after `reconnect`'s
  *   jittered backoff (the service does not acknowledge it, and one lost on the way would leave the topic silent
@@ -283,12 +297,13 @@ function positive(option: string, value: number, integer: boolean): number {
  * - The service's word never ends a stream: every lost socket (any close code, a network error, a dead peer)
  *   is reported on `errors$` and `status$` and retried with backoff until the last observer leaves. Only the
  *   user's own mistakes end an observable: a `ConfigError`, or a `SubscriptionRejectedError` (unknown symbol or
- *   topic) on that topic alone.
+ *   topic) or `TopicQuarantinedError` on that topic alone.
  * - `status$.dataAgeMs` shows how old the data in hand was when it was delivered (a slow consumer sees it grow).
  * - With `rest`, the REST client's signing clock follows this stream's pongs while a topic is subscribed.
  *
  * Throws a `ConfigError` at once for a non-positive `resubscribeRatePerSecond`, `subscribeBurst`,
- * `subscribeTimeoutMs` or `staleAfterMs` value.
+ * `maxSymbolsPerFrame`, `quarantineAfterCloses`, `subscribeTimeoutMs` or `staleAfterMs` value, a
+ * `symbolPattern` that is not a `RegExp`, or `symbols` that are not an iterable.
  *
  * @example
  * ```ts
