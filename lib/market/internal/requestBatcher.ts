@@ -218,22 +218,38 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     if (queue.hasSub(s)) queue.addSub(s);
   };
 
-  /** Asks for a pacing slot when a frame may leave (a turn of the event loop later, so that a burst of requests shares frames). */
+  /**
+   * Starts sending when a frame may leave: a turn of the event loop later (a scheduler action of 0 ms), so that a
+   * burst of requests shares frames; then frame after frame as the pacer grants slots.
+   */
   function kick(): void {
     if (slot !== undefined || kickAction !== undefined) return;
     if (!queue.ready(gate(scheduler.now()))) return armWake();
     kickAction = scheduler.schedule(() => {
       kickAction = undefined;
-      if (!queue.ready(gate(scheduler.now()))) return armWake();
+      flush();
+    }, 0);
+  }
+
+  /** Sends frames while the pacer grants slots at once; waits for the next slot (or a wake-up) otherwise. */
+  function flush(): void {
+    while (slot === undefined && queue.ready(gate(scheduler.now()))) {
       let granted = false;
       const asked = pacer.slot().subscribe(() => {
         granted = true;
+        if (slot === undefined) return;
+        // a slot granted later: send, then go on
         slot = undefined;
         sendNext();
-        kick();
+        flush();
       });
-      if (!granted) slot = asked;
-    }, 0);
+      if (!granted) {
+        slot = asked;
+        return;
+      }
+      sendNext();
+    }
+    if (slot === undefined) armWake();
   }
 
   /** Gives the slot back when nothing may leave any more. */
