@@ -254,6 +254,22 @@ describe('marketStreams', () => {
     });
   });
 
+  describe('pacing slots given up (issue 27)', () => {
+    it('after 1000 subscribe/unsubscribe cycles, a new topic is subscribed at once: nothing of the cycles was sent or kept', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup({ subscribeBurst: 2 });
+        expectObservable(market.depth('ANCHOR'), '^ 199ms !').toBe(''); // keeps the socket open; its sub takes a slot at 1
+        testScheduler.schedule(() => {
+          for (let i = 0; i < 1000; i++) market.trades(`S${i}USDT`).subscribe().unsubscribe();
+          const fresh = market.trades('NEWUSDT').subscribe();
+          testScheduler.schedule(() => fresh.unsubscribe(), 50);
+        }, 50);
+        // the burst (2) had one slot left: the new sub leaves in the frame it was asked for (after the 0 ms gathering)
+        testScheduler.schedule(() => expect(requests(fake.latest())).toEqual(['sub ANCHOR depth 1', 'sub NEWUSDT trade 2']), 50.5);
+      });
+    });
+  });
+
   describe('unanswered subscriptions', () => {
     it('sends a sub again when it brought no message within subscribeTimeoutMs, then after reconnect\'s jittered backoff (never less than the timeout), until one arrives', () => {
       testScheduler.run(({ expectObservable }) => {
