@@ -344,7 +344,7 @@ export class SubscriptionRejectedError extends Error {
 
 /**
  * What kind of refusal a {@link SubscriptionRetriedError} reports (the service's code, read with the table in
- * docs/market-streams.md, "Service codes"): a rate limit (`-1003`, `-1015`), a busy or failing service (`-1000`,
+ * docs/market-streams.md, "When the service says no"): a rate limit (`-1003`, `-1015`), a busy or failing service (`-1000`,
  * `-1001`, `-1006`, `-1007`, `-1016`), or a code the library does not know.
  *
  * @example

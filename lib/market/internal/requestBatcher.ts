@@ -1,4 +1,4 @@
-import { EMPTY, finalize, mergeMap, Observable, type SchedulerLike, type Subscription } from 'rxjs';
+import { EMPTY, finalize, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { cancelFrame, subscribeFrame, type SubscriptionRequest } from '../../codecs/requests';
 import { ConnectionClosedError, SubscriptionRejectedError, SubscriptionRetriedError, TopicQuarantinedError } from '../../errors';
@@ -6,8 +6,10 @@ import { excerpt } from '../../internal/redact';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import { FrameQueue, type QueueGate } from './frameQueue';
+import { framePump } from './framePump';
+import { InFlight } from './inFlight';
 import type { Pacer } from './pacer';
-import { serviceCodeKind } from './serviceCodes';
+import { serviceCodeKind, verdictOf } from './serviceCodes';
 
 /**
  * Data path, market side: the requests of every topic (`topicSubscription`) on their way to the socket and the
@@ -116,20 +118,10 @@ interface TopicState {
   tag: number;
   /** The emitter of its queued `sub`. */
   pending: ((sent: SentSub) => void) | undefined;
-  /** The `sub` frame it waits for an answer to. */
-  frame: SentFrame | undefined;
   /** Closes in a row that followed its `sub` while it alone was in flight. */
   strikes: number;
   /** Refusals for now in a row (the backoff's attempt). */
   refusals: number;
-}
-
-interface SentFrame {
-  readonly id: string;
-  readonly topic: string;
-  readonly at: number;
-  readonly suspect: boolean;
-  readonly waiting: Set<TopicState>;
 }
 
 /** @internal */
@@ -140,22 +132,19 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
   const byKey = new Map<string, TopicState>();
   /** Keys whose `sub` went out on the current socket and were not cancelled since. */
   const live = new Set<string>();
-  const inFlight = new Map<string, SentFrame>();
+  const inFlight = new InFlight<TopicState>(answerWindowMs);
   let epoch = 0;
   /** When the current socket opened (as far as the batcher knows). */
   let openedAt = 0;
   let lossSeen = 0;
   let lastTag = 0;
-  let slot: Subscription | undefined;
-  let kickAction: Subscription | undefined;
-  let wake: Subscription | undefined;
 
   const stateOf = (owner: BatchedTopic): TopicState => {
     let state = states.get(owner);
     if (state === undefined) {
       const { symbol, topic, binary } = owner;
       const key = `${symbol}|${topic}`;
-      state = { owner, symbol, topic, binary, key, tag: 0, pending: undefined, frame: undefined, strikes: 0, refusals: 0 };
+      state = { owner, symbol, topic, binary, key, tag: 0, pending: undefined, strikes: 0, refusals: 0 };
       states.set(owner, state);
       byKey.set(key, state);
     }
@@ -168,21 +157,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     openedAt = scheduler.now();
     live.clear();
     queue.clearCancels();
-    dropInFlight();
-  };
-
-  const dropInFlight = (): void => {
-    for (const frame of inFlight.values()) for (const s of frame.waiting) s.frame = undefined;
     inFlight.clear();
-  };
-
-  /** Frames whose answer window is over no longer count as in flight. */
-  const prune = (now: number): void => {
-    for (const frame of inFlight.values()) {
-      if (frame.at + answerWindowMs > now) continue;
-      for (const s of frame.waiting) s.frame = undefined;
-      inFlight.delete(frame.id);
-    }
   };
 
   /**
@@ -190,21 +165,13 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
    * nothing else while one is.
    */
   const gate = (now: number): QueueGate => {
-    prune(now);
-    let suspectInFlight = false;
-    for (const frame of inFlight.values()) suspectInFlight ||= frame.suspect;
-    return { normal: !suspectInFlight, suspects: inFlight.size === 0 && now >= openedAt + suspectDelayMs };
+    inFlight.prune(now);
+    return { normal: !inFlight.suspect, suspects: inFlight.size === 0 && now >= openedAt + suspectDelayMs };
   };
 
+  /** `s` waits for no answer any more; a frame that has nothing left waiting lets the next one go. */
   const leaveFrame = (s: TopicState): void => {
-    const frame = s.frame;
-    if (frame === undefined) return;
-    s.frame = undefined;
-    frame.waiting.delete(s);
-    if (frame.waiting.size === 0) {
-      inFlight.delete(frame.id);
-      kick();
-    }
+    if (inFlight.leave(s)) pump.kick();
   };
 
   const dequeue = (s: TopicState): void => {
@@ -218,71 +185,6 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     if (queue.hasSub(s)) queue.addSub(s);
   };
 
-  /**
-   * Starts sending when a frame may leave: a turn of the event loop later (a scheduler action of 0 ms), so that a
-   * burst of requests shares frames; then frame after frame as the pacer grants slots.
-   */
-  function kick(): void {
-    if (slot !== undefined || kickAction !== undefined) return;
-    if (!queue.ready(gate(scheduler.now()))) return armWake();
-    kickAction = scheduler.schedule(() => {
-      kickAction = undefined;
-      flush();
-    }, 0);
-  }
-
-  /** Sends frames while the pacer grants slots at once; waits for the next slot (or a wake-up) otherwise. */
-  function flush(): void {
-    while (slot === undefined && queue.ready(gate(scheduler.now()))) {
-      let granted = false;
-      const asked = pacer.slot().subscribe(() => {
-        granted = true;
-        if (slot === undefined) return;
-        // a slot granted later: send, then go on
-        slot = undefined;
-        sendNext();
-        flush();
-      });
-      if (!granted) {
-        slot = asked;
-        return;
-      }
-      sendNext();
-    }
-    if (slot === undefined) armWake();
-  }
-
-  /** Gives the slot back when nothing may leave any more. */
-  const settle = (): void => {
-    if (!queue.waitingSubs) {
-      wake?.unsubscribe();
-      wake = undefined;
-    }
-    if (slot !== undefined && !queue.ready(gate(scheduler.now()))) {
-      slot.unsubscribe();
-      slot = undefined;
-      armWake();
-    }
-  };
-
-  /**
-   * Suspects held back (by frames in flight, or a socket too young): look again when the first of those frames'
-   * windows ends, or the socket is old enough.
-   */
-  function armWake(): void {
-    wake?.unsubscribe();
-    wake = undefined;
-    if (!queue.waitingSubs) return;
-    const now = scheduler.now();
-    let first = openedAt + suspectDelayMs > now ? openedAt + suspectDelayMs : Infinity;
-    for (const frame of inFlight.values()) first = Math.min(first, frame.at + answerWindowMs);
-    if (first === Infinity) return;
-    wake = scheduler.schedule(() => {
-      wake = undefined;
-      kick();
-    }, Math.max(0, first - now));
-  }
-
   const sendNext = (): void => {
     const now = scheduler.now();
     const next = queue.next(gate(now));
@@ -294,40 +196,43 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     }
     const { members } = next;
     const sent = send(subscribeFrame(members.map((s) => s.symbol).join(','), next.topic, next.binary, id));
-    const frame: SentFrame = { id: String(id), topic: next.topic, at: now, suspect: next.tag !== 0, waiting: new Set() };
     const emits: ((sent: SentSub) => void)[] = [];
     for (const s of members) {
       if (s.pending !== undefined) emits.push(s.pending);
       s.pending = undefined;
-      leaveFrame(s);
-      if (!sent) continue;
-      live.add(s.key);
-      s.frame = frame;
-      frame.waiting.add(s);
+      if (sent) live.add(s.key);
     }
-    if (frame.waiting.size > 0) inFlight.set(frame.id, frame);
-    const answer: SentSub = { epoch, id: members.length === 1 ? frame.id : undefined };
+    if (sent) inFlight.sent(String(id), next.topic, now, next.tag !== 0, members);
+    const answer: SentSub = { epoch, id: members.length === 1 ? String(id) : undefined };
     for (const emit of emits) emit(answer);
   };
 
+  const pump = framePump(pacer, scheduler, {
+    ready: () => queue.ready(gate(scheduler.now())),
+    sendNext,
+    // suspects held back by frames in flight, or by a socket too young: when the first of those ends
+    wakeAt: () => {
+      if (!queue.waitingSubs) return Infinity;
+      const now = scheduler.now();
+      return Math.min(openedAt + suspectDelayMs > now ? openedAt + suspectDelayMs : Infinity, inFlight.firstExpiry());
+    },
+  });
+
   /** The units an error frame concerns: the topics it names, the topic or frame its id names, or (it names nothing) each frame in flight. */
   const attribute = (frame: PublicErrorFrame, byId: object | undefined): TopicState[][] => {
-    prune(scheduler.now());
+    inFlight.prune(scheduler.now());
     const sentFrame = frame.id !== undefined ? inFlight.get(frame.id) : undefined;
     const topic = frame.topic ?? sentFrame?.topic;
     if (frame.symbol !== undefined) {
       const symbols = frame.symbol.split(',');
       const named =
-        topic !== undefined
-          ? symbols.flatMap((symbol) => byKey.get(`${symbol}|${topic}`) ?? [])
-          : [...inFlight.values()].flatMap((f) => [...f.waiting].filter((s) => symbols.includes(s.symbol)));
+        topic !== undefined ? symbols.flatMap((symbol) => byKey.get(`${symbol}|${topic}`) ?? []) : inFlight.withSymbols(symbols, (s) => s.symbol);
       return named.length > 0 ? [named] : [];
     }
     const routed = byId !== undefined ? states.get(byId) : undefined;
     if (routed !== undefined) return [[routed]];
     if (sentFrame !== undefined) return [[...sentFrame.waiting]];
-    if (frame.id !== undefined) return [];
-    return [...inFlight.values()].map((f) => [...f.waiting]);
+    return frame.id !== undefined ? [] : inFlight.units();
   };
 
   /** Splits a refused unit in halves (suspect groups of their own), or marks a lone topic to go out alone. */
@@ -346,40 +251,45 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
   };
 
   const serviceFrame = (frame: PublicErrorFrame, byId: object | undefined): boolean => {
-    const kind = serviceCodeKind(frame.code);
-    const units = attribute(frame, byId);
+    const verdict = verdictOf(serviceCodeKind(frame.code), attribute(frame, byId));
     const code = typeof frame.code === 'string' ? excerpt(frame.code, undefined, CODE_LENGTH) : frame.code;
     const words = frame.desc ?? frame.msg;
     const msg = words === undefined ? undefined : excerpt(words, undefined, MSG_LENGTH);
-    if (kind === 'success') {
-      // An acknowledgement: of the topics it names, or of the one frame in flight (several: the data will tell).
-      if (units.length === 1) for (const s of units[0]!) (answeredState(s), s.owner.acknowledge());
-      return true;
-    }
-    if (kind === 'rejected') {
-      if (units.length === 0) return false;
-      const only = units.length === 1 && units[0]!.length === 1 ? units[0]![0]! : undefined;
-      if (only !== undefined) {
-        only.owner.refuse(new SubscriptionRejectedError(only.symbol, only.topic, code, msg));
+    switch (verdict.kind) {
+      case 'unattributed':
+        return false;
+      case 'answered':
+        for (const s of verdict.topics) {
+          answeredState(s);
+          s.owner.acknowledge();
+        }
+        return true;
+      case 'rejected':
+        verdict.topic.owner.refuse(new SubscriptionRejectedError(verdict.topic.symbol, verdict.topic.topic, code, msg));
+        return true;
+      case 'split':
+        for (const unit of verdict.units) split(unit);
+        for (const s of verdict.units.flat()) {
+          leaveFrame(s);
+          s.owner.resend(0);
+        }
+        return true;
+      case 'retry': {
+        const refused = verdict.topics;
+        const topic = new Set(refused.map((s) => s.topic)).size === 1 ? refused[0]!.topic : frame.topic;
+        report(new SubscriptionRetriedError(refused.map((s) => s.symbol), topic, code, msg, verdict.reason));
+        for (const s of refused) {
+          s.refusals += 1;
+          leaveFrame(s);
+          s.owner.resend(Math.max(RETRY_MIN_MS, backoffDelayMs(s.refusals, RETRY_MIN_MS, RETRY_MAX_MS, 2, random)));
+        }
         return true;
       }
-      for (const unit of units) split(unit);
-      for (const s of units.flat()) {
-        leaveFrame(s);
-        s.owner.resend(0);
+      default: {
+        const never: never = verdict;
+        return never;
       }
-      return true;
     }
-    const refused = units.flat();
-    const topics = new Set(refused.map((s) => s.topic));
-    const topic = topics.size === 1 ? refused[0]!.topic : frame.topic;
-    report(new SubscriptionRetriedError(refused.map((s) => s.symbol), topic, code, msg, kind));
-    for (const s of refused) {
-      s.refusals += 1;
-      leaveFrame(s);
-      s.owner.resend(Math.max(RETRY_MIN_MS, backoffDelayMs(s.refusals, RETRY_MIN_MS, RETRY_MAX_MS, 2, random)));
-    }
-    return true;
   };
 
   /**
@@ -390,9 +300,9 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
   const lost = (lostEpoch: number, cause: Error): void => {
     if (lostEpoch !== epoch || lossSeen >= lostEpoch) return;
     lossSeen = lostEpoch;
-    prune(scheduler.now());
-    const units = [...inFlight.values()].map((f) => [...f.waiting]);
-    dropInFlight();
+    inFlight.prune(scheduler.now());
+    const units = inFlight.units();
+    inFlight.clear();
     const all = units.flat();
     if (all.length === 0) for (const s of states.values()) s.strikes = 0;
     const lone = all.length === 1 ? all[0]! : undefined;
@@ -415,8 +325,8 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     const key = s?.key ?? `${owner.symbol}|${owner.topic}`;
     if (live.delete(key)) {
       queue.addCancel(owner.symbol, owner.topic, owner.binary);
-      kick();
-    } else settle();
+      pump.kick();
+    } else pump.settle();
   };
 
   return {
@@ -430,11 +340,11 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
         };
         s.pending = emit;
         queue.addSub(s);
-        kick();
+        pump.kick();
         return () => {
           if (s.pending !== emit) return;
           dequeue(s);
-          settle();
+          pump.settle();
         };
       }),
     cancel,
@@ -447,7 +357,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
       if (!sendCancel) live.delete(s.key);
       states.delete(owner);
       if (byKey.get(s.key) === s) byKey.delete(s.key);
-      settle();
+      pump.settle();
     },
     answered: (owner) => {
       const s = states.get(owner);
@@ -467,8 +377,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
           for (let next = queue.next(CANCELS_ONLY); next?.kind === 'cancel'; next = queue.next(CANCELS_ONLY)) {
             send(cancelFrame(next.symbols.join(','), next.topic, next.binary, nextId()));
           }
-          for (const timer of [slot, kickAction, wake]) timer?.unsubscribe();
-          slot = kickAction = wake = undefined;
+          pump.stop();
         }),
       ),
   };

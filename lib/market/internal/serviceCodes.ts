@@ -1,7 +1,7 @@
 /**
  * The service family's error codes on the public stream, and what each means for a subscription (the table in
- * docs/market-streams.md, "Service codes"). One place: the batcher (`requestBatcher`) asks {@link serviceCodeKind}
- * and acts on the answer, nothing else reads a code.
+ * docs/market-streams.md, "When the service says no"). One place: the batcher (`requestBatcher`) asks
+ * {@link serviceCodeKind} and {@link verdictOf} and acts on the answer, nothing else reads a code.
  *
  * @internal
  * @module
@@ -67,4 +67,42 @@ export function serviceCodeKind(code: number | string): ServiceCodeKind {
   if (RATE_LIMIT_CODES.has(n)) return 'rate-limit';
   if (BUSY_CODES.has(n)) return 'busy';
   return 'unknown';
+}
+
+/**
+ * What to do about an error frame, from what its code says and the units it concerns (each unit: the topics of
+ * one `sub` frame in flight, or the topics the frame names; see `requestBatcher`):
+ * - `answered`: an acknowledgement of one unit (of several, unattributable: the data will tell);
+ * - `rejected`: a rejection of one topic alone: it ends;
+ * - `split`: a rejection of several topics, or of several frames: each unit is split to find the culprit;
+ * - `retry`: refused for now: every topic is sent again after a backoff (reported even when none is known);
+ * - `unattributed`: a rejection that concerns no topic.
+ * @internal
+ */
+export type Verdict<S> =
+  | { readonly kind: 'answered'; readonly topics: readonly S[] }
+  | { readonly kind: 'rejected'; readonly topic: S }
+  | { readonly kind: 'split'; readonly units: readonly (readonly S[])[] }
+  | { readonly kind: 'retry'; readonly topics: readonly S[]; readonly reason: 'rate-limit' | 'busy' | 'unknown' }
+  | { readonly kind: 'unattributed' };
+
+/** See {@link Verdict}. @internal */
+export function verdictOf<S>(kind: ServiceCodeKind, units: readonly (readonly S[])[]): Verdict<S> {
+  switch (kind) {
+    case 'success':
+      return { kind: 'answered', topics: units.length === 1 ? units[0]! : [] };
+    case 'rejected': {
+      if (units.length === 0) return { kind: 'unattributed' };
+      const only = units.length === 1 && units[0]!.length === 1 ? units[0]![0] : undefined;
+      return only !== undefined ? { kind: 'rejected', topic: only } : { kind: 'split', units };
+    }
+    case 'rate-limit':
+    case 'busy':
+    case 'unknown':
+      return { kind: 'retry', topics: units.flat(), reason: kind };
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
 }

@@ -444,6 +444,27 @@ describe('topicSubscription', () => {
       },
     );
 
+    it('reads a hostile error frame without throwing: huge code, words and symbol list; the errors it makes are short and redacted', () => {
+      testScheduler.run(({ hot, expectObservable }) => {
+        const secret = 'aB3'.repeat(20); // a listen-key-like run
+        const hostile = { code: `-1003${'9'.repeat(10_000)}`, desc: `${secret} ${'w'.repeat(100_000)}`, symbol: `${'X,'.repeat(200_000)}${SYMBOL}`, topic: 'trade' };
+        const rejection = { code: '-100010', desc: `unknown ${secret}`, symbol: SYMBOL, topic: 'depth' };
+        const { ctx, log } = setup(hot('a', { a: 1 }), hot('2ms x 2ms y', { x: hostile, y: rejection }));
+        expectObservable(topicSubscription(ctx, tradeRequest()), '^ 1500ms !').toBe('');
+        expectObservable(topicSubscription(ctx, tradeRequest({ topic: 'depth' })), '^ 1500ms !').toBe(
+          '5ms #',
+          undefined,
+          new SubscriptionRejectedError(SYMBOL, 'depth', '-100010', 'unknown ***'),
+        );
+        testScheduler.flush();
+        const reports = reported(log);
+        expect(reports).toHaveLength(1);
+        expect(reports[0]!.length).toBeLessThan(400);
+        expect(reports[0]).not.toContain(secret.slice(0, 12));
+        expect(reports[0]).toContain('(a code the library does not know)');
+      });
+    });
+
     it('puts a bare rejection (no id, no symbol) down to the one sub waiting for its answer', () => {
       testScheduler.run(({ hot, expectObservable }) => {
         const { ctx, sent$ } = setup(hot('a', { a: 1 }), hot('2ms x', { x: bare }));
