@@ -1,5 +1,6 @@
 /**
- * The cost of the zip entries' CRC-32 check (lib/internal/crc32.ts) on a depth-book zip frame. Not run by jest.
+ * The cost of the zip entries' CRC-32 check (lib/internal/crc32.ts) on a depth-book zip frame. Part of `npm run bench`
+ * (`--only=zip`); not run by jest. Alone:
  *
  *   node -r ts-node/register/transpile-only spec/bench/crc32.ts
  *
@@ -39,19 +40,36 @@ const compressedSize = zip[18]! | (zip[19]! << 8) | (zip[20]! << 16);
 const deflated = zip.subarray(30 + nameLength, 30 + nameLength + compressedSize);
 if (byteAtATime(entry) !== zlibCrc32(entry) || crc32(entry) !== zlibCrc32(entry)) throw new Error('CRC disagreement');
 
-let sink = 0;
-const cases: Array<[string, () => unknown]> = [
-  ['unzipFirstEntry (inflate + CRC check)', () => unzipFirstEntry(zip, 1 << 24)],
-  ['inflate alone (no CRC check)', () => inflateSync(deflated, { out: new Uint8Array(entry.length + 1) })],
-  ['crc32 (slicing-by-8) alone', () => (sink ^= crc32(entry))],
-  ['byte-at-a-time table alone', () => (sink ^= byteAtATime(entry))],
-  ['node:zlib crc32 alone', () => (sink ^= zlibCrc32(entry))],
-];
-process.stdout.write(`depth book: ${entry.length} bytes of JSON, zip frame ${zip.length} bytes\n`);
-for (const [name, fn] of cases) {
-  const runs: number[] = [];
-  for (let r = 0; r < 5; r++) runs.push(1e9 / opsPerSecond(fn, 300, 3));
-  const ns = (x: number): string => Math.round(x).toLocaleString('en').padStart(9);
-  process.stdout.write(`${name.padEnd(40)} ${ns(median(runs))} ns/frame median, ${ns(Math.min(...runs))} best\n`);
+/** A row of {@link zipCheckCost}: a case and its ns per frame (median and best of the runs). */
+export interface ZipCheckRow {
+  readonly case: string;
+  readonly medianNs: number;
+  readonly bestNs: number;
 }
-if (sink === 0.5) process.stdout.write('');
+
+/** Runs every case `runs` times (each the median of 3 runs of ~300 ms); the first row is the whole unzip with its check. */
+export function zipCheckCost(runs = 5): ZipCheckRow[] {
+  let sink = 0;
+  const cases: Array<[string, () => unknown]> = [
+    ['unzipFirstEntry (inflate + CRC check)', () => unzipFirstEntry(zip, 1 << 24)],
+    ['inflate alone (no CRC check)', () => inflateSync(deflated, { out: new Uint8Array(entry.length + 1) })],
+    ['crc32 (slicing-by-8) alone', () => (sink ^= crc32(entry))],
+    ['byte-at-a-time table alone', () => (sink ^= byteAtATime(entry))],
+    ['node:zlib crc32 alone', () => (sink ^= zlibCrc32(entry))],
+  ];
+  const rows = cases.map(([name, fn]) => {
+    const times: number[] = [];
+    for (let r = 0; r < runs; r++) times.push(1e9 / opsPerSecond(fn, 300, 3));
+    return { case: name, medianNs: Math.round(median(times)), bestNs: Math.round(Math.min(...times)) };
+  });
+  if (sink === 0.5) process.stdout.write('');
+  return rows;
+}
+
+/** The markdown table of {@link zipCheckCost}'s rows. */
+export function zipCheckTable(rows: readonly ZipCheckRow[]): string {
+  const head = `depth book: ${entry.length} bytes of JSON, zip frame ${zip.length} bytes\n\n| case | ns/frame (median) | best |\n|---|---:|---:|`;
+  return [head, ...rows.map((r) => `| ${r.case} | ${r.medianNs.toLocaleString('en')} | ${r.bestNs.toLocaleString('en')} |`)].join('\n');
+}
+
+if (require.main === module) process.stdout.write(zipCheckTable(zipCheckCost()) + '\n');

@@ -28,6 +28,7 @@ import { type ApiRow, publicApi, publicApiTable } from './publicApi';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
 import { reorder, type ReorderRow } from './reorder';
 import { subscribeBench, type SubscribeRow, subscribeTable } from './subscribe';
+import { zipCheckCost, type ZipCheckRow, zipCheckTable } from './crc32';
 import { startPusher } from './pusherClient';
 import { gcFunction } from './stats';
 import { throughput, type ThroughputRow } from './throughput';
@@ -91,12 +92,13 @@ async function main(): Promise<void> {
     api: ApiRow[];
     orders: OrderLatencyRow[];
     subscribe: SubscribeRow[];
+    zipCheck: ZipCheckRow[];
     throughput: ThroughputRow[];
     reorder: ReorderRow[];
     latency: LatencyRow[];
     memory: MemoryRow[];
     seconds?: number;
-  } = { machine, api: [], orders: [], subscribe: [], throughput: [], reorder: [], latency: [], memory: [] };
+  } = { machine, api: [], orders: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
@@ -125,6 +127,8 @@ async function main(): Promise<void> {
         libraryCase('ex-streams marketStreams (binary: true, nodeInflateRaw)', 'zip', nodeInflateRaw),
       ];
       results.throughput.push(...withRatios(await throughput(pusher, zip, 'depth', 'zip', count('zip'), ROUNDS, log), zipFloor));
+      log('zip: the CRC-32 check of an entry');
+      results.zipCheck = zipCheckCost(quick ? 2 : 5);
     }
     if (wants('reorder')) {
       log('reorder buffer');
@@ -155,6 +159,7 @@ async function main(): Promise<void> {
   if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
   if (results.subscribe.length > 0) out.push('', '### Subscribing 500 topics (simulator on loopback, defaults)', '', subscribeTable(results.subscribe));
   if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
+  if (results.zipCheck.length > 0) out.push('', '### Zip frames: the entry CRC-32 check (socket-free)', '', zipCheckTable(results.zipCheck));
   if (results.reorder.length > 0) out.push('', '### Reorder buffer', '', reorderTable(results.reorder));
   if (results.latency.length > 0) out.push('', '### Latency at a steady rate (trade frames, send time → subscriber)', '', latencyTable(results.latency));
   if (results.memory.length > 0) {
