@@ -57,7 +57,8 @@ export interface SentFrame {
 
 /**
  * Selects recorded frames: every given field must match (`symbol` and `topic` compare with the frame's
- * own fields, so they select subscription frames).
+ * own fields, so they select subscription frames; `symbol` matches a batched frame that names it among its
+ * comma-joined symbols).
  *
  * @example
  * ```ts
@@ -94,7 +95,12 @@ export function matchesFilter(sent: SentFrame, filter: SentFrameFilter): boolean
   if (filter.kind !== undefined && sent.kind !== filter.kind) return false;
   if (filter.connection !== undefined && sent.connection !== filter.connection) return false;
   const frame = isRecord(sent.frame) ? sent.frame : {};
-  if (filter.symbol !== undefined && frame['symbol'] !== filter.symbol) return false;
+  if (filter.symbol !== undefined && !symbolsOf(frame).includes(filter.symbol)) return false;
   if (filter.topic !== undefined && frame['topic'] !== filter.topic) return false;
   return true;
+}
+
+/** The symbols a request frame names: its `symbol`, comma-joined when batched (`"BTCUSDT,ETHUSDT"`). @internal */
+export function symbolsOf(frame: Readonly<Record<string, unknown>>): string[] {
+  return String(frame['symbol']).split(',');
 }

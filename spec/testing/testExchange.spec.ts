@@ -77,6 +77,21 @@ describe('testExchange', () => {
       });
     });
 
+    it('a batched sub (comma-joined symbols): each symbol answered and matched alone; sent({ symbol }) finds the batch', () => {
+      testScheduler.run(({ expectObservable, flush }) => {
+        const { exchange, market } = setup();
+        const btc = tradeRecord({ p: '30000' });
+        const eth = tradeRecord({ p: '2000' });
+        exchange.server.public('--ab', { a: tradeEnvelope([btc], { symbol: 'BTCUSDT' }), b: tradeEnvelope([eth], { symbol: 'ETHUSDT' }) });
+        expectObservable(market.trades('BTCUSDT'), '^ 5ms !').toBe('--a', { a: btc });
+        expectObservable(market.trades('ETHUSDT'), '^ 5ms !').toBe('---a', { a: eth });
+        flush();
+        const subs = exchange.sent({ kind: 'sub' });
+        expect(subs.map((f) => (f.frame as { symbol: string }).symbol)).toEqual(['BTCUSDT,ETHUSDT']);
+        expect(exchange.sent({ kind: 'sub', symbol: 'ETHUSDT' })).toEqual(subs);
+      });
+    });
+
     it('closes the socket on # with the closeWith code', () => {
       testScheduler.run(({ expectObservable }) => {
         const { exchange, market } = setup();

@@ -1,6 +1,6 @@
 import { type SchedulerLike, Subject } from 'rxjs';
 import type { FakeSocketLog } from '../fakeWebSocket';
-import { classifyFrame, type ExchangeStream, type SentFrame } from '../sentFrame';
+import { classifyFrame, type ExchangeStream, type SentFrame, symbolsOf } from '../sentFrame';
 import type { TestListenKeys } from '../testListenKeys';
 import { zipFrame } from '../zipFrame';
 import { ExchangeSocket, type SocketHooks } from './exchangeSocket';
@@ -90,18 +90,21 @@ export class ExchangeServer implements SocketHooks {
     this.limit.check();
     if (!isRecord(frame)) return;
     switch (kind) {
-      case 'sub':
+      case 'sub': {
         if (socket.stream !== 'public') return;
-        socket.live.set(`${String(frame['symbol'])}|${String(frame['topic'])}`, {
-          id: String(frame['id']),
-          binary: isRecord(frame['params']) && (frame['params']['binary'] === true || frame['params']['binary'] === 'true'),
-        });
-        if (this.settings.answerSubscriptions) {
-          this.reply(socket, { id: String(frame['id']), code: '0', msg: 'Success', event: 'sub', symbol: frame['symbol'], topic: frame['topic'] });
+        // A batched request names several symbols, comma-joined: each is a subscription of its own, answered alone
+        // with the request's id (as the simulator does).
+        const binary = isRecord(frame['params']) && (frame['params']['binary'] === true || frame['params']['binary'] === 'true');
+        for (const symbol of symbolsOf(frame)) {
+          socket.live.set(`${symbol}|${String(frame['topic'])}`, { id: String(frame['id']), binary });
+          if (this.settings.answerSubscriptions) {
+            this.reply(socket, { id: String(frame['id']), code: '0', msg: 'Success', event: 'sub', symbol, topic: frame['topic'] });
+          }
         }
         return;
+      }
       case 'cancel':
-        socket.live.delete(`${String(frame['symbol'])}|${String(frame['topic'])}`);
+        for (const symbol of symbolsOf(frame)) socket.live.delete(`${symbol}|${String(frame['topic'])}`);
         return;
       case 'cancel_all':
         socket.live.clear();
