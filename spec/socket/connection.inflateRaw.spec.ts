@@ -4,8 +4,8 @@ import { ConfigError, DecodeError } from '../../lib/errors';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import { connection, type ConnectionConfig } from '../../lib/socket/connection';
 import type { RawInflater } from '../../lib/socket/decodeFrame';
-import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
+import { fakeConnection } from '../helpers/fakeConnection';
 import { withDeclaredSize, zipBomb, zipText } from '../helpers/zipFrames';
 
 describe('connection', () => {
@@ -14,18 +14,7 @@ describe('connection', () => {
     testScheduler = errorAwareTestScheduler();
   });
 
-  function setup(config: Partial<ConnectionConfig>) {
-    const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
-    const conn = connection({
-      url: 'ws://127.0.0.1/quote/ws/v1',
-      WebSocketCtor: fake.WebSocketCtor,
-      scheduler: testScheduler,
-      pingIntervalMs: 10,
-      heartbeatTimeoutMs: 1000,
-      ...config,
-    });
-    return { fake, conn };
-  }
+  const setup = (config: Partial<ConnectionConfig>) => fakeConnection(testScheduler, config);
 
   describe('inflateRaw', () => {
     it('inflates zip frames with the injected inflater, with the same guard rails', () => {

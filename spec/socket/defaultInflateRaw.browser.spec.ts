@@ -9,13 +9,14 @@ import * as E from 'fp-ts/Either';
 import { map } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError } from '../../lib/errors';
-import { connection, type ConnectionConfig } from '../../lib/socket/connection';
+import type { ConnectionConfig } from '../../lib/socket/connection';
 import { decodeFrame } from '../../lib/socket/decodeFrame';
 import * as universal from '../../lib/socket/defaultInflateRaw';
 import * as browser from '../../lib/socket/defaultInflateRaw.browser';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { inflateRaw } from '../../lib/zip/inflateRaw';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
+import { fakeConnection } from '../helpers/fakeConnection';
 import { zipText } from '../helpers/zipFrames';
 
 jest.mock('../../lib/socket/defaultInflateRaw', () => jest.requireActual('../../lib/socket/defaultInflateRaw.browser'));
@@ -53,18 +54,7 @@ describe('defaultInflateRaw (browser build)', () => {
       testScheduler = errorAwareTestScheduler();
     });
 
-    function setup(config: Partial<ConnectionConfig>) {
-      const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
-      const conn = connection({
-        url: 'ws://127.0.0.1/quote/ws/v1',
-        WebSocketCtor: fake.WebSocketCtor,
-        scheduler: testScheduler,
-        pingIntervalMs: 10,
-        heartbeatTimeoutMs: 1000,
-        ...config,
-      });
-      return { fake, conn };
-    }
+    const setup = (config: Partial<ConnectionConfig>) => fakeConnection(testScheduler, config);
 
     it('ends with a ConfigError naming the import at the first binary frame, not retried; the socket closes (1000)', () => {
       let fake: ReturnType<typeof fakeWebSocket> | undefined;
