@@ -110,7 +110,7 @@ export type {
 
 // Market streams
 export { marketStreams, customKlineInterval } from './market/index';
-export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
+export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, KlineGap, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
 
 // Operators
 export {

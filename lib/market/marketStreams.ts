@@ -35,11 +35,13 @@ import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
 import { requestBatcher } from './internal/requestBatcher';
 import { restTrades } from './internal/restTrades';
+import { klineHistory as withKlineHistory, restKlinePages } from './internal/klineHistory';
 import { marketFeed } from './internal/marketFeed';
 import { marketFrameReader } from './internal/marketFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
+import type { KlineGap } from './klineGap';
 import type { MarketMessage, TopicOptions } from './marketMessage';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
@@ -145,6 +147,14 @@ export interface MarketStreamsConfig {
    */
   readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number | undefined } | undefined;
   /**
+   * Candle history over HTTP: with `rest` (a `restClient`, or anything with its `klines` call),
+   * `klines(symbol, interval, { history: n })` emits the last `n` closed candles from `GET /quote/v1/klines`
+   * (pages of 1000, newest first, each page at most `timeoutMs`, default 5000) before the live ones. A fetch
+   * that fails is reported on `errors$` and signalled on `klineGaps$`. Default: none (`history` errors with a
+   * `ConfigError`).
+   */
+  readonly klineHistory?: { readonly rest: Pick<RestCalls, 'klines'>; readonly timeoutMs?: number | undefined } | undefined;
+  /**
    * A REST client (or anything with its `clockSample`) whose signing clock follows this stream's heartbeats:
    * while the public socket is open, each pong answering our ping (`serverTime - localTime` measured over its
    * round trip, see `serverClock`) is handed to `rest.clockSample(offsetMs, rttMs)`, so signed calls use the
@@ -174,8 +184,19 @@ export interface MarketStreams {
   /**
    * Candles of `kline_<interval>`: the open candle repeats as it updates (pipe `closedCandles()` for closed ones).
    * `interval` is one of the service's (`KlineInterval`), or `customKlineInterval('…')` for one this list lacks.
+   *
+   * `options.history` (a positive integer, default none): emit the last `history` closed candles first, oldest
+   * first, from `GET /quote/v1/klines` (pages of 1000), then the live ones. The history is the candles that opened
+   * before the first live candle, so no open time comes twice (the live one wins) and none is skipped at the seam;
+   * live candles that come meanwhile are held, then follow in order. Needs `klineHistory` in the config (else the
+   * observable errors with a `ConfigError`, option `history`). A history that cannot be fetched is reported on
+   * `errors$` and signalled on `klineGaps$`, and the live candles flow on.
    */
-  klines(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<KlineRecord>;
+  klines(
+    symbol: string,
+    interval: KlineInterval | CustomKlineInterval,
+    options?: TopicOptions & { readonly history?: number | undefined },
+  ): Observable<KlineRecord>;
   /** 24-hour ticker records. */
   realtimes(symbol: string, options?: TopicOptions): Observable<RealtimesRecord>;
   /**
@@ -214,6 +235,8 @@ export interface MarketStreams {
    * trades that were never delivered (lost on a socket that stayed open) and can no longer be emitted in order. Hot.
    */
   readonly gaps$: Observable<TradeGap>;
+  /** Candle histories (`klines(…, { history })`) that could not be fetched, each once (see {@link KlineGap}). Hot. */
+  readonly klineGaps$: Observable<KlineGap>;
   /** Estimate of `serverTime - localTime` from the heartbeats. */
   readonly serverClock: ServerClock;
 }
@@ -238,6 +261,8 @@ const SUSPECT_DELAY_MS = 250;
 
 /** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
 const BACKFILL_LIMIT = 100;
+/** Candles one history page asks for: the most `GET /quote/v1/klines` serves. @internal */
+const KLINE_PAGE_LIMIT = 1000;
 
 const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000 };
 
@@ -327,6 +352,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     scheduler = asyncScheduler,
     WebSocketCtor,
     tradeBackfill,
+    klineHistory,
     rest,
     random = Math.random,
     maxSymbolsPerFrame = 20,
@@ -341,6 +367,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const checkSymbol = symbolChecker(symbolPattern, symbols);
   if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
   if (tradeBackfill?.timeoutMs !== undefined) positive('tradeBackfill.timeoutMs', tradeBackfill.timeoutMs, false);
+  if (klineHistory?.timeoutMs !== undefined) positive('klineHistory.timeoutMs', klineHistory.timeoutMs, false);
   for (const [kind, ms] of Object.entries(staleAfterMs)) {
     if (ms !== undefined && !(ms > 0)) throw new ConfigError(`staleAfterMs.${kind}`, 'must be a positive number (Infinity turns it off)');
   }
@@ -363,6 +390,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
+  const klineGaps = new Subject<KlineGap>();
   const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 });
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
@@ -513,7 +541,27 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
     tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
     depthMessages: (symbol, options) => messages(symbol, 'depth', DepthRecordCodec, options),
-    klines: (symbol, interval, options) => records(api.klineMessages(symbol, interval, options)),
+    klines: (symbol, interval, options) => {
+      const live = records(api.klineMessages(symbol, interval, options));
+      const history = options?.history;
+      if (history === undefined) return live;
+      if (!(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));
+      if (klineHistory === undefined) {
+        return throwError(() => new ConfigError('history', 'needs `klineHistory: { rest }` in the marketStreams config (the candles come from GET /quote/v1/klines)'));
+      }
+      return live.pipe(
+        withKlineHistory(restKlinePages(klineHistory.rest, symbol, interval), {
+          history,
+          pageLimit: KLINE_PAGE_LIMIT,
+          scheduler,
+          ...(klineHistory.timeoutMs !== undefined && { timeoutMs: klineHistory.timeoutMs }),
+          onShortfall: ({ firstLiveTime, missing, error }) => {
+            errors.next(error instanceof Error ? error : new Error(String(error)));
+            klineGaps.next({ symbol, interval, firstLiveTime, missing, error });
+          },
+        }),
+      );
+    },
     realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
     depth: (symbol, options) => records(api.depthMessages(symbol, options)),
     trades: (symbol, options) =>
@@ -533,6 +581,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     status$: streamStatus(conn.status$, counters, scheduler),
     errors$: merge(conn.errors$, errors),
     gaps$: gaps.asObservable(),
+    klineGaps$: klineGaps.asObservable(),
     serverClock: conn.serverClock,
   };
   return api;

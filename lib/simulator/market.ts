@@ -116,6 +116,8 @@ export class SymbolMarket {
     k.quoteVolume += mul(price, qty);
     for (const interval of KLINE_INTERVALS) {
       const c = this.candle(interval, t);
+      // a candle's first trade opens it (as `GET /quote/v1/klines` builds it from the trades): until then it is flat at the last price
+      if (c.v === 0n) c.o = c.h = c.l = price;
       c.h = price > c.h ? price : c.h;
       c.l = price < c.l ? price : c.l;
       c.c = price;

@@ -1,6 +1,6 @@
 import type { RequestParams } from './auth';
 import { candleEnd, candleStart, isKlineInterval } from './candles';
-import { formatDecimal, mul } from './decimal';
+import { formatDecimal, formatFixed, mul } from './decimal';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { SymbolMarket } from './market';
 import { symbolFilters } from './symbolRules';
@@ -85,7 +85,8 @@ export function trades(markets: ReadonlyMap<string, SymbolMarket>, params: Reque
 /**
  * `GET /quote/v1/klines` (symbol, interval, startTime, endTime, limit default 500, max 1000), built from the
  * trade history the simulator keeps (1000 trades per pair): `[[openTime, o, h, l, c, v, closeTime, qv, n]]`,
- * oldest first, prices and volumes as decimal text.
+ * oldest first, prices and volumes as decimal text written as the stream's kline records write them (the pair's
+ * price and quantity decimals): a candle with trades reads the same here as on `kline_<interval>`.
  * @internal
  */
 export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams): MarketAnswer {
@@ -115,8 +116,11 @@ export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: Reque
     last.qv += mul(trade.price, trade.qty);
     last.n += 1;
   }
+  // prices and volume written as the stream writes them (the pair's decimals), so a candle reads the same on both
+  const price = (v: bigint): string => formatFixed(v, m.info.priceDecimals);
+  const qty = (v: bigint): string => formatFixed(v, m.info.qtyDecimals);
   const body = candles
     .slice(-(limit ?? 500))
-    .map((c) => [c.t, ...[c.o, c.h, c.l, c.c, c.v].map(formatDecimal), candleEnd(interval, c.t), formatDecimal(c.qv), c.n]);
+    .map((c) => [c.t, ...[c.o, c.h, c.l, c.c].map(price), qty(c.v), candleEnd(interval, c.t), formatDecimal(c.qv), c.n]);
   return { ok: true, body };
 }

@@ -1,8 +1,9 @@
 import { distinctUntilChanged, filter, map, type Observable, take } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
-import { ConfigError, DecodeError, SubscriptionRejectedError } from '../../lib/errors';
+import { ConfigError, DecodeError, RateLimitedError, SubscriptionRejectedError } from '../../lib/errors';
 import { customKlineInterval } from '../../lib/market/klineInterval';
 import { marketStreams, type MarketStreamsConfig } from '../../lib/market/marketStreams';
+import type { RestKline } from '../../lib/codecs/rest/marketData';
 import { restClient } from '../../lib/rest/restClient';
 import type { MarketStatus } from '../../lib/market/marketStatus';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
@@ -652,6 +653,58 @@ describe('marketStreams', () => {
         expectObservable(market.trades('BTC-USDT'), '^ 5ms !').toBe('');
         testScheduler.flush();
         expect(requests(fake.latest())).toEqual(['sub BTC-USDT depth 1', 'sub BTC-USDT trade 2', 'cancel BTC-USDT depth 3', 'cancel BTC-USDT trade 4']);
+      });
+    });
+  });
+
+  describe('klines with history (issue 29)', () => {
+    const restKline = (t: number): RestKline => ({ t, o: '1', h: '2', l: '0.5', c: '1.5', v: '10', closeTime: t + 59_999, qv: '15', n: 3 });
+    const closed = (t: number) => ({ t, o: '1', h: '2', l: '0.5', c: '1.5', v: '10' });
+
+    it('emits the closed candles before the first live one from GET /quote/v1/klines, then the live ones, the open one once', () => {
+      testScheduler.run(({ cold, expectObservable }) => {
+        const asked: unknown[] = [];
+        const rest = {
+          klines: (request: { symbol: string; interval: string; endTime?: number | undefined; limit?: number | undefined }) => {
+            asked.push(request);
+            // the service's answer holds the open candle too (t 180 000): it is not emitted twice
+            return cold('-r|', { r: [60_000, 120_000, 180_000].filter((t) => t <= (request.endTime ?? Infinity)).map(restKline).concat([restKline(180_000)]) });
+          },
+        };
+        const { fake, market } = setup({ klineHistory: { rest } });
+        const [open, next] = [kline(180_000, '3'), kline(240_000, '4')];
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [open], { id: '1', klineType: '1m', f: true })));
+        fake.at(9, (s) => s.receive(envelope('BTCUSDT', 'kline', [next], { id: '1', klineType: '1m' })));
+        expectObservable(market.klines('BTCUSDT', '1m', { history: 2 }), '^ 12ms !').toBe('4ms (abc) d', { a: closed(60_000), b: closed(120_000), c: open, d: next });
+        testScheduler.flush();
+        expect(asked).toEqual([{ symbol: 'BTCUSDT', interval: '1m', endTime: 179_999, limit: 2 }]);
+      });
+    });
+
+    it('lets the live candles flow when the history fails, and signals the gap on klineGaps$ (and the cause on errors$)', () => {
+      testScheduler.run(({ cold, expectObservable }) => {
+        const limited = new RateLimitedError(429, 1000, -1003, 'Too many requests');
+        const { fake, market } = setup({ klineHistory: { rest: { klines: () => cold('-#', undefined, limited) } } });
+        const [open, next] = [kline(180_000, '3'), kline(240_000, '4')];
+        fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [open], { id: '1', klineType: '1m', f: true })));
+        fake.at(9, (s) => s.receive(envelope('BTCUSDT', 'kline', [next], { id: '1', klineType: '1m' })));
+        expectObservable(market.klines('BTCUSDT', '1m', { history: 5 }), '^ 12ms !').toBe('4ms a 4ms b', { a: open, b: next });
+        expectObservable(market.klineGaps$, '^ 12ms !').toBe('4ms g', { g: { symbol: 'BTCUSDT', interval: '1m', firstLiveTime: 180_000, missing: 5, error: limited } });
+        expectObservable(market.errors$, '^ 12ms !').toBe('4ms e', { e: limited });
+      });
+    });
+
+    it('refuses a history without klineHistory in the config, or one that is not a positive integer, before anything is sent', () => {
+      testScheduler.run(({ expectObservable }) => {
+        const { fake, market } = setup();
+        const needsRest = new ConfigError('history', 'needs `klineHistory: { rest }` in the marketStreams config (the candles come from GET /quote/v1/klines)');
+        expectObservable(market.klines('BTCUSDT', '1m', { history: 10 })).toBe('#', undefined, needsRest);
+        const { market: withRest } = setup({ klineHistory: { rest: restClient({ baseUrl: 'http://127.0.0.1:1' }) } });
+        for (const history of [0, -1, 2.5, NaN]) {
+          expectObservable(withRest.klines('BTCUSDT', '1m', { history })).toBe('#', undefined, new ConfigError('history', 'must be a positive integer'));
+        }
+        testScheduler.flush();
+        expect(fake.sockets).toHaveLength(0);
       });
     });
   });

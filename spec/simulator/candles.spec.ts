@@ -1,4 +1,9 @@
-import { candleEnd, candleStart, isKlineInterval, KLINE_INTERVALS } from '../../lib/simulator/candles';
+import { candleEnd, candleStart, isKlineInterval, KLINE_INTERVALS, type KlineInterval } from '../../lib/simulator/candles';
+import { parseDecimal } from '../../lib/simulator/decimal';
+import { klineRecord } from '../../lib/simulator/marketRecords';
+import { idSource, SymbolMarket } from '../../lib/simulator/market';
+import { klines } from '../../lib/simulator/marketRest';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
 
 const at = (iso: string): number => Date.parse(iso);
 
@@ -35,5 +40,38 @@ describe('candleStart / candleEnd', () => {
       expect(candleStart(interval, e)).toBe(s);
       expect(candleStart(interval, e + 1)).toBe(e + 1);
     }
+  });
+});
+
+describe('REST candles and live candles', () => {
+  const MIN = 60_000;
+  const T0 = 1_700_000_040_000;
+
+  it.each<KlineInterval>(['1m', '5m'])('agree for every %s candle with trades: GET /quote/v1/klines shows what the stream showed', (interval) => {
+    const m = new SymbolMarket(symbolInfo('BTCUSDT') as SymbolInfo, 1, idSource(5n), T0);
+    m.trades.splice(0);
+    const from = candleStart(interval, T0 + 10 * MIN);
+    // the last state the stream pushed of each candle: a push every 10 s (so a candle is opened flat, at the last
+    // price, before its first trade) and a trade every 37 s, at prices that move both ways
+    const live = new Map<number, string[]>();
+    const prices = ['100', '103', '99', '101', '97', '104', '102', '98'];
+    const push = (t: number): void => {
+      const c = klineRecord(m, interval, t) as Record<'o' | 'h' | 'l' | 'c' | 'v', string> & { t: number };
+      live.set(c.t, [c.o, c.h, c.l, c.c, c.v]);
+    };
+    for (let s = 0, i = 0; s < 25 * 60; s++) {
+      const t = from + s * 1000;
+      if (s % 10 === 0) push(t);
+      if (s % 37 === 5) {
+        m.recordTrade(parseDecimal(prices[i % prices.length] as string) ?? 0n, parseDecimal('0.5') ?? 0n, i % 2 === 0, t);
+        i += 1;
+        push(t);
+      }
+    }
+    const answer = klines(new Map([['BTCUSDT', m]]), new Map(Object.entries({ symbol: 'BTCUSDT', interval })));
+    if (!answer.ok) throw new Error('klines refused');
+    const rest = new Map((answer.body as Array<[number, ...string[]]>).map(([t, ...rest]) => [t, rest.slice(0, 5)]));
+    expect(rest.size).toBeGreaterThan(1);
+    expect(rest).toEqual(live);
   });
 });

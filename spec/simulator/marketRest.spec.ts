@@ -104,13 +104,13 @@ describe('klines', () => {
       ['11', '0.5', start + MIN + 5],
     ]);
 
-  it('builds candles from the trade history: open, high, low, close, volume, close time, quote volume, count', () => {
+  it('builds candles from the trade history: open, high, low, close, volume (the pair\'s decimals, as the stream writes them), close time, quote volume, count', () => {
     const answer = klines(ms(), params({ symbol: 'BTCUSDT', interval: '1m' }));
     expect(answer).toEqual({
       ok: true,
       body: [
-        [start, '10', '12', '9', '9', '4', start + MIN - 1, '43', 3],
-        [start + MIN, '11', '11', '11', '11', '0.5', start + 2 * MIN - 1, '5.5', 1],
+        [start, '10.00', '12.00', '9.00', '9.00', '4.0000', start + MIN - 1, '43', 3],
+        [start + MIN, '11.00', '11.00', '11.00', '11.00', '0.5000', start + 2 * MIN - 1, '5.5', 1],
       ],
     });
   });
