@@ -30,7 +30,7 @@ export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, Order
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
-export { averagePrice, decimalToNumber, isDecimalText, toDecimalText } from './codecs/decimal';
+export { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from './codecs/decimal';
 export type {
   KlineRecord,
   RealtimesRecord,

@@ -12,6 +12,7 @@ import {
   type DecimalText,
   formatScaled,
   isDecimalGrammar,
+  multiplyScaled,
   parseDecimal,
   plainDecimalFault,
 } from '../internal/decimal';
@@ -103,8 +104,43 @@ export function decimalToNumber(text: string): number {
  * ```
  */
 export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fractionDigits = 18): DecimalText | undefined {
-  const n = parseDecimal(cumulativeQuote);
-  const d = parseDecimal(cumulativeQty);
+  return divideDecimal(cumulativeQuote, cumulativeQty, fractionDigits);
+}
+
+/**
+ * `a × b`, exactly, as canonical decimal text (no float in between): a price a percentage away from the book,
+ * an order's notional. `undefined` when either is not decimal text (or has an exponent beyond ±1000). Fit the
+ * result to a symbol's tick or step with `fitPrice` / `fitQuantity` before it goes into an order.
+ *
+ * @example
+ * ```ts
+ * import { multiplyDecimal } from 'ex-streams';
+ * multiplyDecimal('30000.02', '0.99'); // '29700.0198'
+ * multiplyDecimal('0.1', '3');         // '0.3' (a float says 0.30000000000000004)
+ * ```
+ */
+export function multiplyDecimal(a: string, b: string): DecimalText | undefined {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  return x === undefined || y === undefined ? undefined : formatScaled(canonicalScaled(multiplyScaled(x, y)));
+}
+
+/**
+ * `a / b`, exactly, truncated toward zero to at most `fractionDigits` fraction digits (default 18), trailing
+ * zeros removed: the quantity a quote amount buys at a price, an average price. `undefined` when `b` is zero or
+ * either is not decimal text (or has an exponent beyond ±1000).
+ *
+ * @example
+ * ```ts
+ * import { divideDecimal } from 'ex-streams';
+ * divideDecimal('20', '30000');     // '0.000666666666666666'
+ * divideDecimal('10', '3', 2);      // '3.33'
+ * divideDecimal('1', '0');          // undefined
+ * ```
+ */
+export function divideDecimal(a: string, b: string, fractionDigits = 18): DecimalText | undefined {
+  const n = parseDecimal(a);
+  const d = parseDecimal(b);
   if (n === undefined || d === undefined || d.units === 0n) return undefined;
   const digits = Math.max(0, Math.floor(fractionDigits));
   // (n.units / 10^n.scale) / (d.units / 10^d.scale), scaled by 10^digits

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { averagePrice, decimalToNumber, isDecimalText, toDecimalText } from '../../lib/codecs/decimal';
+import { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from '../../lib/codecs/decimal';
 import { ConfigError } from '../../lib/errors';
 
 /** Plain decimal text, by the book: digits, optionally a point and digits, at most 64 characters. */
@@ -120,5 +120,49 @@ describe('averagePrice', () => {
 
   it('is zero when the quote amount is zero', () => {
     expect(averagePrice('0', '1')).toBe('0');
+  });
+});
+
+describe('multiplyDecimal / divideDecimal', () => {
+  /** An exact decimal as text from integer units and a scale (the model: BigInt, no float). */
+  const decimalArb = fc.record({ units: fc.bigInt({ min: 0n, max: 10n ** 20n }), scale: fc.integer({ min: 0, max: 12 }) });
+  const text = ({ units, scale }: { units: bigint; scale: number }): string => {
+    const digits = units.toString().padStart(scale + 1, '0');
+    return scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+  };
+
+  it('multiplies exactly, in canonical text', () => {
+    expect(multiplyDecimal('30000.02', '0.99')).toBe('29700.0198');
+    expect(multiplyDecimal('0.1', '3')).toBe('0.3');
+    expect(multiplyDecimal('1e-7', '10')).toBe('0.000001');
+    expect(multiplyDecimal('1', 'x')).toBeUndefined();
+    fc.assert(
+      fc.property(decimalArb, decimalArb, (a, b) => {
+        const product = multiplyDecimal(text(a), text(b))!;
+        const [whole, fraction = ''] = product.split('.');
+        // Read back at scale a.scale + b.scale, the product's units are the product of the units.
+        const scale = a.scale + b.scale;
+        expect(BigInt(whole! + fraction.padEnd(scale, '0'))).toBe(a.units * b.units);
+        expect(fraction.endsWith('0')).toBe(false);
+      }),
+    );
+  });
+
+  it('divides exactly, truncated toward zero; averagePrice is the same division', () => {
+    expect(divideDecimal('20', '30000')).toBe('0.000666666666666666');
+    expect(divideDecimal('10', '3', 2)).toBe('3.33');
+    expect(divideDecimal('1', '0')).toBeUndefined();
+    fc.assert(
+      fc.property(decimalArb, decimalArb.filter((d) => d.units > 0n), (a, b) => {
+        const quotient = divideDecimal(text(a), text(b), 6)!;
+        const [whole, fraction = ''] = quotient.split('.');
+        // q = floor(a / b × 10^6): q × b ≤ a × 10^6 < (q + 1) × b, at a common scale.
+        const q = BigInt(whole! + fraction.padEnd(6, '0'));
+        const left = a.units * 10n ** BigInt(6 + b.scale);
+        const right = b.units * 10n ** BigInt(a.scale);
+        expect(q * right <= left && left < (q + 1n) * right).toBe(true);
+        expect(averagePrice(text(a), text(b), 6)).toBe(quotient);
+      }),
+    );
   });
 });

@@ -1,9 +1,9 @@
 /**
- * The three demo orders, derived from the current order books. Pure: a limit price is chosen with `Number` (1%
- * under the bid, say), then fitted to the symbol's rules by `fitPrice` / `fitQuantity`: exact decimal text on the
- * tick and the step, never a float's `toFixed`.
+ * The three demo orders, derived from the current order books. Pure: a limit price is computed exactly
+ * (`multiplyDecimal`: 1% under the bid, say), a quantity from a quote amount (`divideDecimal`), then fitted to the
+ * symbol's rules by `fitPrice` / `fitQuantity`: exact decimal text on the tick and the step, never a float.
  */
-import { fitPrice, fitQuantity, type DecimalText, type OrderBook, type OrderSide, type SymbolRules } from '../../../lib/index';
+import { divideDecimal, fitPrice, fitQuantity, multiplyDecimal, type DecimalText, type OrderBook, type OrderSide, type SymbolRules } from '../../../lib/index';
 import type { OrderRole } from './model';
 
 /** One order the demo will place. */
@@ -33,15 +33,20 @@ export interface PlanInput {
 }
 
 /** Quote amount of the resting orders, and of the filling order on a real deployment. */
-const REST_NOTIONAL = { simulator: 1000, deployment: 20 } as const;
+const REST_NOTIONAL = { simulator: '1000', deployment: '20' } as const;
 /** Simulated book levels hold at most 2 units: 2.5 always takes two levels or more. */
-const SIMULATOR_FILL_QUANTITY = 2.5;
+const SIMULATOR_FILL_QUANTITY = '2.5';
 
-/** A price near `value` on the tick (a buy rounds down); `undefined` below one tick. */
-const priceNear = (rules: SymbolRules, side: OrderSide, value: number): DecimalText | undefined => fitPrice(rules, side, String(value));
+/** `price × factor` on the tick (a buy rounds down); `undefined` below one tick. */
+const priceNear = (rules: SymbolRules, side: OrderSide, price: DecimalText, factor: DecimalText): DecimalText | undefined => {
+  const value = multiplyDecimal(price, factor);
+  return value === undefined ? undefined : fitPrice(rules, side, value);
+};
 /** The quantity worth `notional` at `price`, down to the step; at least the minimum quantity (or one step). */
-const quantityFor = (rules: SymbolRules, notional: number, price: number): DecimalText | undefined =>
-  fitQuantity(rules, String(notional / price)) ?? rules.minQty ?? rules.stepSize;
+const quantityFor = (rules: SymbolRules, notional: DecimalText, price: DecimalText): DecimalText | undefined => {
+  const quantity = divideDecimal(notional, price);
+  return (quantity === undefined ? undefined : fitQuantity(rules, quantity)) ?? rules.minQty ?? rules.stepSize;
+};
 
 /**
  * Plans, in placement order: a BUY 1% under the best bid (rests), a BUY 2% under it (cancelled later) and a
@@ -54,14 +59,14 @@ export function planOrders({ restBook, fillBook, simulator, runId, rules }: Plan
   const restRules = rules.get(restBook.symbol);
   const fillRules = rules.get(fillBook.symbol);
   if (bid === undefined || ask === undefined || restRules === undefined || fillRules === undefined) return undefined;
-  const bidPrice = Number(bid[0]);
-  const askPrice = Number(ask[0]);
+  const bidPrice = bid[0];
+  const askPrice = ask[0];
   const notional = simulator ? REST_NOTIONAL.simulator : REST_NOTIONAL.deployment;
   const restQuantity = quantityFor(restRules, notional, bidPrice);
-  const fillQuantity = simulator ? fitQuantity(fillRules, String(SIMULATOR_FILL_QUANTITY)) : quantityFor(fillRules, notional, askPrice);
-  const restsAt = priceNear(restRules, 'BUY', bidPrice * 0.99);
-  const cancelledAt = priceNear(restRules, 'BUY', bidPrice * 0.98);
-  const fillsAt = priceNear(fillRules, 'BUY', askPrice * 1.01);
+  const fillQuantity = simulator ? fitQuantity(fillRules, SIMULATOR_FILL_QUANTITY) : quantityFor(fillRules, notional, askPrice);
+  const restsAt = priceNear(restRules, 'BUY', bidPrice, '0.99');
+  const cancelledAt = priceNear(restRules, 'BUY', bidPrice, '0.98');
+  const fillsAt = priceNear(fillRules, 'BUY', askPrice, '1.01');
   if (restQuantity === undefined || fillQuantity === undefined) return undefined;
   if (restsAt === undefined || cancelledAt === undefined || fillsAt === undefined) return undefined;
   const id = (role: string): string => `demo${role}${runId}`;
