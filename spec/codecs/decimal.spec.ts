@@ -1,20 +1,12 @@
 import fc from 'fast-check';
 import { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from '../../lib/codecs/decimal';
 import { ConfigError } from '../../lib/errors';
+import { thrown } from '../helpers/thrown';
 
 /** Plain decimal text, by the book: digits, optionally a point and digits, at most 64 characters. */
 const PLAIN = /^\d+(?:\.\d+)?$/;
 const isPlain = (s: string): boolean => PLAIN.test(s) && s.length <= 64;
 
-/** What `run` throws (the test fails when it throws nothing). */
-const thrown = (run: () => unknown): unknown => {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('nothing thrown');
-};
 
 describe('isDecimalText', () => {
   it('accepts plain decimal text only', () => {

@@ -4,6 +4,7 @@ import type { ExchangeInfo } from '../../lib/codecs/rest/exchangeInfo';
 import { ConfigError, OrderRuleError } from '../../lib/errors';
 import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, type SymbolRules } from '../../lib/orders/symbolRules';
 import type { NewOrderRequest } from '../../lib/rest/callTypes';
+import { thrown } from '../helpers/thrown';
 
 // ---- an exact model of plain decimal text, independent of lib/internal/decimal.ts ----------------------------
 
@@ -360,15 +361,6 @@ describe('checkOrder', () => {
 
 // ---- fitOrder -------------------------------------------------------------------------------------------------
 
-/** What `run` throws (the test fails when it throws nothing). */
-const thrown = (run: () => unknown): unknown => {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  throw new Error('nothing thrown');
-};
 
 describe('fitOrder', () => {
   const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', stepSize: '0.0001', minQty: '0.0001', minNotional: '5', minAmount: '10' };
