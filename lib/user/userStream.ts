@@ -349,10 +349,9 @@ export function userStream(config: UserStreamConfig): UserStream {
     }),
   );
   // The connection as every status$ observer sees it (a passive listener starts nothing, and stays across
-  // starts); a stop also ends the sync of the state (the next start folds afresh).
+  // starts; a state repeated, e.g. the start's `connecting` then the connection's own, is dropped by streamStatus);
+  // a stop also ends the sync of the state (the next start folds afresh).
   outputs.pick('status', (i) => i.status, true).subscribe((status) => {
-    const shown = connectionStatus.value;
-    if (status.type === 'connecting' && shown.type === 'connecting' && status.epoch === shown.epoch && status.attempt === shown.attempt) return;
     if (status.type === 'closed' && (counters.value.authoritative || counters.value.syncedEpoch !== undefined)) {
       const { syncedEpoch: _, ...rest } = counters.value;
       counters.next({ ...rest, authoritative: false });
