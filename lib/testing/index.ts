@@ -6,7 +6,7 @@
 
 // The test exchange
 export { testExchange } from './testExchange';
-export type { TestExchange, TestExchangeConfig, TestExchangeServer, ScriptOptions, FaultOptions } from './testExchange';
+export type { TestExchange, TestExchangeConfig, TestExchangeServer, ScriptOptions, FaultOptions, ReplayOptions, ReplayRun } from './testExchange';
 export type { ExchangeStream, SentFrame, SentFrameKind, SentFrameFilter } from './sentFrame';
 
 // Listen keys
@@ -32,3 +32,9 @@ export { zipFrame } from './zipFrame';
 // The low-level fake socket
 export { FakeWebSocket, fakeWebSocket } from './fakeWebSocket';
 export type { FakeSocketLog, FakeWebSocketFactory } from './fakeWebSocket';
+
+// Recordings and their replay
+export { RecordedEventCodec } from './recording';
+export type { RecordedEvent, Recording, CorruptLine } from './recording';
+export { replayMarket } from './replayMarket';
+export type { ReplayMarketConfig, ReplayedMarket } from './replayMarket';

@@ -1,4 +1,4 @@
-import { asyncScheduler, filter, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, filter, type Observable, ReplaySubject, type SchedulerLike } from 'rxjs';
 import type { MarketStreamsConfig } from '../market/marketStreams';
 import type { ConnectionConfig } from '../socket/connection';
 import type { WebSocketCtor } from '../socket/webSocketLike';
@@ -7,7 +7,9 @@ import { inflateRaw } from '../zip/inflateRaw';
 import type { FakeSocketLog, FakeWebSocket } from './fakeWebSocket';
 import { ExchangeServer } from './internal/exchangeServer';
 import { ExchangeSocket } from './internal/exchangeSocket';
+import { ReplayPlayer } from './internal/replayPlayer';
 import { RunLimit } from './internal/runLimit';
+import type { Recording } from './recording';
 import { parseScript } from './internal/script';
 import { type ExchangeStream, matchesFilter, type SentFrame, type SentFrameFilter } from './sentFrame';
 import { type TestListenKeys, testListenKeys } from './testListenKeys';
@@ -95,6 +97,52 @@ export interface TestExchangeServer {
   public(marbles: string, values?: Readonly<Record<string, unknown>>, options?: ScriptOptions): void;
   /** Plays frames on the private (user) stream. */
   private(marbles: string, values?: Readonly<Record<string, unknown>>, options?: ScriptOptions): void;
+  /**
+   * Plays a recording (or a slice of one: `{ events: recording.events.slice(a, b) }`) from now, each event at
+   * `now + (t - t0) / speed` (`t0`: the first event's time), so a marble test runs on real frames. Public frames go
+   * to the sockets subscribed to their topic, with the client's request id; a recorded `close` closes the sockets
+   * with its code and holds new connections until the next recorded `open` (also when the slice starts with one).
+   * See {@link ReplayOptions}; the run's `ended$` emits once the last event was played.
+   */
+  replay(recording: Recording, options?: ReplayOptions): ReplayRun;
+}
+
+/**
+ * Options of `exchange.server.replay` ({@link TestExchangeServer.replay}).
+ *
+ * @example
+ * ```ts
+ * import type { Recording, TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange, recording: Recording; // in a run
+ * exchange.server.replay(recording, { speed: 10 }); // ten recorded seconds per virtual second
+ * ```
+ */
+export interface ReplayOptions {
+  /**
+   * Recorded time per replayed time: 1 (default) real time, N N× faster, `Infinity` as fast as possible (every event
+   * at once, in order; a recorded `open` waits for the client's socket, and the client acts after each `open` and
+   * `close` before the next frames are played).
+   */
+  readonly speed?: number | undefined;
+  /** The stream played on. Default: the recording's (`start` line), else `'public'`. */
+  readonly stream?: ExchangeStream | undefined;
+}
+
+/**
+ * A recording being played by `exchange.server.replay`.
+ *
+ * @example
+ * ```ts
+ * import type { Recording, TestExchange } from 'ex-streams/testing';
+ * declare const exchange: TestExchange, recording: Recording; // in a run
+ * exchange.server.replay(recording).ended$.subscribe(() => console.log('the recording is over'));
+ * ```
+ */
+export interface ReplayRun {
+  /** Emits once and completes when the last event has been played (replays that at once to late subscribers). */
+  readonly ended$: Observable<void>;
+  /** The replay time of recorded time `t` (ms). */
+  timeOf(t: number): number;
 }
 
 /**
@@ -262,7 +310,24 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
     publicUrl,
     privateUrl,
     listenKeys,
-    server: { public: script('public'), private: script('private') },
+    server: {
+      public: script('public'),
+      private: script('private'),
+      replay: (recording, { speed = 1, stream } = {}) => {
+        if (!(speed > 0)) throw new RangeError(`exchange.server.replay: speed must be a positive number (or Infinity), got ${String(speed)}`);
+        const ended$ = new ReplaySubject<void>(1);
+        const start = recording.events.find((e) => e.k === 'start');
+        const player = new ReplayPlayer(server, scheduler, recording.events, {
+          stream: stream ?? (start?.k === 'start' ? start.stream : 'public'),
+          speed,
+          onEnd: () => {
+            ended$.next();
+            ended$.complete();
+          },
+        }, limit);
+        return { ended$: ended$.asObservable(), timeOf: (t) => player.timeOf(t) };
+      },
+    },
     marketConfig: ({ connection, ...overrides } = {}) => ({
       url: publicUrl,
       WebSocketCtor: Socket,

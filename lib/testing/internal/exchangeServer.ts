@@ -57,6 +57,8 @@ export class ExchangeServer implements SocketHooks {
   readonly sides: Record<ExchangeStream, StreamSide> = { public: side(), private: side() };
   readonly frames: SentFrame[] = [];
   readonly sent$ = new Subject<SentFrame>();
+  /** Every socket constructed, after its handshake was scheduled (a replay waits on it at speed `Infinity`). */
+  readonly created$ = new Subject<ExchangeSocket>();
   private readonly scheduler: SchedulerLike;
 
   constructor(
@@ -80,6 +82,7 @@ export class ExchangeServer implements SocketHooks {
     s.logs.push(socket.log);
     this.limit.check();
     this.scheduler.schedule(() => this.handshake(socket), this.settings.openDelayMs);
+    this.created$.next(socket);
   }
 
   sent(socket: ExchangeSocket, text: string): void {

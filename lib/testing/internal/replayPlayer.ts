@@ -1,0 +1,144 @@
+import type { SchedulerLike } from 'rxjs';
+import type { RecordedEvent } from '../recording';
+import type { ExchangeStream } from '../sentFrame';
+import type { ExchangeServer } from './exchangeServer';
+import type { ExchangeSocket } from './exchangeSocket';
+import type { RunLimit } from './runLimit';
+import { binaryFrameText, routeOf, withId } from './recordedFrame';
+
+/** How a recording is played on the test exchange (see `TestExchangeServer.replay`). @internal */
+export interface PlayOptions {
+  readonly stream: ExchangeStream;
+  /** Recorded ms per replayed ms: 1 real time, N N× faster, `Infinity` as fast as the client keeps up. */
+  readonly speed: number;
+  /** Called once, after the last event was played. */
+  readonly onEnd: () => void;
+}
+
+/**
+ * Plays recorded events on a test exchange's server, one at a time (a cursor: a day of frames is never queued on the
+ * scheduler at once), each at `start + (t - t0) / speed` where `t0` is the first event's time:
+ *
+ * - a frame goes to every open socket of the stream that has a live subscription of its route (public: the frame's
+ *   `symbol` and topic, with the replay client's request `id`); frames that are no topic's data (pongs, acks, errors)
+ *   are not played: the exchange answers the replay client's own pings and requests;
+ * - `close` closes the stream's open sockets with the recorded code, then holds new handshakes (the exchange's stall)
+ *   until the next `open`, so a client that reconnects at once opens its new epoch at the recorded time;
+ * - a recording that starts with `open` holds handshakes until then too;
+ * - at speed `Infinity` every event is due at once; an `open` then waits for the client's next socket, and each
+ *   lifecycle event lets the client act (reconnect, resubscribe) before the frames after it are played.
+ * @internal
+ */
+export class ReplayPlayer {
+  private index = 0;
+  private readonly t0: number;
+  private readonly start: number;
+  private waiting = false;
+
+  constructor(
+    private readonly server: ExchangeServer,
+    private readonly scheduler: SchedulerLike,
+    private readonly events: readonly RecordedEvent[],
+    private readonly options: PlayOptions,
+    limit: RunLimit,
+  ) {
+    this.t0 = events[0]?.t ?? 0;
+    this.start = scheduler.now();
+    limit.extend(this.timeOf(events[events.length - 1]?.t ?? this.t0));
+    const firstLifecycle = events.find((e) => e.k === 'open' || e.k === 'close');
+    if (firstLifecycle?.k === 'open') server.setStalled(options.stream, true);
+    this.next();
+  }
+
+  /** The replay time of recorded time `t`. */
+  timeOf(t: number): number {
+    return this.options.speed === Infinity ? this.start : this.start + (t - this.t0) / this.options.speed;
+  }
+
+  private next(): void {
+    const event = this.events[this.index];
+    if (event === undefined) {
+      this.scheduler.schedule(() => this.options.onEnd());
+      return;
+    }
+    this.scheduler.schedule(() => this.play(), Math.max(0, this.timeOf(event.t) - this.scheduler.now()));
+  }
+
+  /** Plays every event due now; stops after a lifecycle event at speed `Infinity` (the client acts first). */
+  private play(): void {
+    const now = this.scheduler.now();
+    for (let event = this.events[this.index]; event !== undefined && this.timeOf(event.t) <= now; event = this.events[this.index]) {
+      if (event.k === 'open' && this.options.speed === Infinity && !this.hasSocket()) {
+        this.awaitSocket();
+        return;
+      }
+      this.index++;
+      this.apply(event);
+      if (this.options.speed === Infinity && (event.k === 'open' || event.k === 'close')) break;
+    }
+    this.next();
+  }
+
+  private hasSocket(): boolean {
+    const side = this.server.sides[this.options.stream];
+    return side.pending.length > 0 || side.sockets.some((s) => s.readyState !== 3);
+  }
+
+  private awaitSocket(): void {
+    if (this.waiting) return;
+    this.waiting = true;
+    const subscription = this.server.created$.subscribe((socket) => {
+      if (socket.stream !== this.options.stream) return;
+      subscription.unsubscribe();
+      this.waiting = false;
+      this.scheduler.schedule(() => this.play());
+    });
+  }
+
+  private apply(event: RecordedEvent): void {
+    const stream = this.options.stream;
+    switch (event.k) {
+      case 'f':
+        this.deliver(event.d);
+        return;
+      case 'b': {
+        const text = binaryFrameText(event.d);
+        if (text !== undefined) this.deliver(text);
+        return;
+      }
+      case 'open':
+        this.server.setStalled(stream, false);
+        return;
+      case 'close':
+        for (const socket of [...this.server.sides[stream].sockets]) {
+          if (socket.readyState !== 3) this.server.close(socket, { code: event.code });
+        }
+        this.server.setStalled(stream, true);
+        return;
+      case 'start':
+      case 'gap':
+        return;
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  }
+
+  private deliver(text: string): void {
+    const sockets = this.server.sides[this.options.stream].sockets;
+    if (this.options.stream === 'private') {
+      for (const socket of sockets) this.server.deliver(socket, text);
+      return;
+    }
+    const route = routeOf(text);
+    if (route === undefined) return;
+    for (const socket of sockets) this.deliverTo(socket, route, text);
+  }
+
+  private deliverTo(socket: ExchangeSocket, route: string, text: string): void {
+    if (socket.readyState !== 1) return;
+    const live = socket.live.get(route);
+    if (live !== undefined) this.server.deliver(socket, withId(text, live.id));
+  }
+}

@@ -1,0 +1,124 @@
+import * as E from 'fp-ts/Either';
+import * as t from 'io-ts';
+import { DecodeError } from '../errors';
+import { excerpt } from '../internal/redact';
+
+/**
+ * Recordings: the one declaration of a recorded line (the recorder of `ex-streams/node` writes it, `loadRecording`
+ * reads it, `replayMarket` and `exchange.server.replay` play it). A recording file is gzip of one JSON object per
+ * line; `t` is the receive time (ms, the recorder's scheduler clock), `k` the kind. See docs/history-and-replay.md.
+ */
+
+/** Every recorded line: `t` (receive time, ms) and `k` (kind) first. */
+const line = <K extends string, P extends t.Props>(k: K, props: P, name: string) =>
+  t.type({ t: t.number, k: t.literal(k), ...props }, name);
+
+/**
+ * The io-ts declaration of a recorded line (one JSON object per line of a recording file). Kinds:
+ * - `start`: the first line of every file: format version `v` (1), `stream` (`public` | `private`), and what was subscribed;
+ * - `f`: a text frame as received (`d`: its text); `b`: a binary frame (`d`: its bytes in base64);
+ * - `open`: the socket opened, the connection's `epoch` (1 for the first socket that opened);
+ * - `close`: the socket closed (`code`, `clean`; the reason is not kept: it may hold anything);
+ * - `gap`: a gap signal of the live streams (`gaps$`: `kind: 'trade'`; `klineGaps$`: `kind: 'kline'`).
+ *
+ * @example
+ * ```ts
+ * import { RecordedEventCodec } from 'ex-streams/testing';
+ * RecordedEventCodec.is({ t: 1700000000000, k: 'open', epoch: 1 }); // true
+ * RecordedEventCodec.is({ t: 1700000000000, k: 'f', d: '{"pong":1}' }); // true
+ * ```
+ */
+export const RecordedEventCodec = t.union(
+  [
+    line('start', { v: t.literal(1), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
+    line('f', { d: t.string }, 'RecordedTextFrame'),
+    line('b', { d: t.string }, 'RecordedBinaryFrame'),
+    line('open', { epoch: t.number }, 'RecordedOpen'),
+    line('close', { code: t.number, clean: t.boolean }, 'RecordedClose'),
+    line('gap', { kind: t.literal('trade'), symbol: t.string, lastSeenId: t.string, firstNewId: t.string, epoch: t.number }, 'RecordedTradeGap'),
+    line('gap', { kind: t.literal('kline'), symbol: t.string, interval: t.string, firstLiveTime: t.number, missing: t.number }, 'RecordedKlineGap'),
+  ],
+  'RecordedEvent',
+);
+
+/**
+ * One recorded line, decoded (see {@link RecordedEventCodec}).
+ *
+ * @example
+ * ```ts
+ * import type { RecordedEvent } from 'ex-streams/testing';
+ * const frame: RecordedEvent = { t: 1700000000000, k: 'f', d: '{"symbol":"BTCUSDT","topic":"trade","data":[]}' };
+ * ```
+ */
+export type RecordedEvent = t.TypeOf<typeof RecordedEventCodec>;
+
+/**
+ * A line of a recording that could not be read (cut JSON, a shape that is not a {@link RecordedEvent}): where it
+ * was and the time of the last good line before it (replays report it then, on `errors$`).
+ *
+ * @example
+ * ```ts
+ * import type { CorruptLine } from 'ex-streams/testing';
+ * const bad: CorruptLine = { file: 'market-0001.jsonl.gz', line: 42, afterTime: 1700000000000, error: new Error('json') };
+ * ```
+ */
+export interface CorruptLine {
+  /** The file's name (no directory). */
+  readonly file: string;
+  /** 1-based line number in the file. */
+  readonly line: number;
+  /** Receive time of the last good line before it (or of the recording's start). */
+  readonly afterTime: number;
+  /** What was wrong: a `DecodeError` (kind `json` or `codec`). */
+  readonly error: DecodeError;
+}
+
+/**
+ * A recording in memory: what `loadRecording` (`ex-streams/node`) reads from files, and what
+ * {@link replayMarket} and `exchange.server.replay` take. Plain data: build one by hand in a test, or
+ * take a slice (`{ ...recording, events: recording.events.slice(a, b) }`).
+ *
+ * @example
+ * ```ts
+ * import type { Recording } from 'ex-streams/testing';
+ * const recording: Recording = {
+ *   events: [
+ *     { t: 1000, k: 'open', epoch: 1 },
+ *     { t: 1005, k: 'f', d: '{"symbol":"BTCUSDT","topic":"trade","params":{},"data":[{"v":"1","t":1005,"p":"1","q":"1","m":true}],"f":true,"sendTime":1005}' },
+ *     { t: 2000, k: 'close', code: 1000, clean: true },
+ *   ],
+ *   corrupt: [],
+ * };
+ * ```
+ */
+export interface Recording {
+  /** The lines, in receive order (files concatenated in order). */
+  readonly events: readonly RecordedEvent[];
+  /** Lines that could not be read. Default none. */
+  readonly corrupt?: readonly CorruptLine[] | undefined;
+}
+
+/**
+ * The text of one recorded line (no newline): `JSON.stringify` of the event, `t` and `k` first.
+ * @internal
+ */
+export function recordedLine(event: RecordedEvent): string {
+  return JSON.stringify(event);
+}
+
+/**
+ * Reads one recorded line: the event, or a `DecodeError` (kind `json` for text that is not JSON, `codec` for a shape
+ * that is not a {@link RecordedEvent}). Never throws. The frame text in a bad line is not repeated beyond an excerpt.
+ * @internal
+ */
+export function readRecordedLine(text: string): E.Either<DecodeError, RecordedEvent> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return E.left(new DecodeError('json', `recording line is not JSON: ${e instanceof Error ? e.message : String(e)}`, [], excerpt(text)));
+  }
+  if (RecordedEventCodec.is(value)) return E.right(value);
+  const k = typeof value === 'object' && value !== null ? (value as { k?: unknown }).k : undefined;
+  return E.left(new DecodeError('codec', `recording line is not a RecordedEvent (k: ${excerpt(String(k), undefined, 20)})`, [], excerpt(text)));
+}
