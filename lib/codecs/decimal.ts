@@ -10,6 +10,7 @@ import { ConfigError } from '../errors';
 import {
   canonicalScaled,
   type DecimalText,
+  divideSmall,
   formatScaled,
   isDecimalGrammar,
   multiplyScaled,
@@ -125,6 +126,9 @@ export function multiplyDecimal(a: string, b: string): DecimalText | undefined {
   return x === undefined || y === undefined ? undefined : formatScaled(canonicalScaled(multiplyScaled(x, y)));
 }
 
+/** Most fraction digits the double long division ({@link divideSmall}) is asked for; beyond, BigInt. */
+const MAX_SMALL_DIGITS = 64;
+
 /**
  * `a / b`, exactly, truncated toward zero to at most `fractionDigits` fraction digits (default 18), trailing
  * zeros removed: the quantity a quote amount buys at a price, an average price. `undefined` when `b` is zero or
@@ -139,10 +143,14 @@ export function multiplyDecimal(a: string, b: string): DecimalText | undefined {
  * ```
  */
 export function divideDecimal(a: string, b: string, fractionDigits = 18): DecimalText | undefined {
+  const digits = Math.max(0, Math.floor(fractionDigits));
+  if (digits <= MAX_SMALL_DIGITS) {
+    const small = divideSmall(a, b, digits);
+    if (small !== undefined) return small;
+  }
   const n = parseDecimal(a);
   const d = parseDecimal(b);
   if (n === undefined || d === undefined || d.units === 0n) return undefined;
-  const digits = Math.max(0, Math.floor(fractionDigits));
   // (n.units / 10^n.scale) / (d.units / 10^d.scale), scaled by 10^digits
   const shift = digits - n.scale + d.scale;
   const num = shift >= 0 ? n.units * 10n ** BigInt(shift) : n.units;

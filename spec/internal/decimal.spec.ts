@@ -3,6 +3,7 @@ import {
   addDecimal,
   compareDecimal,
   compareDigits,
+  divideSmall,
   isDecimal,
   isDecimalGrammar,
   isNonNegativeDecimal,
@@ -263,5 +264,55 @@ describe('plainTextCode', () => {
   it('refuses other characters and longer text (-1)', () => {
     for (const text of ['-1', '1e5', '1E5', '+1', ' 1', '1,0', '١']) expect(plainTextCode(text, 0, text.length)).toBe(-1);
     expect(plainTextCode('1'.repeat(PLAIN_CODE_CHARS + 1), 0, PLAIN_CODE_CHARS + 1)).toBe(-1);
+  });
+});
+
+describe('divideSmall (the double long division behind divideDecimal)', () => {
+  /** The model: BigInt division truncated to `digits` fraction digits, trailing zeros removed. */
+  const model = (a: { units: bigint; scale: number }, b: { units: bigint; scale: number }, digits: number): string => {
+    const shift = digits - a.scale + b.scale;
+    const num = shift >= 0 ? a.units * 10n ** BigInt(shift) : a.units;
+    const den = shift >= 0 ? b.units : b.units * 10n ** BigInt(-shift);
+    const q = (num / den).toString().padStart(digits + 1, '0');
+    const text = digits === 0 ? q : `${q.slice(0, -digits)}.${q.slice(-digits)}`;
+    return digits === 0 ? text : text.replace(/\.?0+$/, '');
+  };
+  const text = ({ units, scale }: { units: bigint; scale: number }, pad: number): string => {
+    const digits = units.toString().padStart(scale + 1, '0');
+    const plain = scale === 0 ? digits : `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+    return '0'.repeat(pad) + plain;
+  };
+  const small = fc.record({
+    units: fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 8n }), fc.bigInt({ min: 0n, max: 2n ** 53n + 10n })),
+    scale: fc.integer({ min: 0, max: 18 }),
+  });
+
+  it('answers exactly what the BigInt division answers, or leaves it to BigInt (property)', () => {
+    let answered = 0;
+    fc.assert(
+      fc.property(small, small.filter((d) => d.units > 0n), fc.integer({ min: 0, max: 24 }), fc.integer({ min: 0, max: 2 }), (a, b, digits, pad) => {
+        const got = divideSmall(text(a, pad), text(b, 0), digits);
+        if (got === undefined) return;
+        answered++;
+        expect(got).toBe(model(a, b, digits));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(answered).toBeGreaterThan(1000);
+  });
+
+  it('answers for the average prices of real fills, and leaves signs, exponents and zero divisors to BigInt', () => {
+    expect(divideSmall('0.05132205', '0.50000000', 18)).toBe('0.1026441');
+    expect(divideSmall('15000.05', '0.5', 18)).toBe('30000.1');
+    expect(divideSmall('10', '3', 18)).toBe('3.333333333333333333');
+    expect(divideSmall('0', '3', 18)).toBe('0');
+    expect(divideSmall('1', '8', 2)).toBe('0.12');
+    expect(divideSmall('1', '3', 0)).toBe('0');
+    // At the edge of the exact range (2^53 - 1).
+    expect(divideSmall('9007199254740991', '2', 0)).toBe('4503599627370495');
+    expect(divideSmall('9007199254740991', '2', 18)).toBe('4503599627370495.5');
+    for (const [a, b] of [['-1', '3'], ['1e2', '3'], ['1', '0'], ['1', '0.000'], ['.5', '1'], ['5.', '1'], ['', '1'], ['1', '9007199254740993']]) {
+      expect([a, b, divideSmall(a!, b!, 18)]).toEqual([a, b, undefined]);
+    }
   });
 });
