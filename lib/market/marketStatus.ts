@@ -8,7 +8,7 @@ import type { StreamStatus } from '../socket/streamStatus';
  * import { marketStreams, type MarketCounters } from 'ex-streams';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
  * const refused = (c: MarketCounters): number => c.decodeErrors + c.rejections;
- * market.status$.subscribe((s) => console.log(refused(s))); // 0
+ * market.status$.subscribe((s) => console.log(refused(s), s.klineRefetches, s.klineGaps)); // 0 0 0
  * ```
  */
 export interface MarketCounters {
@@ -16,6 +16,13 @@ export interface MarketCounters {
   readonly topics: number;
   /** Trade gaps detected (see `gaps$`). */
   readonly tradeGaps: number;
+  /**
+   * Fetches of the closed candles missed over a break (a reconnect, a topic subscribed again) made for `klines`
+   * (see `klineHistory`): one per fetch, however many observers share it (a fetch may take several pages).
+   */
+  readonly klineRefetches: number;
+  /** Candles that could not be delivered (see `klineGaps$`): each `KlineGap` emitted. */
+  readonly klineGaps: number;
   /** Messages or records reported on `errors$` as `DecodeError`s. */
   readonly decodeErrors: number;
   /** Subscriptions the service refused for good (`SubscriptionRejectedError`) or that were quarantined (`TopicQuarantinedError`). */

@@ -35,7 +35,8 @@ import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
 import { requestBatcher } from './internal/requestBatcher';
 import { restTrades } from './internal/restTrades';
-import { klineHistory as withKlineHistory, restKlinePages } from './internal/klineHistory';
+import { klineFetcher, restKlinePages } from './internal/klineFetcher';
+import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import { marketFeed } from './internal/marketFeed';
 import { marketFrameReader } from './internal/marketFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
@@ -391,7 +392,16 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
   const klineGaps = new Subject<KlineGap>();
-  const counters = new BehaviorSubject<MarketCounters>({ topics: 0, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 });
+  const counters = new BehaviorSubject<MarketCounters>({
+    topics: 0,
+    tradeGaps: 0,
+    klineRefetches: 0,
+    klineGaps: 0,
+    decodeErrors: 0,
+    rejections: 0,
+    resubscribes: 0,
+    staleResubscribes: 0,
+  });
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
     counters.next({ ...counters.value, ...change(counters.value) });
 
@@ -536,29 +546,45 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
       })
     : identity;
 
+  const klineFetch =
+    klineHistory &&
+    klineFetcher({
+      fetchPage: restKlinePages(klineHistory.rest),
+      pageLimit: KLINE_PAGE_LIMIT,
+      scheduler,
+      ...(klineHistory.timeoutMs !== undefined && { timeoutMs: klineHistory.timeoutMs }),
+      onError: (error) => errors.next(error instanceof Error ? error : new Error(String(error))),
+      onRefetch: () => count((c) => ({ klineRefetches: c.klineRefetches + 1 })),
+    });
+  /** The last gap signalled per `(symbol, interval)`: observers sharing a fetch signal its gap once. */
+  const lastKlineGap = new Map<string, string>();
+  const onKlineGap = (symbol: string, interval: string, gap: KlineHistoryGap): void => {
+    const key = `${symbol}|${interval}`;
+    const same = `${gap.reason}|${gap.from}|${gap.to}|${gap.firstLiveTime}|${gap.missing}`;
+    if (lastKlineGap.get(key) === same) return;
+    lastKlineGap.set(key, same);
+    count((c) => ({ klineGaps: c.klineGaps + 1 }));
+    klineGaps.next({ symbol, interval, ...gap });
+  };
+
   const api: MarketStreams = {
     klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
     tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
     depthMessages: (symbol, options) => messages(symbol, 'depth', DepthRecordCodec, options),
     klines: (symbol, interval, options) => {
-      const live = records(api.klineMessages(symbol, interval, options));
       const history = options?.history;
-      if (history === undefined) return live;
-      if (!(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));
-      if (klineHistory === undefined) {
+      if (history !== undefined && !(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));
+      if (klineFetch === undefined) {
+        if (history === undefined) return records(api.klineMessages(symbol, interval, options));
         return throwError(() => new ConfigError('history', 'needs `klineHistory: { rest }` in the marketStreams config (the candles come from GET /quote/v1/klines)'));
       }
-      return live.pipe(
-        withKlineHistory(restKlinePages(klineHistory.rest, symbol, interval), {
-          history,
-          pageLimit: KLINE_PAGE_LIMIT,
-          scheduler,
-          ...(klineHistory.timeoutMs !== undefined && { timeoutMs: klineHistory.timeoutMs }),
-          onShortfall: ({ firstLiveTime, missing, error }) => {
-            errors.next(error instanceof Error ? error : new Error(String(error)));
-            klineGaps.next({ symbol, interval, firstLiveTime, missing, error });
-          },
+      return api.klineMessages(symbol, interval, options).pipe(
+        withKlineHistory({
+          history: history ?? 0,
+          intervalMs: intervalMs(interval),
+          fetch: (range, kind) => klineFetch(symbol, interval, range, kind),
+          onGap: (gap) => onKlineGap(symbol, interval, gap),
         }),
       );
     },

@@ -159,7 +159,7 @@ describe('marketStreams', () => {
         expectObservable(market.klines('BTCUSDT', customKlineInterval('7x')), '^ 9ms !').toBe('4ms #', undefined, new SubscriptionRejectedError('BTCUSDT', 'kline_7x', '-100010', 'Invalid Topic!'));
         expectObservable(market.realtimes('BTCUSDT'), '^ 9ms !').toBe('5ms a', { a: { t: 1, o: '1', h: '1', l: '1', c: '1', v: '1' } });
         expectObservable(market.status$, '9ms (^!)').toBe('9ms a', {
-          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0, dataAgeMs: 0 },
+          a: { connection: { type: 'open', epoch: 1, since: 1 }, topics: 1, tradeGaps: 0, klineRefetches: 0, klineGaps: 0, decodeErrors: 0, rejections: 2, resubscribes: 0, staleResubscribes: 0, dataAgeMs: 0 },
         });
         testScheduler.flush();
         expect(requests(fake.latest())).toEqual(['sub NOPE trade 1', 'sub BTCUSDT kline_7x 2', 'sub BTCUSDT realtimes 3', 'cancel BTCUSDT realtimes 4']);
@@ -689,7 +689,9 @@ describe('marketStreams', () => {
         fake.at(3, (s) => s.receive(envelope('BTCUSDT', 'kline', [open], { id: '1', klineType: '1m', f: true })));
         fake.at(9, (s) => s.receive(envelope('BTCUSDT', 'kline', [next], { id: '1', klineType: '1m' })));
         expectObservable(market.klines('BTCUSDT', '1m', { history: 5 }), '^ 12ms !').toBe('4ms a 4ms b', { a: open, b: next });
-        expectObservable(market.klineGaps$, '^ 12ms !').toBe('4ms g', { g: { symbol: 'BTCUSDT', interval: '1m', firstLiveTime: 180_000, missing: 5, error: limited } });
+        expectObservable(market.klineGaps$, '^ 12ms !').toBe('4ms g', {
+          g: { symbol: 'BTCUSDT', interval: '1m', reason: 'history', from: 180_000 - 5 * 60_000, to: 180_000, firstLiveTime: 180_000, missing: 5, error: limited },
+        });
         expectObservable(market.errors$, '^ 12ms !').toBe('4ms e', { e: limited });
       });
     });

@@ -1,123 +1,113 @@
-import {
-  asyncScheduler,
-  catchError,
-  concat,
-  concatMap,
-  defer,
-  EMPTY,
-  from,
-  ignoreElements,
-  map,
-  type MonoTypeOperatorFunction,
-  type Observable,
-  of,
-  type SchedulerLike,
-  take,
-  throwError,
-  timeout,
-} from 'rxjs';
+import { concat, concatMap, defer, EMPTY, from, type Observable, type OperatorFunction } from 'rxjs';
 import type { KlineRecord } from '../../codecs/kline';
-import { RequestTimeoutError } from '../../errors';
-import type { RestCalls } from '../../rest/callTypes';
+import type { KlineGap } from '../klineGap';
+import type { MarketMessage } from '../marketMessage';
+import type { KlineFetch, KlineFetchKind, KlineRange } from './klineFetcher';
 
-/** One page request of a history: the candles whose open time is at most `endTime`, the latest `limit` of them. @internal */
-export interface KlinePageRequest {
-  readonly endTime: number;
-  readonly limit: number;
-}
-
-/** What a history that failed could not deliver (see {@link klineHistory}). @internal */
-export interface KlineHistoryShortfall {
-  /** Open time of the first live candle: the history ends before it. */
-  readonly firstLiveTime: number;
-  /** Candles of the `history` asked for that were not emitted (the older ones). */
-  readonly missing: number;
-  /** Why: the fetch's error (a `RateLimitedError`, a `RequestTimeoutError`, …). */
-  readonly error: unknown;
-}
+/** A gap as the operator sees it: a `KlineGap` without its symbol and interval. @internal */
+export type KlineHistoryGap = Omit<KlineGap, 'symbol' | 'interval'>;
 
 /** @internal */
-export interface KlineHistoryConfig {
-  /** Closed candles to emit before the live ones. Required, a positive integer. */
+export interface KlineHistoryConfig<K> {
+  /** Closed candles to emit before the first live one; 0: none (only the candles missed over a break are fetched). */
   readonly history: number;
-  /** Candles one page asks for at most (`GET /quote/v1/klines` serves up to 1000). Default 1000. */
-  readonly pageLimit?: number | undefined;
-  /** How long one page may take (then the history fails with a `RequestTimeoutError`). Default 5000. */
-  readonly timeoutMs?: number | undefined;
-  /** Called once when the history failed, with what it could not deliver. Default: none. */
-  readonly onShortfall?: ((shortfall: KlineHistoryShortfall) => void) | undefined;
-  /** Clock of `timeoutMs`. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike | undefined;
+  /** The interval's length in ms (0 when unknown: a break's range is then fetched page by page back to its start). */
+  readonly intervalMs: number;
+  /** The candles of a range (see `klineFetcher`): one value, never an error. */
+  readonly fetch: (range: KlineRange, kind: KlineFetchKind) => Observable<KlineFetch<K>>;
+  /** Candles that may be missing: a fetch that ended early. Default: none. */
+  readonly onGap?: ((gap: KlineHistoryGap) => void) | undefined;
 }
 
-const KLINES_PATH = '/quote/v1/klines';
+/** Every field of the fetched candle has the same value in the emitted one (a stream record may carry more: `s`, `sn`). */
+function sameCandle(fetched: object, emitted: object): boolean {
+  const x = fetched as Record<string, unknown>;
+  const y = emitted as Record<string, unknown>;
+  return Object.keys(x).every((key) => x[key] === y[key]);
+}
 
 /**
- * Puts the last `history` closed candles before the live ones. The first live candle (open time `T`) and those
- * after it are held while `fetchPage` is asked, newest page first, for candles opening before `T`
- * (`endTime: T - 1`, then `endTime` one ms before the oldest candle of the page before), until `history` are in
- * hand or a page comes back short. They are emitted oldest first, each open time once, then the held live
- * candles, then the live ones as they come: no candle twice, no hole at the seam (the live one is the open
- * candle `T`). A page that fails or takes longer than `timeoutMs` ends the fetch: the newer candles already in
- * hand are emitted, `onShortfall` is told how many are missing, and the live candles flow on.
+ * The candles of kline messages, with the closed candles a break hid fetched in between (and, with `history`,
+ * the last `history` closed candles first). Messages are handled one at a time, in order; while a fetch is in
+ * flight the messages after it are held.
+ *
+ * - The first message with a candle (open time `T`): with `history`, the `history` candles opening before `T`
+ *   are fetched (`endTime: T - 1`) and emitted oldest first, then the message's candles.
+ * - A message that starts a new epoch (`first`, or another `epoch` than the message before: a resubscription,
+ *   after a reconnect or a stale topic) whose first candle `T` opened after the last candle emitted (`L`, maybe
+ *   still open then): the candles opening in `[L, T)` are fetched (from `L + 1` when `L` came from a fetch:
+ *   closed) and emitted oldest first, `L` again only when the fetch holds another version of it (its final one),
+ *   then the message's candles. The same open time then never follows a later one, so `closedCandles()`
+ *   downstream emits every candle once, in its final version.
+ * - A fetch that ends early (an error, a deadline, a rate limit) emits the newer candles it brought; `onGap`
+ *   is told the range that may be missing, and the live candles flow on.
  *
  * ```
- * live:          -a-b------c-|     a, b: open time T; c: T + 1 interval
- * fetchPage:      -p|              p = [T - 2i, T - i]
- * klineHistory:  --(pab)---c-|     p's two candles, then a, b and c as they came
+ * messages:     -a---------(b)-c-|   a = [L] (open, epoch 1); b = first [T = L + 3i] (epoch 2)
+ * fetch:                   -f|       f = [L', L + i, L + 2i] (L' = L closed)
+ * klineHistory: -a----------(fghbc)  L', L + i, L + 2i, then b and c
  * ```
  * @internal
  */
-export function klineHistory<K extends Pick<KlineRecord, 't'>>(
-  fetchPage: (request: KlinePageRequest) => Observable<readonly K[]>,
-  config: KlineHistoryConfig,
-): MonoTypeOperatorFunction<K> {
-  const { history, pageLimit = 1000, timeoutMs = 5000, onShortfall, scheduler = asyncScheduler } = config;
-  const before = (firstLiveTime: number): Observable<K> =>
+export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHistoryConfig<K>): OperatorFunction<Pick<MarketMessage<K>, 'first' | 'epoch' | 'data'>, K> {
+  const { history, intervalMs, fetch, onGap } = config;
+  return (source) =>
     defer(() => {
-      const got = new Map<number, K>();
-      let failure: { error: unknown } | undefined;
-      const page = (endTime: number): Observable<never> => {
-        const limit = Math.min(pageLimit, history - got.size);
-        return fetchPage({ endTime, limit }).pipe(
-          timeout({ first: timeoutMs, scheduler, with: () => throwError(() => new RequestTimeoutError('GET', KLINES_PATH, timeoutMs)) }),
-          take(1),
-          concatMap((candles) => {
-            let oldest = Infinity;
-            for (const candle of candles) {
-              if (candle.t > endTime || got.has(candle.t)) continue;
-              got.set(candle.t, candle);
-              oldest = Math.min(oldest, candle.t);
+      let last: K | undefined;
+      /** `last` came from a fetch: it is closed, its version final. */
+      let lastClosed = false;
+      let epoch: number | undefined;
+      let started = false;
+      const emit = (candles: readonly K[], closed: boolean): Observable<K> => {
+        const end = candles[candles.length - 1];
+        if (end !== undefined) {
+          last = end;
+          lastClosed = closed;
+        }
+        return from(candles);
+      };
+      const before = (firstLiveTime: number): Observable<K> =>
+        fetch({ endTime: firstLiveTime - 1, from: -Infinity, count: history }, 'history').pipe(
+          concatMap(({ candles, error }) => {
+            if (error !== undefined) {
+              const to = candles[0]?.t ?? firstLiveTime;
+              const missing = history - candles.length;
+              onGap?.({ reason: 'history', from: to - missing * intervalMs, to, firstLiveTime, missing, error });
             }
-            return candles.length < limit || got.size >= history || oldest === Infinity ? EMPTY : page(oldest - 1);
+            return emit(candles, true);
           }),
-          ignoreElements(),
+        );
+      /** Open time of the oldest candle a break may have hidden: `last` itself while it may have been open. */
+      const firstMissing = (seen: K, seenClosed: boolean): number => (seenClosed ? seen.t + (intervalMs > 0 ? intervalMs : 1) : seen.t);
+      const missed = (seen: K, start: number, firstLiveTime: number): Observable<K> => {
+        const count = intervalMs > 0 ? Math.ceil((firstLiveTime - start) / intervalMs) + 1 : Infinity;
+        return fetch({ endTime: firstLiveTime - 1, from: start, count }, 'reconnect').pipe(
+          concatMap(({ candles, error }) => {
+            const to = candles[0]?.t ?? firstLiveTime;
+            if (error !== undefined && to > start) {
+              const missing = intervalMs > 0 ? Math.ceil((to - start) / intervalMs) : 1;
+              onGap?.({ reason: 'reconnect', from: start, to, firstLiveTime, missing, error });
+            }
+            const head = candles[0];
+            return emit(head !== undefined && head.t === seen.t && sameCandle(head, seen) ? candles.slice(1) : candles, true);
+          }),
         );
       };
-      const found = defer(() => {
-        const candles = [...got.values()].sort((x, y) => x.t - y.t).slice(-history);
-        if (failure !== undefined) onShortfall?.({ firstLiveTime, missing: history - candles.length, error: failure.error });
-        return from(candles);
-      });
-      return concat(
-        page(firstLiveTime - 1).pipe(
-          catchError((error: unknown) => {
-            failure = { error };
-            return EMPTY;
-          }),
-        ),
-        found,
+      return source.pipe(
+        concatMap((message) => {
+          const newEpoch = message.first || message.epoch !== epoch;
+          epoch = message.epoch;
+          const head = message.data[0];
+          if (head === undefined) return EMPTY;
+          const live = defer(() => emit(message.data, false));
+          if (!started) {
+            started = true;
+            return history > 0 ? concat(before(head.t), live) : live;
+          }
+          if (!newEpoch || last === undefined) return live;
+          const start = firstMissing(last, lastClosed);
+          return head.t > start ? concat(missed(last, start, head.t), live) : live;
+        }),
       );
     });
-  return (source) => source.pipe(concatMap((candle, i) => (i === 0 ? concat(before(candle.t), of(candle)) : of(candle))));
-}
-
-/** `GET /quote/v1/klines` pages of `symbol` and `interval` as stream kline records (open time and prices). @internal */
-export function restKlinePages(
-  rest: Pick<RestCalls, 'klines'>,
-  symbol: string,
-  interval: string,
-): (request: KlinePageRequest) => Observable<KlineRecord[]> {
-  return ({ endTime, limit }) =>
-    rest.klines({ symbol, interval, endTime, limit }).pipe(map((candles) => candles.map(({ t, o, h, l, c, v }): KlineRecord => ({ t, o, h, l, c, v }))));
 }
