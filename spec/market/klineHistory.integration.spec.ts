@@ -2,6 +2,7 @@ import { firstValueFrom, map, type Subscription, timeout } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { KlineRecord } from '../../lib/codecs/kline';
 import { marketStreams, type MarketStreams } from '../../lib/market/marketStreams';
+import { closedCandles } from '../../lib/operators/closedCandles';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import { manualClock, startSimulator, type ManualClock, type Simulator } from '../../lib/simulator';
@@ -70,5 +71,50 @@ describe('marketStreams klines with history (simulator)', () => {
     second.unsubscribe();
     expect(later.slice(0, 5).map((k) => k.t)).toEqual([0, 1, 2, 3, 4].map((i) => T! + i * MIN));
     expect(later[5]?.t).toBe(open);
+  });
+
+  it('across a forced reconnect with candles missed: fetches them, and the downstream sees every candle once, in its final version', async () => {
+    market = marketStreams({
+      url: sim.publicStreamUrl,
+      WebSocketCtor: WebSocket,
+      klineHistory: { rest },
+      connection: { reconnect: { minDelayMs: 20, maxDelayMs: 50 } },
+    });
+    const seen: KlineRecord[] = [];
+    const closed: KlineRecord[] = [];
+    const epochs: number[] = [];
+    const candles = market.klines(SYMBOL, '1m', { history: 2 });
+    subscription = candles.subscribe((k) => seen.push(k));
+    subscription.add(candles.pipe(closedCandles()).subscribe((k) => closed.push(k)));
+    subscription.add(market.status$.subscribe((s) => epochs.push(s.connection.epoch)));
+    const T = T0 - 10_000; // the first live candle's open time (the clock starts 10 s into its minute)
+    await waitFor(() => seen.some((k) => k.t === T));
+
+    // a minute and a half of market: the candle of T + 1 min is open when the socket drops
+    clock.advance(MIN + 30_000);
+    await waitFor(() => seen.some((k) => k.t === T + MIN));
+    const refetchesBefore = (await firstValueFrom(market.status$)).klineRefetches;
+    const shownOpen = seen.filter((k) => k.t === T + MIN).pop();
+    sim.drop({ stream: 'public' });
+    // three minutes pass while the client is away: T + 1 min closes unseen, T + 2 and T + 3 min are missed whole
+    clock.advance(3 * MIN);
+    await waitFor(() => epochs.includes(2) && seen.some((k) => k.t === T + 4 * MIN));
+    // one more minute closes T + 4 min: every candle from T - 1 min (the oldest the simulator has) to T + 4 min
+    // closed once, in order
+    clock.advance(MIN);
+    await waitFor(() => closed.some((k) => k.t === T + 4 * MIN));
+
+    const times = closed.map((k) => k.t);
+    expect(times).toEqual([-1, 0, 1, 2, 3, 4].map((i) => T + i * MIN));
+    // each closed as the service serves it (the final version of T + 1 min too, though the stream last showed it open)
+    const served = await firstValueFrom(rest.klines({ symbol: SYMBOL, interval: '1m', startTime: T - 2 * MIN, endTime: T + 4 * MIN }));
+    expect(closed.map(prices)).toEqual(served.map(prices));
+    // T + 1 min traded on after the drop (seed 7): its final version is not the open one the stream last showed
+    expect(prices(closed[2]!)).not.toEqual(prices(shownOpen!));
+    const status = await firstValueFrom(market.status$);
+    expect(status.klineRefetches - refetchesBefore).toBe(1);
+    expect(status.klineGaps).toBe(0);
+    // the raw stream: open times never go back except to repeat the last candle once (its final version)
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!.t).toBeGreaterThanOrEqual(seen[i - 1]!.t);
   });
 });
