@@ -62,4 +62,40 @@ describe('replayMarket', () => {
     // epochs open at their recorded times (+10 ms, +130 ms); the recording's last close ends everything at +200 ms
     expect(states.filter((s) => / (open|reconnecting) /.test(s))).toEqual(['10 open 1', '100 reconnecting 1', '130 open 2', '200 reconnecting 2']);
   });
+
+  it('speed N plays N recorded ms per replayed ms; speed Infinity plays everything at once, reconnect included', () => {
+    const at = (speed: number): string[] => {
+      const seen: string[] = [];
+      testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+      testScheduler.run(() => {
+        const replay = replayMarket(recording, { scheduler: testScheduler, speed });
+        replay.tradeMessages('BTCUSDT').subscribe((m) => seen.push(`${testScheduler.now()}:${m.epoch}:${m.data[0]?.v}`));
+      });
+      return seen;
+    };
+    expect(at(10)).toEqual(['1.2:1:1', '5:1:2', '13.1:2:2', '16:2:3']);
+    expect(at(Infinity)).toEqual(['0:1:1', '0:1:2', '0:2:2', '0:2:3']);
+  });
+});
+
+describe('exchange.server.replay', () => {
+  it('scripts a test exchange from a recording slice, so a marble test runs on real frames', () => {
+    const testScheduler = new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
+    const book = depthRecord({ b: [['99.5', '2']], a: [['100.5', '1']] });
+    const slice: Recording = {
+      events: [
+        { t: 5000, k: 'f', d: JSON.stringify({ ...depthEnvelope(book, { sendTime: 5000 }), id: '1' }) },
+        { t: 5003, k: 'f', d: JSON.stringify(depthEnvelope(depthRecord({ ...book, b: [['99', '3']] }), { symbol: 'ETHUSDT' })) },
+        { t: 5004, k: 'f', d: JSON.stringify({ ...depthEnvelope(book, { sendTime: 5004 }), id: '1' }) },
+      ],
+    };
+    testScheduler.run(({ expectObservable }) => {
+      const exchange = testExchange({ scheduler: testScheduler });
+      const market = marketStreams(exchange.marketConfig());
+      // from 1 ms (as scripts, after the socket opened): the slice's first event then, the others 3 and 4 ms later
+      testScheduler.schedule(() => exchange.server.replay(slice), 1);
+      // ETHUSDT is not subscribed: its frame is not played; BTCUSDT's come with this client's request id
+      expectObservable(market.depth('BTCUSDT').pipe(map((b) => b.b[0]?.[0])), '^ 9ms !').toBe('-a 3ms b', { a: '99.5', b: '99.5' });
+    });
+  });
 });

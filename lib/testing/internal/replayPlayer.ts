@@ -1,10 +1,13 @@
-import type { SchedulerLike } from 'rxjs';
+import { filter, race, type SchedulerLike, Subscription, take, timer } from 'rxjs';
 import type { RecordedEvent } from '../recording';
 import type { ExchangeStream } from '../sentFrame';
 import type { ExchangeServer } from './exchangeServer';
 import type { ExchangeSocket } from './exchangeSocket';
 import type { RunLimit } from './runLimit';
 import { binaryFrameText, routeOf, withId } from './recordedFrame';
+
+/** At speed `Infinity`, how long an `open` waits for the client's first `sub` before the frames after it are played. */
+const SUBSCRIBE_WAIT_MS = 1000;
 
 /** How a recording is played on the test exchange (see `TestExchangeServer.replay`). @internal */
 export interface PlayOptions {
@@ -26,7 +29,8 @@ export interface PlayOptions {
  *   until the next `open`, so a client that reconnects at once opens its new epoch at the recorded time;
  * - a recording that starts with `open` holds handshakes until then too;
  * - at speed `Infinity` every event is due at once; an `open` then waits for the client's next socket, and each
- *   lifecycle event lets the client act (reconnect, resubscribe) before the frames after it are played.
+ *   lifecycle event lets the client act (reconnect, resubscribe: the frames after an `open` wait for its first `sub`,
+ *   at most 1 s) before the frames after it are played.
  * @internal
  */
 export class ReplayPlayer {
@@ -34,6 +38,7 @@ export class ReplayPlayer {
   private readonly t0: number;
   private readonly start: number;
   private waiting = false;
+  private readonly waits = new Subscription();
 
   constructor(
     private readonly server: ExchangeServer,
@@ -74,9 +79,27 @@ export class ReplayPlayer {
       }
       this.index++;
       this.apply(event);
+      if (this.options.speed === Infinity && event.k === 'open' && this.options.stream === 'public') {
+        this.awaitSubscription();
+        return;
+      }
       if (this.options.speed === Infinity && (event.k === 'open' || event.k === 'close')) break;
     }
     this.next();
+  }
+
+  /**
+   * At speed `Infinity`, after an `open`: the frames after it wait for the client's first `sub` on the stream (its
+   * topics resubscribed), or `SUBSCRIBE_WAIT_MS` if none comes.
+   */
+  private awaitSubscription(): void {
+    const subscription = race(
+      this.server.sent$.pipe(filter((f) => f.stream === this.options.stream && f.kind === 'sub')),
+      timer(SUBSCRIBE_WAIT_MS, this.scheduler),
+    )
+      .pipe(take(1))
+      .subscribe(() => this.scheduler.schedule(() => this.play()));
+    this.waits.add(subscription);
   }
 
   private hasSocket(): boolean {

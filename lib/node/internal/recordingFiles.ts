@@ -1,0 +1,181 @@
+import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { constants, createGzip, type Gzip } from 'node:zlib';
+import { type RecordedEvent, recordedLine } from '../../testing/recording';
+import { MANIFEST, type RecordingFileInfo, type RecordingManifest } from '../recordingManifest';
+
+/** Settings of a recording's files. @internal */
+export interface RecordingFilesSettings {
+  readonly dir: string;
+  /** File name prefix (`market`, `user`). */
+  readonly prefix: string;
+  readonly stream: 'public' | 'private';
+  readonly symbols: readonly string[];
+  readonly topics: readonly string[];
+  /** A file is closed and the next one started once it holds this many compressed bytes. */
+  readonly maxFileBytes: number;
+  /** … or once its first line is this old (ms). */
+  readonly maxFileMs: number;
+  /** Called with what went wrong writing (disk full, …); the recording goes on with the next file when it can. */
+  readonly onError: (error: Error) => void;
+}
+
+/** One file being written. */
+interface OpenFile {
+  info: { -readonly [K in keyof RecordingFileInfo]: RecordingFileInfo[K] };
+  readonly gzip: Gzip;
+  fd: number | undefined;
+  readonly ended: Promise<void>;
+}
+
+/** `20261125T210922Z` for a time in ms (UTC): a file name part, no address, no key. */
+const stamp = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+/**
+ * The append-only, gzip-compressed, rotated files of a recording and its manifest (Node's fs and zlib). Lines go into
+ * a streaming gzip whose output is written to the file at once (synchronously: once zlib hands bytes back, they are
+ * in the kernel); `flush()` (the recorder calls it every second) makes zlib hand back everything written so far
+ * (`Z_SYNC_FLUSH`) and rewrites the manifest, so a crash loses at most what came since the last flush, and the file
+ * stays readable up to there (a gzip stream without its trailer: `loadRecording` reads it with `Z_SYNC_FLUSH`).
+ * Never throws: fs errors go to `onError`.
+ * @internal
+ */
+export class RecordingFiles {
+  private current: OpenFile | undefined;
+  private readonly done: RecordingFileInfo[] = [];
+  private readonly closing: Promise<void>[] = [];
+  private count = 0;
+  private stopped = false;
+  /** Frames, bytes and files so far (progress). */
+  messages = 0;
+  bytes = 0;
+
+  constructor(private readonly settings: RecordingFilesSettings) {
+    mkdirSync(settings.dir, { recursive: true });
+  }
+
+  get files(): number {
+    return this.done.length + (this.current ? 1 : 0);
+  }
+
+  /** Appends one line (rotating first when the current file is full or old). */
+  write(event: RecordedEvent): void {
+    if (this.stopped) return;
+    let file = this.current;
+    if (file !== undefined && (file.info.bytes >= this.settings.maxFileBytes || event.t - file.info.first >= this.settings.maxFileMs)) {
+      this.rotate();
+      file = undefined;
+    }
+    file ??= this.open(event.t);
+    const info = file.info;
+    info.last = event.t;
+    info.lines += 1;
+    if (event.k === 'f' || event.k === 'b') {
+      info.messages += 1;
+      this.messages += 1;
+    }
+    file.gzip.write(recordedLine(event) + '\n');
+  }
+
+  /** Hands what zlib holds to the file (`Z_SYNC_FLUSH`), then rewrites the manifest. */
+  flush(): Promise<void> {
+    const file = this.current;
+    if (file === undefined) {
+      this.writeManifest(false);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      file.gzip.flush(constants.Z_SYNC_FLUSH, () => {
+        this.writeManifest(false);
+        resolve();
+      });
+    });
+  }
+
+  /** Ends the current file (gzip trailer), waits for every file to be closed, writes the manifest `complete`. */
+  async close(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.rotate();
+    await Promise.all(this.closing);
+    this.writeManifest(true);
+  }
+
+  private open(t: number): OpenFile {
+    this.count += 1;
+    const name = `${this.settings.prefix}-${stamp(t)}-${String(this.count).padStart(4, '0')}.jsonl.gz`;
+    const gzip = createGzip();
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(this.settings.dir, name), 'a');
+    } catch (e) {
+      this.fail(e);
+    }
+    const info = { name, first: t, last: t, messages: 0, lines: 1, bytes: 0, symbols: this.settings.symbols, topics: this.settings.topics, complete: false };
+    const file: OpenFile = {
+      info,
+      gzip,
+      fd,
+      ended: new Promise<void>((resolve) => {
+        gzip.on('end', resolve);
+        gzip.on('error', (e) => {
+          this.fail(e);
+          resolve();
+        });
+      }),
+    };
+    gzip.on('data', (chunk: Buffer) => {
+      if (file.fd === undefined) return;
+      try {
+        writeSync(file.fd, chunk);
+        info.bytes += chunk.length;
+        this.bytes += chunk.length;
+      } catch (e) {
+        this.fail(e);
+      }
+    });
+    const start: RecordedEvent = { t, k: 'start', v: 1, stream: this.settings.stream, symbols: [...this.settings.symbols], topics: [...this.settings.topics] };
+    gzip.write(recordedLine(start) + '\n');
+    this.current = file;
+    return file;
+  }
+
+  /** Ends the current file; it is marked complete once its trailer is on disk. */
+  private rotate(): void {
+    const file = this.current;
+    if (file === undefined) return;
+    this.current = undefined;
+    this.done.push(file.info);
+    file.gzip.end();
+    this.closing.push(
+      file.ended.then(() => {
+        if (file.fd !== undefined) {
+          try {
+            closeSync(file.fd);
+          } catch (e) {
+            this.fail(e);
+          }
+          file.fd = undefined;
+        }
+        file.info.complete = true;
+        this.writeManifest(false);
+      }),
+    );
+  }
+
+  private writeManifest(complete: boolean): void {
+    const files = [...this.done, ...(this.current ? [this.current.info] : [])].map((info) => ({ ...info }));
+    const manifest: RecordingManifest = { version: 1, stream: this.settings.stream, files, complete: complete && files.every((f) => f.complete) };
+    const path = join(this.settings.dir, MANIFEST);
+    try {
+      writeFileSync(`${path}.tmp`, JSON.stringify(manifest, null, 1) + '\n');
+      renameSync(`${path}.tmp`, path);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private fail(e: unknown): void {
+    this.settings.onError(e instanceof Error ? e : new Error(String(e)));
+  }
+}

@@ -1,0 +1,151 @@
+import { asyncScheduler, type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { ConfigError } from '../errors';
+import { customKlineInterval } from '../market/klineInterval';
+import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import { recorderCore } from './internal/recorderCore';
+import { nodeWebSocket } from './nodeWebSocket';
+import type { RecordingProgress } from './recordingProgress';
+
+/**
+ * Options of {@link recordMarket}. `url`, `symbols`, `topics` and `out` are required.
+ *
+ * @example
+ * ```ts
+ * import type { RecordMarketOptions } from 'ex-streams/node';
+ * const options: RecordMarketOptions = {
+ *   url: 'wss://stream.example.com/quote/ws/v1',
+ *   symbols: ['BTCUSDT', 'ETHUSDT'],
+ *   topics: ['trade', 'depth', 'kline_1m'],
+ *   out: './rec/2026-11-25',
+ *   maxFileBytes: 256 * 1024 * 1024,
+ * };
+ * ```
+ */
+export interface RecordMarketOptions {
+  /** Public stream address (`…/quote/ws/v1`). Never written to the files. */
+  readonly url: string;
+  /** The pairs to record. */
+  readonly symbols: readonly string[];
+  /** Request topics: `trade`, `depth`, `realtimes`, `kline_<interval>` (`kline_1m`…). */
+  readonly topics: readonly string[];
+  /** The recording's directory (made if missing). Files are appended there, never overwritten. */
+  readonly out: string;
+  /** A file is closed and the next one started at this many compressed bytes. Default 64 MiB. */
+  readonly maxFileBytes?: number | undefined;
+  /** … or when its first line is this old, ms. Default 3 600 000 (one file an hour). */
+  readonly maxFileMs?: number | undefined;
+  /** How often zlib's output is flushed to disk (`Z_SYNC_FLUSH`) and the manifest rewritten, ms. Default 1000. */
+  readonly flushIntervalMs?: number | undefined;
+  /** Ask for zip binary frames (recorded as they come, in base64). Default `false`. */
+  readonly binary?: boolean | undefined;
+  /** More `marketStreams` options (reconnect, heartbeats…). */
+  readonly market?: Omit<MarketStreamsConfig, 'url' | 'scheduler' | 'WebSocketCtor' | 'binary'> | undefined;
+  /** The socket class under the tap. Default `nodeWebSocket` (`ws`). */
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
+  /** Receive times and flushes. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike | undefined;
+  /** Where write failures (disk full…) and stream errors are reported. Default: ignored (the recording goes on). */
+  readonly onError?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * A running market recording (see {@link recordMarket}).
+ *
+ * @example
+ * ```ts
+ * import { recordMarket, type MarketRecording } from 'ex-streams/node';
+ * const recording: MarketRecording = recordMarket({ url: 'ws://127.0.0.1:8080/quote/ws/v1', symbols: ['BTCUSDT'], topics: ['trade'], out: 'rec' });
+ * recording.market.trades('BTCUSDT').subscribe((t) => console.log('live', t.p)); // the recorded connection, live
+ * ```
+ */
+export interface MarketRecording {
+  /** The market streams being recorded: subscribe to use the same data live (shared subscriptions). */
+  readonly market: MarketStreams;
+  /** Messages, bytes and files, at each flush (every second) and once at the end; completes after `stop()`. */
+  readonly progress$: Observable<RecordingProgress>;
+  /** Unsubscribes, waits for the socket to close (at most 2 s), ends the last file and writes the manifest complete. */
+  stop(): Promise<void>;
+}
+
+const TOPIC = /^(trade|depth|realtimes|kline_[0-9]{1,4}[smhdwM])$/;
+
+/**
+ * Records a market connection: a `marketStreams` whose `WebSocketCtor` is a tap on the real socket keeps every
+ * frame as received (text, or binary in base64) with its receive time, every socket open (epoch) and close (code),
+ * and the gap signals (`gaps$`, `klineGaps$`), in append-only gzip files in `out` (one JSON line per event, see
+ * docs/history-and-replay.md), rotated by size or age, described by `manifest.json`. zlib's output is flushed to
+ * disk every second (`Z_SYNC_FLUSH`): a crash loses at most the last second, and the cut file stays readable. No
+ * address is written (file names are `market-<UTC time>-<n>.jsonl.gz`).
+ *
+ * It subscribes every `symbols` × `topics` for as long as it runs (through the typed streams, so trade gaps are
+ * signalled); `market` is that `MarketStreams`, to use the same data live. Replay with `loadRecording` and
+ * `replayMarket`. Throws a `ConfigError` for an empty `symbols` or `topics` or a topic it does not know.
+ *
+ * @example
+ * ```ts
+ * import { recordMarket } from 'ex-streams/node';
+ * const rec = recordMarket({ url: 'ws://127.0.0.1:8080/quote/ws/v1', symbols: ['BTCUSDT'], topics: ['trade', 'depth', 'kline_1m'], out: 'rec' });
+ * rec.progress$.subscribe((p) => console.log(p.messages, 'messages', p.bytes, 'bytes', p.files, 'files'));
+ * process.once('SIGINT', () => void rec.stop()); // manifest.json: complete
+ * ```
+ */
+export function recordMarket(options: RecordMarketOptions): MarketRecording {
+  const {
+    url,
+    symbols,
+    topics,
+    out,
+    maxFileBytes = 64 * 1024 * 1024,
+    maxFileMs = 3_600_000,
+    flushIntervalMs = 1000,
+    binary = false,
+    market: marketOptions = {},
+    WebSocketCtor = nodeWebSocket,
+    scheduler = asyncScheduler,
+    onError = () => undefined,
+  } = options;
+  if (symbols.length === 0) throw new ConfigError('symbols', 'must name at least one pair');
+  if (topics.length === 0) throw new ConfigError('topics', 'must name at least one topic');
+  const unknown = topics.find((topic) => !TOPIC.test(topic));
+  if (unknown !== undefined) throw new ConfigError('topics', `must be trade, depth, realtimes or kline_<interval>, got '${unknown.slice(0, 40)}'`);
+  const core = recorderCore({
+    dir: out,
+    prefix: 'market',
+    stream: 'public',
+    symbols,
+    topics,
+    maxFileBytes,
+    maxFileMs,
+    flushIntervalMs,
+    closeWaitMs: 2000,
+    WebSocketCtor,
+    scheduler,
+    onError,
+  });
+  const market = marketStreams({ ...marketOptions, url, binary, scheduler, WebSocketCtor: core.WebSocketCtor });
+  const subscriptions = new Subscription();
+  const ignore = { error: onError };
+  subscriptions.add(
+    market.gaps$.subscribe((g) => core.write({ t: scheduler.now(), k: 'gap', kind: 'trade', symbol: g.symbol, lastSeenId: g.lastSeenId, firstNewId: g.firstNewId, epoch: g.epoch })),
+  );
+  subscriptions.add(
+    market.klineGaps$.subscribe((g) =>
+      core.write({ t: scheduler.now(), k: 'gap', kind: 'kline', symbol: g.symbol, interval: g.interval, firstLiveTime: g.firstLiveTime, missing: g.missing }),
+    ),
+  );
+  for (const symbol of symbols) {
+    for (const topic of topics) {
+      const stream: Observable<unknown> =
+        topic === 'trade'
+          ? market.trades(symbol)
+          : topic === 'depth'
+            ? market.depth(symbol)
+            : topic === 'realtimes'
+              ? market.realtimes(symbol)
+              : market.klines(symbol, customKlineInterval(topic.slice('kline_'.length)));
+      subscriptions.add(stream.subscribe(ignore));
+    }
+  }
+  return { market, progress$: core.progress$, stop: () => core.stop(() => subscriptions.unsubscribe()) };
+}

@@ -1,0 +1,103 @@
+import { asyncScheduler, merge, type Observable, type SchedulerLike } from 'rxjs';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import { userStream, type UserStream, type UserStreamConfig } from '../user/userStream';
+import { recorderCore } from './internal/recorderCore';
+import { nodeWebSocket } from './nodeWebSocket';
+import type { RecordingProgress } from './recordingProgress';
+
+/**
+ * Options of {@link recordUser}: the user stream's config, and where and how to write.
+ *
+ * @example
+ * ```ts
+ * import { restClient } from 'ex-streams';
+ * import type { RecordUserOptions } from 'ex-streams/node';
+ * declare const rest: ReturnType<typeof restClient>;
+ * const options: RecordUserOptions = { user: { url: 'wss://stream.example.com/api/v1/ws', rest }, out: './rec/private' };
+ * ```
+ */
+export interface RecordUserOptions {
+  /** The `userStream` config (its `url` without the key, its `rest`); `scheduler` and `WebSocketCtor` are the recorder's. */
+  readonly user: Omit<UserStreamConfig, 'scheduler' | 'WebSocketCtor'>;
+  /** The recording's directory. */
+  readonly out: string;
+  /** See `RecordMarketOptions.maxFileBytes`. Default 64 MiB. */
+  readonly maxFileBytes?: number | undefined;
+  /** See `RecordMarketOptions.maxFileMs`. Default one hour. */
+  readonly maxFileMs?: number | undefined;
+  /** See `RecordMarketOptions.flushIntervalMs`. Default 1000. */
+  readonly flushIntervalMs?: number | undefined;
+  /** The socket class under the tap. Default `nodeWebSocket`. */
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
+  /** Receive times and flushes. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike | undefined;
+  /** Where write failures and stream errors are reported. Default: ignored. */
+  readonly onError?: ((error: Error) => void) | undefined;
+}
+
+/**
+ * A running user-stream recording (see {@link recordUser}).
+ *
+ * @example
+ * ```ts
+ * import type { UserRecording } from 'ex-streams/node';
+ * declare const recording: UserRecording;
+ * recording.user.orders$.subscribe((orders) => console.log(orders.size)); // the recorded stream, live
+ * await recording.stop();
+ * ```
+ */
+export interface UserRecording {
+  /** The user stream being recorded. */
+  readonly user: UserStream;
+  /** Messages, bytes and files, at each flush and once at the end. */
+  readonly progress$: Observable<RecordingProgress>;
+  /** Unsubscribes, waits for the socket to close (at most 2 s), ends the last file, writes the manifest complete. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Records a private user stream, only when asked this way: as {@link recordMarket} does, through a tap on the
+ * stream's socket (frames, opens, closes; files `user-<UTC time>-<n>.jsonl.gz`, `stream: 'private'`). Neither the
+ * listen key nor any address is written: the key (the address's last segment) is redacted (`***`) from every frame
+ * before it is written, file names hold no key, closes keep their code only. The API key and secret are the REST
+ * client's and never reach the socket. It subscribes the event streams (execution reports, account updates, tickets)
+ * while it runs; `user` is that `UserStream`, to use the same data live.
+ *
+ * @example
+ * ```ts
+ * import { restClient } from 'ex-streams';
+ * import { recordUser } from 'ex-streams/node';
+ * const rest = restClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env['API_KEY'] ?? '', secretKey: process.env['SECRET_KEY'] ?? '' });
+ * const rec = recordUser({ user: { url: 'ws://127.0.0.1:8080/api/v1/ws', rest }, out: 'rec-private' });
+ * process.once('SIGINT', () => void rec.stop());
+ * ```
+ */
+export function recordUser(options: RecordUserOptions): UserRecording {
+  const {
+    user: config,
+    out,
+    maxFileBytes = 64 * 1024 * 1024,
+    maxFileMs = 3_600_000,
+    flushIntervalMs = 1000,
+    WebSocketCtor = nodeWebSocket,
+    scheduler = asyncScheduler,
+    onError = () => undefined,
+  } = options;
+  const core = recorderCore({
+    dir: out,
+    prefix: 'user',
+    stream: 'private',
+    symbols: [],
+    topics: ['private'],
+    maxFileBytes,
+    maxFileMs,
+    flushIntervalMs,
+    closeWaitMs: 2000,
+    WebSocketCtor,
+    scheduler,
+    onError,
+  });
+  const user = userStream({ ...config, scheduler, WebSocketCtor: core.WebSocketCtor });
+  const subscription = merge(user.executionReports$, user.accountUpdates$, user.tickets$).subscribe({ error: onError });
+  return { user, progress$: core.progress$, stop: () => core.stop(() => subscription.unsubscribe()) };
+}
