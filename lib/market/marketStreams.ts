@@ -148,11 +148,13 @@ export interface MarketStreamsConfig {
    */
   readonly tradeBackfill?: { readonly rest: Pick<RestCalls, 'trades'>; readonly timeoutMs?: number | undefined } | undefined;
   /**
-   * Candle history over HTTP: with `rest` (a `restClient`, or anything with its `klines` call),
+   * Candles over HTTP: with `rest` (a `restClient`, or anything with its `klines` call),
    * `klines(symbol, interval, { history: n })` emits the last `n` closed candles from `GET /quote/v1/klines`
-   * (pages of 1000, newest first, each page at most `timeoutMs`, default 5000) before the live ones. A fetch
-   * that fails is reported on `errors$` and signalled on `klineGaps$`. Default: none (`history` errors with a
-   * `ConfigError`).
+   * (pages of 1000, newest first, each page at most `timeoutMs`, default 5000) before the live ones, and every
+   * `klines()` (with or without `history`) fetches the closed candles a break hid (a reconnect, a topic subscribed
+   * again) before the new ones, so `closedCandles()` downstream sees each candle once. A fetch that fails is
+   * reported on `errors$` and signalled on `klineGaps$`; after a `RateLimitedError` no candle fetch is made for
+   * its `retryAfterMs`. Default: none (`history` errors with a `ConfigError`; a break is not filled).
    */
   readonly klineHistory?: { readonly rest: Pick<RestCalls, 'klines'>; readonly timeoutMs?: number | undefined } | undefined;
   /**
@@ -190,8 +192,29 @@ export interface MarketStreams {
    * first, from `GET /quote/v1/klines` (pages of 1000), then the live ones. The history is the candles that opened
    * before the first live candle, so no open time comes twice (the live one wins) and none is skipped at the seam;
    * live candles that come meanwhile are held, then follow in order. Needs `klineHistory` in the config (else the
-   * observable errors with a `ConfigError`, option `history`). A history that cannot be fetched is reported on
-   * `errors$` and signalled on `klineGaps$`, and the live candles flow on.
+   * observable errors with a `ConfigError`, option `history`). Observers subscribing at once with the same
+   * `history` (or less) share one fetch.
+   *
+   * With `klineHistory` in the config (with or without `history`), a break is filled: when a new epoch of the
+   * topic starts (a reconnect, a topic subscribed again) with a candle that opened after the last one emitted, the
+   * candles opening from that last one to the new first one are fetched and emitted first, oldest first: the last
+   * one again, in its final (closed) version, when that differs from the one emitted (it may have been open then),
+   * then the candles missed, then the new ones (held meanwhile). `closedCandles()` downstream thus emits every
+   * candle once, in its final version. Without a break nothing is fetched and the output is the stream's.
+   *
+   * A fetch that fails (a rate limit, `timeoutMs`, a refusal) is reported on `errors$` and signalled on
+   * `klineGaps$` (a `KlineGap` with the range that may be missing), and the live candles flow on.
+   *
+   * @example
+   * ```ts
+   * import { closedCandles, marketStreams, restClient } from 'ex-streams';
+   *
+   * const rest = restClient({ baseUrl: 'https://api.example.com' });
+   * const market = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1', klineHistory: { rest } });
+   * // 200 closed candles, then every minute once, across reconnects
+   * market.klines('BTCUSDT', '1m', { history: 200 }).pipe(closedCandles()).subscribe((c) => console.log(c.t, c.c));
+   * market.klineGaps$.subscribe((g) => console.warn(`${g.missing} candles in [${g.from}, ${g.to}) missing`, g.error));
+   * ```
    */
   klines(
     symbol: string,
@@ -236,7 +259,11 @@ export interface MarketStreams {
    * trades that were never delivered (lost on a socket that stayed open) and can no longer be emitted in order. Hot.
    */
   readonly gaps$: Observable<TradeGap>;
-  /** Candle histories (`klines(…, { history })`) that could not be fetched, each once (see {@link KlineGap}). Hot. */
+  /**
+   * Candles `klines` could not deliver: a history (`klines(…, { history })`) or the candles a break hid that could
+   * not be fetched, each once however many observers share the fetch (see {@link KlineGap}); counted in
+   * `status$.klineGaps`. Hot.
+   */
   readonly klineGaps$: Observable<KlineGap>;
   /** Estimate of `serverTime - localTime` from the heartbeats. */
   readonly serverClock: ServerClock;
