@@ -71,6 +71,26 @@ describe('marketStreams klines across reconnects (issue 29)', () => {
     });
   });
 
+  it('fills a break on one socket too: a kline topic silent for its staleAfterMs is subscribed again, its first message starts a new epoch of the topic', () => {
+    testScheduler.run(({ expectObservable, flush }) => {
+      const history = [served(0, '2.5'), served(MIN, '2.6')];
+      const { rest, asked } = fakeKlines(history);
+      const exchange = testExchange({ scheduler: testScheduler });
+      const market = marketStreams(exchange.marketConfig({ klineHistory: { rest }, staleAfterMs: { kline: 1000 }, subscribeTimeoutMs: 50 }));
+      // the topic goes silent after 1 ms; cancelled and subscribed again at 1001; the service answers at 1500
+      exchange.server.public('-a 1498ms b', { a: klineEnvelope(live(0, '1'), { first: true }), b: klineEnvelope(live(2 * MIN, '3'), { first: true }) }, { connection: 1 });
+      const values = { a: live(0, '1'), x: emitted(history[0]!), y: emitted(history[1]!), b: live(2 * MIN, '3') };
+      expectObservable(market.klines('BTCUSDT', '1m'), '^ 2s !').toBe('-a 1499ms (xyb)', values);
+      expectObservable(market.status$.pipe(map((s) => [s.staleResubscribes, s.klineRefetches].join('/')), distinctUntilChanged()), '^ 2s !').toBe(
+        'a 1000ms b 498ms c',
+        { a: '0/0', b: '1/0', c: '1/1' },
+      );
+      flush();
+      expect(asked).toEqual([{ symbol: 'BTCUSDT', interval: '1m', endTime: 2 * MIN - 1, limit: 3 }]);
+      expect(exchange.sent({ kind: 'sub' }).map((f) => f.time)).toEqual([0, 1001]);
+    });
+  });
+
   it('fetches nothing when nothing was missed: no break, or the same minute on the new socket', () => {
     testScheduler.run(({ expectObservable, flush }) => {
       const { rest, asked } = fakeKlines([served(0, '9')]);
