@@ -17,3 +17,5 @@ export { loadRecording } from './loadRecording';
 export type { LoadedRecording } from './loadRecording';
 export type { RecordingProgress } from './recordingProgress';
 export type { RecordingManifest, RecordingFileInfo } from './recordingManifest';
+export { runRecordCli } from './recordCli';
+export type { RecordCliHost, RecordCliRun } from './recordCli';

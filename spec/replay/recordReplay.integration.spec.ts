@@ -95,6 +95,21 @@ describe('recordMarket → loadRecording → replayMarket (simulator)', () => {
     ]);
   });
 
+  it('rotates files by age; the manifest lists each (first, last, messages, complete) and the loader reads them in order', async () => {
+    const rec = recordMarket({ url: sim.publicStreamUrl, symbols: [SYMBOL], topics: ['depth'], out: dir, maxFileMs: 250 });
+    await firstValueFrom(rec.market.depth(SYMBOL).pipe(take(9), toArray(), timeout(5000)));
+    await rec.stop();
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as RecordingManifest;
+    expect(manifest.files.length).toBeGreaterThanOrEqual(3);
+    expect(manifest.files.every((f) => f.complete && f.last - f.first < 250 && f.topics.join() === 'depth')).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', ...manifest.files.map((f) => f.name)].sort());
+    const recording = await loadRecording(dir);
+    const times = recording.events.map((e) => e.t);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(recording.events.filter((e) => e.k === 'start')).toHaveLength(manifest.files.length);
+    expect(recording.events.filter((e) => e.k === 'f')).toHaveLength(manifest.files.reduce((n, f) => n + f.messages, 0));
+  });
+
   it('records a private stream only when asked, with no listen key, API key or secret in any byte or file name', async () => {
     const rest = restClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, secretKey: sim.secretKey, apiKeyHeader: sim.apiKeyHeader });
     const rec = recordUser({ user: { url: sim.privateStreamUrl, rest }, out: dir, flushIntervalMs: 200 });
