@@ -32,7 +32,7 @@ const balances = (free: Record<string, DecimalText>, sync: StateSync): DemoEvent
 });
 const marketStatus = (connection: ConnectionStatus): DemoEvent => ({
   type: 'marketStatus',
-  status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0 },
+  status: { connection, topics: 2, tradeGaps: 0, decodeErrors: 0, rejections: 0, resubscribes: 0, staleResubscribes: 0, klineRefetches: 0, klineGaps: 0 },
 });
 
 describe('reduce', () => {
