@@ -62,7 +62,10 @@ export interface RecordMarketOptions {
 export interface MarketRecording {
   /** The market streams being recorded: subscribe to use the same data live (shared subscriptions). */
   readonly market: MarketStreams;
-  /** Messages, bytes and files, at each flush (every second) and once at the end; completes after `stop()`. */
+  /**
+   * Messages, bytes and files, at each flush (every second) and once at the end; completes after `stop()`. The last
+   * value replays to a late subscriber (also after the end).
+   */
   readonly progress$: Observable<RecordingProgress>;
   /** Unsubscribes, waits for the socket to close (at most 2 s), ends the last file and writes the manifest complete. */
   stop(): Promise<void>;

@@ -58,8 +58,9 @@ export type RecordedEvent = t.TypeOf<typeof RecordedEventCodec>;
  *
  * @example
  * ```ts
+ * import { DecodeError } from 'ex-streams';
  * import type { CorruptLine } from 'ex-streams/testing';
- * const bad: CorruptLine = { file: 'market-0001.jsonl.gz', line: 42, afterTime: 1700000000000, error: new Error('json') };
+ * const bad: CorruptLine = { file: 'market-0001.jsonl.gz', line: 42, afterTime: 1700000000000, error: new DecodeError('json', 'cut short') };
  * ```
  */
 export interface CorruptLine {

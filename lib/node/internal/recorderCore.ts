@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, firstValueFrom, interval, map, type Observable, race, type SchedulerLike, timer } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, interval, map, type Observable, race, ReplaySubject, type SchedulerLike, timer } from 'rxjs';
 import { redact } from '../../internal/redact';
 import type { WebSocketCtor } from '../../socket/webSocketLike';
 import type { RecordedEvent } from '../../testing/recording';
@@ -50,7 +50,9 @@ function base64(data: unknown): string | undefined {
 export function recorderCore(settings: RecorderSettings): RecorderCore {
   const { scheduler, stream } = settings;
   const files = new RecordingFiles({ ...settings });
-  const progress = new BehaviorSubject<RecordingProgress>({ messages: 0, bytes: 0, files: 0 });
+  // The last progress replays to late subscribers, also after the end (then with the completion).
+  const progress = new ReplaySubject<RecordingProgress>(1);
+  progress.next({ messages: 0, bytes: 0, files: 0 });
   const report = (): void => progress.next({ messages: files.messages, bytes: files.bytes, files: files.files });
   let epoch = 0;
   const live = new BehaviorSubject(0);
