@@ -13,6 +13,9 @@ import { excerpt } from '../internal/redact';
 const line = <K extends string, P extends t.Props>(k: K, props: P, name: string) =>
   t.type({ t: t.number, k: t.literal(k), ...props }, name);
 
+/** The usual line, a text frame: read first (one `t.type` check) before the whole union. @internal */
+const RecordedTextFrameCodec = line('f', { d: t.string }, 'RecordedTextFrame');
+
 /**
  * The io-ts declaration of a recorded line (one JSON object per line of a recording file). Kinds:
  * - `start`: the first line of every file: format version `v` (1), `stream` (`public` | `private`), and what was subscribed;
@@ -31,7 +34,7 @@ const line = <K extends string, P extends t.Props>(k: K, props: P, name: string)
 export const RecordedEventCodec = t.union(
   [
     line('start', { v: t.literal(1), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
-    line('f', { d: t.string }, 'RecordedTextFrame'),
+    RecordedTextFrameCodec,
     line('b', { d: t.string }, 'RecordedBinaryFrame'),
     line('open', { epoch: t.number }, 'RecordedOpen'),
     line('close', { code: t.number, clean: t.boolean }, 'RecordedClose'),
@@ -119,7 +122,7 @@ export function readRecordedLine(text: string): E.Either<DecodeError, RecordedEv
   } catch (e) {
     return E.left(new DecodeError('json', `recording line is not JSON: ${e instanceof Error ? e.message : String(e)}`, [], excerpt(text)));
   }
-  if (RecordedEventCodec.is(value)) return E.right(value);
+  if (RecordedTextFrameCodec.is(value) || RecordedEventCodec.is(value)) return E.right(value);
   const k = typeof value === 'object' && value !== null ? (value as { k?: unknown }).k : undefined;
   return E.left(new DecodeError('codec', `recording line is not a RecordedEvent (k: ${excerpt(String(k), undefined, 20)})`, [], excerpt(text)));
 }

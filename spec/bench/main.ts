@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory,replay]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -27,6 +27,7 @@ import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
 import { reorder, type ReorderRow } from './reorder';
+import { type RecorderRow, recorderTable, replayBench, type ReplayRow, replayTable } from './replay';
 import { subscribeBench, type SubscribeRow, subscribeTable } from './subscribe';
 import { zipCheckCost, type ZipCheckRow, zipCheckTable } from './crc32';
 import { startPusher } from './pusherClient';
@@ -97,8 +98,10 @@ async function main(): Promise<void> {
     reorder: ReorderRow[];
     latency: LatencyRow[];
     memory: MemoryRow[];
+    replay: ReplayRow[];
+    recorder?: RecorderRow;
     seconds?: number;
-  } = { machine, api: [], orders: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [] };
+  } = { machine, api: [], orders: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
@@ -149,6 +152,11 @@ async function main(): Promise<void> {
       log('memory: 1000 topics');
       results.memory.push(await manyTopics(pusher, 1_000));
     }
+    if (wants('replay')) {
+      const { replay, recorder } = await replayBench(quick, log);
+      results.replay = replay;
+      results.recorder = recorder;
+    }
   } finally {
     await pusher.close();
   }
@@ -165,6 +173,8 @@ async function main(): Promise<void> {
   if (results.memory.length > 0) {
     out.push('', `### Memory${machine.exposeGc ? '' : ' (run with --expose-gc for heap numbers)'}`, '', memoryTable(results.memory));
   }
+  if (results.replay.length > 0) out.push('', '### Replay in virtual time (vs reading the same files + JSON.parse of lines and frames)', '', replayTable(results.replay));
+  if (results.recorder !== undefined) out.push('', '### The recorder: CPU per message (socket-free, gzip included)', '', recorderTable(results.recorder));
   process.stdout.write(out.join('\n') + '\n');
   const file = path.resolve(__dirname, '../../bench-results.json');
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
