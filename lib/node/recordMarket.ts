@@ -83,7 +83,8 @@ const TOPIC = /^(trade|depth|realtimes|kline_[0-9]{1,4}[smhdwM])$/;
  *
  * It subscribes every `symbols` × `topics` for as long as it runs (through the typed streams, so trade gaps are
  * signalled); `market` is that `MarketStreams`, to use the same data live. Replay with `loadRecording` and
- * `replayMarket`. Throws a `ConfigError` for an empty `symbols` or `topics` or a topic it does not know.
+ * `replayMarket`. Throws a `ConfigError` for an empty `symbols` or `topics` or a topic it does not know, and Node's
+ * error when `out` cannot be made; once running, nothing it meets throws (write failures go to `onError`).
  *
  * @example
  * ```ts

@@ -28,8 +28,8 @@ export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocke
     private closing = false;
 
     constructor(url: string) {
-      tap.created(url);
       const inner = new Inner(url);
+      tap.created(url);
       this.inner = inner;
       inner.onopen = (event) => {
         tap.opened();
