@@ -77,17 +77,22 @@ describe('ex-streams record (child processes, simulator)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('--duration: records that long, prints the summary, the manifest complete; a bad option is exit code 2 (in process)', async () => {
+  it('--duration: records that long, a progress line in place on a terminal, the summary, the manifest complete; a bad option is exit code 2 (in process)', async () => {
     const out: string[] = [];
     const err: string[] = [];
     const host = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), isTTY: false };
     expect(await runRecordCli({ ...host, argv: ['--symbols', 'BTCUSDT', '--out', dir, '--duration', 'soon'] })).toBe(2);
     expect(err.join('')).toContain("--duration must be a duration such as 30s, 5m, 1h, got 'soon'");
 
-    const rec = await runRecordCli({ ...host, argv: ['--symbols', 'BTCUSDT', '--topics', 'trade,depth', '--url', sim.publicStreamUrl, '--out', dir, '--duration', '1200ms'] });
+    const rec = await runRecordCli({ ...host, isTTY: true, argv: ['--symbols', 'BTCUSDT', '--topics', 'trade,depth', '--url', sim.publicStreamUrl, '--out', dir, '--duration', '1200ms'] });
     if (typeof rec === 'number') throw new Error(`exit code ${rec}`);
     await rec.finished;
-    expect(out.join('')).toMatch(/^ex-streams record: \d+ messages, [\d.]+ KiB, 1 file in .* \(manifest.json complete\)\n$/);
+    // on a terminal: one progress line rewritten in place (at the start, at each flush), then the summary
+    const lines = out.join('').split('\r\x1b[2K').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(lines[0]).toBe('ex-streams record: 0 messages, 0 B, 0 files');
+    expect(lines.slice(1, -1).every((l) => /^ex-streams record: \d+ messages, [\d.]+ (B|KiB), 1 file$/.test(l))).toBe(true);
+    expect(lines[lines.length - 1]).toMatch(/^ex-streams record: \d+ messages, [\d.]+ KiB, 1 file in .* \(manifest.json complete\)\n$/);
     const manifest = manifestOf(dir);
     expect(manifest.complete).toBe(true);
     expect(manifest.files[0]?.topics).toEqual(['trade', 'depth']);
