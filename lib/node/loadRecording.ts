@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { constants, gunzip } from 'node:zlib';
+import { constants, createGunzip, gunzip } from 'node:zlib';
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import type { CorruptLine, RecordedEvent, Recording } from '../testing/recording';
@@ -107,7 +107,6 @@ export async function loadRecording(source: string | readonly string[]): Promise
 
 /** What a damaged gzip file gives before the damage (zlib's streaming inflate, chunk by chunk). */
 async function partialText(path: string): Promise<{ text: string }> {
-  const { createGunzip } = await import('node:zlib');
   const bytes = await readFile(path).catch(() => Buffer.alloc(0));
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];

@@ -51,6 +51,18 @@ describe('loadRecording', () => {
     });
   });
 
+  it('reads a file whose compressed data is damaged up to the damage (one corrupt entry of kind zip), never throwing', async () => {
+    const events: RecordedEvent[] = [{ t: 1000, k: 'open', epoch: 1 }, ...Array.from({ length: 2000 }, (_, i) => trade(1001 + i, String(i + 1)))];
+    const gz = gzipSync(events.map(line).join(''));
+    for (let i = Math.floor(gz.length / 2); i < Math.floor(gz.length / 2) + 64; i++) gz[i] = 0xff; // damage in the middle
+    writeFileSync(join(dir, 'market-b-0001.jsonl.gz'), gz);
+    const recording = await loadRecording(dir);
+    expect(recording.corrupt.some((c) => c.error.kind === 'zip' && c.file === 'market-b-0001.jsonl.gz')).toBe(true);
+    expect(recording.events.length).toBeGreaterThan(100);
+    expect(recording.events.length).toBeLessThan(events.length);
+    expect(recording.events).toEqual(events.slice(0, recording.events.length)); // what came before the damage
+  });
+
   it('rejects a source that does not exist', async () => {
     await expect(loadRecording(join(dir, 'missing'))).rejects.toThrow(/ENOENT/);
   });

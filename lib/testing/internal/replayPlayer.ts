@@ -1,4 +1,4 @@
-import { filter, race, type SchedulerLike, Subscription, take, timer } from 'rxjs';
+import { filter, race, type SchedulerLike, take, timer } from 'rxjs';
 import type { RecordedEvent } from '../recording';
 import type { ExchangeStream } from '../sentFrame';
 import type { ExchangeServer } from './exchangeServer';
@@ -38,7 +38,6 @@ export class ReplayPlayer {
   private readonly t0: number;
   private readonly start: number;
   private waiting = false;
-  private readonly waits = new Subscription();
 
   constructor(
     private readonly server: ExchangeServer,
@@ -93,13 +92,9 @@ export class ReplayPlayer {
    * topics resubscribed), or `SUBSCRIBE_WAIT_MS` if none comes.
    */
   private awaitSubscription(): void {
-    const subscription = race(
-      this.server.sent$.pipe(filter((f) => f.stream === this.options.stream && f.kind === 'sub')),
-      timer(SUBSCRIBE_WAIT_MS, this.scheduler),
-    )
+    race(this.server.sent$.pipe(filter((f) => f.stream === this.options.stream && f.kind === 'sub')), timer(SUBSCRIBE_WAIT_MS, this.scheduler))
       .pipe(take(1))
       .subscribe(() => this.scheduler.schedule(() => this.play()));
-    this.waits.add(subscription);
   }
 
   private hasSocket(): boolean {
