@@ -57,7 +57,8 @@ export interface UserRecording {
 
 /**
  * Records a private user stream, only when asked this way: as {@link recordMarket} does, through a tap on the
- * stream's socket (frames, opens, closes; files `user-<UTC time>-<n>.jsonl.gz`, `stream: 'private'`). Neither the
+ * stream's socket (frames, opens, closes, and its `gaps$` as `gap` lines of kind `user`; files
+ * `user-<UTC time>-<n>.jsonl.gz`, `stream: 'private'`). Neither the
  * listen key nor any address is written: the key (the address's last segment) is redacted (`***`) from every frame
  * before it is written, file names hold no key, closes keep their code only. The API key and secret are the REST
  * client's and never reach the socket. It subscribes the event streams (execution reports, account updates, tickets)
@@ -99,5 +100,10 @@ export function recordUser(options: RecordUserOptions): UserRecording {
   });
   const user = userStream({ ...config, scheduler, WebSocketCtor: core.WebSocketCtor });
   const subscription = merge(user.executionReports$, user.accountUpdates$, user.tickets$).subscribe({ error: onError });
+  subscription.add(
+    user.gaps$.subscribe((g) =>
+      core.write({ t: scheduler.now(), k: 'gap', kind: 'user', epoch: g.epoch, downSince: g.downSince, reconnectedAt: g.reconnectedAt, keyChanged: g.keyChanged }),
+    ),
+  );
   return { user, progress$: core.progress$, stop: () => core.stop(() => subscription.unsubscribe()) };
 }

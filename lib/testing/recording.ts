@@ -22,7 +22,8 @@ const RecordedTextFrameCodec = line('f', { d: t.string }, 'RecordedTextFrame');
  * - `f`: a text frame as received (`d`: its text); `b`: a binary frame (`d`: its bytes in base64);
  * - `open`: the socket opened, the connection's `epoch` (1 for the first socket that opened);
  * - `close`: the socket closed (`code`, `clean`; the reason is not kept: it may hold anything);
- * - `gap`: a gap signal of the live streams (`gaps$`: `kind: 'trade'`; `klineGaps$`: `kind: 'kline'`).
+ * - `gap`: a gap signal of the live streams (`gaps$`: `kind: 'trade'`; `klineGaps$`: `kind: 'kline'`; a user stream's
+ *   `gaps$`: `kind: 'user'`).
  *
  * @example
  * ```ts
@@ -40,6 +41,7 @@ export const RecordedEventCodec = t.union(
     line('close', { code: t.number, clean: t.boolean }, 'RecordedClose'),
     line('gap', { kind: t.literal('trade'), symbol: t.string, lastSeenId: t.string, firstNewId: t.string, epoch: t.number }, 'RecordedTradeGap'),
     line('gap', { kind: t.literal('kline'), symbol: t.string, interval: t.string, firstLiveTime: t.number, missing: t.number }, 'RecordedKlineGap'),
+    line('gap', { kind: t.literal('user'), epoch: t.number, downSince: t.number, reconnectedAt: t.number, keyChanged: t.boolean }, 'RecordedUserGap'),
   ],
   'RecordedEvent',
 );
