@@ -40,21 +40,22 @@ async function manifestOf(dir: string): Promise<RecordingManifest | undefined> {
   }
 }
 
-/** The files of `source`: the manifest's order, else every `*.jsonl.gz` of the directory by name; or the paths given. */
+/** The files of `source`: every `*.jsonl.gz` of the directory by name (time order); or the paths given. */
 async function filesOf(source: string | readonly string[]): Promise<{ files: string[]; manifest: RecordingManifest | undefined }> {
   if (typeof source !== 'string') return { files: [...source], manifest: undefined };
   if (!(await stat(source)).isDirectory()) return { files: [source], manifest: undefined };
   const manifest = await manifestOf(source);
-  const listed = (await readdir(source)).filter((name) => name.endsWith('.jsonl.gz')).sort();
-  const names = manifest ? [...manifest.files.map((f) => f.name).filter((n) => listed.includes(n)), ...listed.filter((n) => !manifest.files.some((f) => f.name === n))] : listed;
+  // By name: `<prefix>-<UTC start time>-<n>` sorts in time order, also across recorder runs into one directory (the
+  // manifest describes the last run only).
+  const names = (await readdir(source)).filter((name) => name.endsWith('.jsonl.gz')).sort();
   return { files: names.map((name) => join(source, name)), manifest };
 }
 
 /**
  * Reads a recording made by {@link recordMarket} (or `recordUser`) into memory, for `replayMarket` /
  * `exchange.server.replay` (which then play it synchronously, e.g. inside `testScheduler.run`). `source`: the
- * recording's directory (files in the manifest's order, then any other `*.jsonl.gz` by name), one file, or a list of
- * files in order.
+ * recording's directory (every `*.jsonl.gz` by name, which is time order: `market-<UTC start>-<n>`), one file, or a
+ * list of files in order.
  *
  * A file cut by a crash (no gzip trailer) is read up to its last flush (`Z_SYNC_FLUSH`); its last line, if cut, and
  * any line that is not a recorded event are `corrupt` (a `DecodeError` each, with the file, the line number and the
