@@ -1,5 +1,6 @@
 import type { SimulatorClock } from './clock';
 import type { Faults } from './faults';
+import type { MarketReplay } from './marketReplay';
 import type { SymbolMarket } from './market';
 import type { Peers } from './peers';
 import type { Recorder } from './recorder';
@@ -21,4 +22,6 @@ export interface SimContext {
   readonly recorder: Recorder;
   readonly periods: PeriodsMs;
   readonly depthLevels: number;
+  /** The recording the recorded pairs replay (the `recordedMarket` option), when given. */
+  readonly replay?: MarketReplay | undefined;
 }

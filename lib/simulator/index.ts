@@ -17,7 +17,7 @@ export type {
   TrafficReport,
 } from './chaosTypes';
 export type { StreamKind, StreamSelector } from './streamKind';
-export type { PeriodsMs, SimulatorOptions } from './simulatorOptions';
+export type { PeriodsMs, RecordedMarketOptions, SimulatorOptions } from './simulatorOptions';
 export type { RateLimitOptions } from './rateLimit';
 export type { Simulator } from './simulator';
 export type { SimulatorControl } from './simulatorControl';

@@ -64,11 +64,16 @@ export class SymbolMarket {
   private readonly ticker: { open: bigint; high: bigint; low: bigint; volume: bigint; quoteVolume: bigint };
   lastPrice: bigint;
 
+  /**
+   * `recorded`: the market of a recording (paper fills): no generated history, moves or book; trades and the
+   * book come from {@link recordTrade} and {@link setBook}, and orders take from the book without consuming it.
+   */
   constructor(
     readonly info: SymbolInfo,
     private readonly seed: number,
     private readonly tradeIds: IdSource,
     startMs: number,
+    readonly recorded = false,
   ) {
     this.random = mulberry32(mixSeed(seed, info.symbol));
     this.tick = info.rules.tickSize;
@@ -76,6 +81,10 @@ export class SymbolMarket {
     this.mid = (info.startPrice / this.tick) * this.tick;
     this.lastPrice = this.mid;
     this.ticker = { open: this.mid, high: this.mid, low: this.mid, volume: 0n, quoteVolume: 0n };
+    if (recorded) {
+      this.cachedBook = { version: 0, bids: [], asks: [] };
+      return;
+    }
     // a history of at least 60 trades before start, so the first trade message is full
     for (let t = startMs - 30_000; this.trades.length < 100; t += 250) this.step(t);
   }
@@ -87,6 +96,7 @@ export class SymbolMarket {
 
   /** Moves the market one step at time `t`; returns the trades it made. */
   step(t: number): MarketTrade[] {
+    if (this.recorded) return [];
     this.steps += 1;
     this.cachedBook = undefined;
     const move = BigInt(randomInt(this.random, -3, 3)) * this.tick;
@@ -103,9 +113,10 @@ export class SymbolMarket {
     return made;
   }
 
-  /** Records a trade (market-made or an order's fill) in the history, candles and ticker. */
-  recordTrade(price: bigint, qty: bigint, m: boolean, t: number): MarketTrade {
-    const trade: MarketTrade = { id: this.tradeIds.next(), t, price, qty, m };
+  /** Records a trade (market-made, an order's fill or a recorded one, `id` its own) in the history, candles and ticker. */
+  recordTrade(price: bigint, qty: bigint, m: boolean, t: number, id: bigint = this.tradeIds.next()): MarketTrade {
+    const trade: MarketTrade = { id, t, price, qty, m };
+    if (this.recorded && this.ticker.volume === 0n) Object.assign(this.ticker, { open: price, high: price, low: price });
     this.trades.push(trade);
     if (this.trades.length > HISTORY) this.trades.splice(0, this.trades.length - HISTORY);
     this.lastPrice = price;
@@ -128,6 +139,7 @@ export class SymbolMarket {
 
   /** Moves the mid so that `price` sits inside the spread (used by injected trades). */
   moveTo(price: bigint): void {
+    if (this.recorded) return; // the recorded book stays
     this.mid = (price / this.tick) * this.tick;
     this.cachedBook = undefined;
   }
@@ -175,9 +187,18 @@ export class SymbolMarket {
     return this.walk(side, limit, size, false);
   }
 
-  /** Takes the liquidity {@link preview} finds for up to `qty` (the levels it consumes stay consumed until the next step). */
+  /**
+   * Takes the liquidity {@link preview} finds for up to `qty` (the levels it consumes stay consumed until the next
+   * step; a recorded market's book is not changed: paper fills).
+   */
   take(side: 'BUY' | 'SELL', limit: bigint | undefined, qty: bigint): Fill[] {
-    return this.walk(side, limit, { qty }, true).fills;
+    return this.walk(side, limit, { qty }, !this.recorded).fills;
+  }
+
+  /** Replaces a recorded market's book (bids descending, asks ascending). */
+  setBook(bids: Level[], asks: Level[]): void {
+    this.steps += 1;
+    this.cachedBook = { version: this.steps, bids, asks };
   }
 
   private walk(side: 'BUY' | 'SELL', limit: bigint | undefined, size: OrderSize, consume: boolean): { fills: Fill[]; complete: boolean } {

@@ -42,7 +42,8 @@ const lockFor = (n: NewOrder, fills: readonly Fill[]): bigint => {
  * fills at the book's prices, best level first), GTC orders that rest and fill when market trades reach their
  * price (maker fills at the order price), IOC / FOK / MARKET orders whose unfilled rest is cancelled at once,
  * cancels; every change goes out as private events and moves balances (lock on NEW, settle on fills, unlock
- * what is left when the order closes).
+ * what is left when the order closes). On a recorded market (paper fills) the same paths run: orders take from the
+ * recorded book without consuming it and without making public trades, and recorded trades fill resting orders.
  * @internal
  */
 export class Matching {
@@ -102,7 +103,7 @@ export class Matching {
     const events = [executionReport(order, t), this.balances(t, [lockAsset])];
     const taken = fills.length === 0 ? [] : market.take(n.side, limit, sum(fills, (f) => f.qty));
     taken.forEach((f, i) => {
-      market.recordTrade(f.price, f.qty, n.side === 'SELL', t);
+      if (!market.recorded) market.recordTrade(f.price, f.qty, n.side === 'SELL', t); // a paper fill is no public trade
       events.push(...this.fill(market, order, f.price, f.qty, false, t, plan.complete && i === taken.length - 1));
     });
     const rests = n.type !== 'MARKET' && n.timeInForce === 'GTC';

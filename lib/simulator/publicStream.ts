@@ -47,7 +47,8 @@ const asBoolean = (v: unknown): boolean => v === true || v === 'true';
  * Serves one public-stream connection: `sub` / `cancel` / `cancel_all` (one pair, or several comma-joined, no
  * spaces), `{ ping }` → `{ pong }`, the four topics on their periods, error frames for bad requests: an unknown pair
  * or topic of a one-pair request is answered `{ id, code, desc, symbol, topic }`; a several-pair `sub` naming an
- * unknown pair is refused whole with the bare `{ code: "-100010", desc: "Invalid Symbols!" }`.
+ * unknown pair is refused whole with the bare `{ code: "-100010", desc: "Invalid Symbols!" }`. A recorded pair's
+ * topics (`recordedMarket`) are pushed when the recording plays one of their messages, not on a period.
  * @internal
  */
 export function servePublic(ctx: SimContext, peer: Peer): void {
@@ -66,12 +67,15 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
     subs.get(key)?.();
     let first = true;
     let lastTradeId: bigint | undefined;
-    const data = (now: number): object[] | undefined => {
+    const { replay } = ctx;
+    const replayed = replay?.serves(market.info.symbol) === true ? replay : undefined;
+    const data = (now: number): readonly object[] | undefined => {
+      if (replayed !== undefined && !replayed.played(market.info.symbol, topicText)) return undefined;
       switch (topic.name) {
         case 'kline':
-          return [klineRecord(market, topic.interval, now)];
+          return replayed?.records(market.info.symbol, topicText) ?? [klineRecord(market, topic.interval, now)];
         case 'realtimes':
-          return [realtimesRecord(market, now)];
+          return replayed?.records(market.info.symbol, topicText) ?? [realtimesRecord(market, now)];
         case 'depth':
           return [depthRecord(market, ctx.depthLevels, now)];
         case 'trade': {
@@ -107,7 +111,8 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       if (topic.name === 'trade') ctx.recorder.tradesSent(market.info.symbol, records.map((r) => (r as { v: string }).v), ctx.clock.now());
     };
     push();
-    subs.set(key, ctx.timers.every(ctx.periods[topic.name], push));
+    // a recorded pair's topic is pushed when the recording plays one of its messages, others on their period
+    subs.set(key, replayed !== undefined ? replayed.listen(market.info.symbol, topicText, push) : ctx.timers.every(ctx.periods[topic.name], push));
   };
 
   const onRequest = (msg: Record<string, unknown>): void => {

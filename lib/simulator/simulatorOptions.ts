@@ -1,5 +1,6 @@
 import type { SimulatorClock } from './clock';
 import type { RateLimitOptions } from './rateLimit';
+import type { Recording } from '../testing/recording';
 import type { SymbolRulesOptions } from './symbolRules';
 
 /**
@@ -21,6 +22,32 @@ export interface PeriodsMs {
   readonly trade: number;
   /** depth, default 300. */
   readonly depth: number;
+}
+
+/**
+ * A recording as the simulator's market (paper fills): the recorded pairs' public topics replay the recorded
+ * messages, recorded time `t` at server time `start + (t - t0) / speed` (`t0` the recording's first line, `start`
+ * the server time at `startSimulator`), every time inside a message mapped the same way; resting orders fill
+ * against the recorded trades (at the order's price, up to each trade's quantity), marketable orders at once
+ * against the latest recorded book's levels (the book is not changed). Queue position and market impact are not
+ * modelled. See docs/simulator.md, "Paper fills against a recording".
+ *
+ * @example
+ * ```ts
+ * import { startSimulator, manualClock } from 'ex-streams/simulator';
+ * import { loadRecording } from 'ex-streams/node';
+ *
+ * const recording = await loadRecording('recordings/2024-06-01');
+ * const clock = manualClock(recording.events[0]!.t); // server time = recorded time: every time kept as recorded
+ * const sim = await startSimulator({ recordedMarket: { recording }, clock });
+ * // marketStreams / userStream against sim's urls; clock.advance(ms) plays the day as fast as you advance it
+ * ```
+ */
+export interface RecordedMarketOptions {
+  /** The recording (`loadRecording` of `ex-streams/node`, or one built by hand); its public lines are played. */
+  readonly recording: Recording;
+  /** Recorded ms per simulator ms, default 1 (real time); 10 plays ten times faster. Must be a finite number > 0. */
+  readonly speed?: number | undefined;
 }
 
 /**
@@ -46,7 +73,11 @@ export interface SimulatorOptions {
    * otherwise (read it from `Simulator.controlToken`; the CLI prints it).
    */
   readonly controlToken?: string | undefined;
-  /** Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT']. */
+  /**
+   * Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT'], or with `recordedMarket` the pairs the
+   * recording holds data of. With `recordedMarket`, a pair listed here that the recording has no data of gets the
+   * generated market, and a recorded pair not listed is not served.
+   */
   readonly symbols?: readonly string[] | undefined;
   /**
    * Trading rules by pair (tick, step, limits, minimum notional and amount) overriding the defaults of
@@ -90,4 +121,10 @@ export interface SimulatorOptions {
   readonly clockSkewMs?: number | undefined;
   /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
   readonly recordTraffic?: boolean | undefined;
+  /**
+   * A recording as the market of the pairs it holds data of (paper fills), default none (the generated market).
+   * Their tick and step default to the most decimals their recorded prices and quantities need (`symbolRules`
+   * overrides them). See {@link RecordedMarketOptions}.
+   */
+  readonly recordedMarket?: RecordedMarketOptions | undefined;
 }

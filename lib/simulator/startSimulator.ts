@@ -10,12 +10,14 @@ import { resolveControlToken } from './controlToken';
 import { apiHandler } from './httpApi';
 import { ListenKeys } from './listenKeys';
 import { idSource, SymbolMarket } from './market';
+import { MarketReplay } from './marketReplay';
 import { Matching } from './matching';
 import { Peers } from './peers';
 import { PrivateStreams } from './privateStream';
 import { servePublic } from './publicStream';
 import { createSimServer, PUBLIC_PATH } from './simServer';
 import { mixSeed, mulberry32, randomAlnum } from './random';
+import { readRecordedMarket } from './recordedFrames';
 import { Recorder } from './recorder';
 import { symbolInfo } from './symbols';
 import { Timers } from './timers';
@@ -24,6 +26,9 @@ import type { Simulator } from './simulator';
 import type { SimulatorOptions } from './simulatorOptions';
 
 const ACCOUNT_ID = '1500000000000000001';
+
+/** `10^-decimals` as decimal text ("1", "0.01"). */
+const unitText = (decimals: number): string => (decimals === 0 ? '1' : `0.${'1'.padStart(decimals, '0')}`);
 
 /**
  * Starts a local exchange simulator: the HTTP API (listen keys, signed orders, account, 2FA endpoints), the
@@ -47,7 +52,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const {
     port = 0,
     host = '127.0.0.1',
-    symbols = ['BTCUSDT', 'ETHUSDT'],
     seed = 1,
     apiKeyHeader = 'X-EX-APIKEY',
     clock = realClock(),
@@ -65,7 +69,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     rateLimit,
     clockSkewMs = 0,
     symbolRules = {},
+    recordedMarket,
   } = options;
+  const recorded = recordedMarket === undefined ? undefined : readRecordedMarket(recordedMarket.recording);
+  const speed = recordedMarket?.speed ?? 1;
+  if (!(speed > 0 && Number.isFinite(speed))) throw new Error(`recordedMarket.speed must be a finite number > 0, got ${speed}`);
+  const symbols = options.symbols ?? (recorded !== undefined ? [...recorded.symbols.keys()] : ['BTCUSDT', 'ETHUSDT']);
   const credentials = mulberry32(mixSeed(seed, 'credentials'));
   const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
   const secretKey = options.secretKey ?? randomAlnum(credentials, 64);
@@ -79,11 +88,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const unknownRules = Object.keys(symbolRules).find((s) => !symbols.includes(s));
   if (unknownRules !== undefined) throw new Error(`symbolRules names '${unknownRules}', which is not one of the simulated symbols`);
   for (const s of symbols) {
-    const info = symbolInfo(s, symbolRules[s]);
+    const decimals = recorded?.symbols.get(s);
+    // a recorded pair's tick and step hold every recorded price and quantity, unless the caller's rules say otherwise
+    const rules = decimals === undefined ? symbolRules[s] : { tickSize: unitText(decimals.priceDecimals), stepSize: unitText(decimals.qtyDecimals), ...symbolRules[s] };
+    const info = symbolInfo(s, rules);
     if (info === undefined) throw new Error(`Unsupported symbol '${s}': the quote must be USDT, BTC or ETH`);
-    markets.set(s, new SymbolMarket(info, seed, tradeIds, serverTime()));
+    markets.set(s, new SymbolMarket(info, seed, tradeIds, serverTime(), decimals !== undefined));
   }
   const peers = new Peers(faults);
+  const replay =
+    recorded === undefined
+      ? undefined
+      : new MarketReplay({ data: recorded, speed, markets, timers, now: serverTime, onTrades: (m, trades) => matching.onTrades(m, trades) }); // begins once matching exists
   const ctx: SimContext = {
     clock,
     timers,
@@ -94,6 +110,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     recorder: new Recorder(),
     periods: { kline: 300, realtimes: 500, trade: 300, depth: 300, ...periodsMs },
     depthLevels: Math.max(0, Math.min(200, depthLevels)),
+    replay,
   };
   let privateStreams: PrivateStreams | undefined;
   const listenKeys = new ListenKeys(timers, serverTime, ids, listenKeyValidityMs, (key, why) => privateStreams?.endKey(key, why));
@@ -120,7 +137,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const step = (): void => {
     for (const m of markets.values()) matching.onTrades(m, m.step(serverTime()));
   };
-  if (marketStepMs > 0) timers.every(marketStepMs, step);
+  if (marketStepMs > 0 && [...markets.values()].some((m) => !m.recorded)) timers.every(marketStepMs, step);
+  replay?.begin();
   const miscIds = idSource(1_700_000_000_000_000_001n);
   const api = apiHandler({
     auth: { apiKey, secretKey, apiKeyHeader, serverTime },

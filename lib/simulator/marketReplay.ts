@@ -1,0 +1,109 @@
+import type { MarketTrade, SymbolMarket } from './market';
+import { readRecordedMessage, type RecordedMarketData } from './recordedFrames';
+import type { Timers } from './timers';
+
+/** @internal */
+export interface MarketReplayDeps {
+  readonly data: RecordedMarketData;
+  /** Recorded ms per simulator ms. */
+  readonly speed: number;
+  /** The recorded pairs the simulator serves (their markets are `recorded`). */
+  readonly markets: ReadonlyMap<string, SymbolMarket>;
+  readonly timers: Timers;
+  /** Server time, ms (the simulator's clock plus skew). */
+  readonly now: () => number;
+  /** New recorded trades of a pair, in order, once the market holds them (the matching engine fills resting orders). */
+  readonly onTrades: (market: SymbolMarket, trades: readonly MarketTrade[]) => void;
+}
+
+/**
+ * Plays a recording's public messages onto the simulator's recorded markets, one line at a time on the simulator's
+ * timers (a cursor: a day of lines is never queued at once), recorded time `t` at `start + (t - t0) / speed` server
+ * time, every time inside a message (trade times, depth, kline and realtimes `t`) mapped the same way:
+ *
+ * - trade messages add their new trades (by id: a recorded reconnect's first message repeats trades already played)
+ *   to the pair's history, candles and ticker, then hand them to the matching engine;
+ * - depth messages replace the pair's book;
+ * - kline and realtimes messages are kept as the topic's latest records.
+ *
+ * Each played message wakes the public subscriptions of its (pair, topic) ({@link listen}). After the last line the
+ * markets keep their last state. @internal
+ */
+export class MarketReplay {
+  private index = 0;
+  private start = 0;
+  private readonly latest = new Map<string, ReadonlyArray<Record<string, unknown>>>();
+  private readonly seen = new Set<string>();
+  private readonly lastTradeId = new Map<string, bigint>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+
+  constructor(private readonly deps: MarketReplayDeps) {}
+
+  /** Starts playing: the lines due at once (the recording's first instant) are played now. */
+  begin(): void {
+    this.start = this.deps.now();
+    this.play();
+  }
+
+  /** Whether `symbol` is a recorded pair (its topics are played, not generated). */
+  serves(symbol: string): boolean {
+    return this.deps.markets.get(symbol)?.recorded === true;
+  }
+
+  /** Whether a message of the topic (`trade`, `depth`, `realtimes`, `kline_1m`, …) of `symbol` was played yet. */
+  played(symbol: string, topic: string): boolean {
+    return this.seen.has(`${symbol}|${topic}`);
+  }
+
+  /** The latest records of a kline / realtimes topic (times mapped), undefined before its first message. */
+  records(symbol: string, topic: string): ReadonlyArray<Record<string, unknown>> | undefined {
+    return this.latest.get(`${symbol}|${topic}`);
+  }
+
+  /** Calls `fn` after each played message of (symbol, topic); returns the function that stops it. */
+  listen(symbol: string, topic: string, fn: () => void): () => void {
+    const key = `${symbol}|${topic}`;
+    const set = this.listeners.get(key) ?? new Set<() => void>();
+    this.listeners.set(key, set);
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+    };
+  }
+
+  /** The server time of recorded time `t`. */
+  timeOf(t: number): number {
+    return this.start + Math.round((t - this.deps.data.t0) / this.deps.speed);
+  }
+
+  private play(): void {
+    const { events } = this.deps.data;
+    const now = this.deps.now();
+    for (let e = events[this.index]; e !== undefined && this.timeOf(e.t) <= now; e = events[this.index]) {
+      this.index += 1;
+      const message = readRecordedMessage(e);
+      const market = message === undefined ? undefined : this.deps.markets.get(message.symbol);
+      if (message === undefined || market === undefined || !market.recorded) continue;
+      const key = `${message.symbol}|${message.topic}`;
+      if ('trades' in message) {
+        const last = this.lastTradeId.get(message.symbol);
+        const fresh: MarketTrade[] = [];
+        for (const r of message.trades) {
+          if (r.id !== undefined && last !== undefined && r.id <= last) continue; // played already
+          fresh.push(market.recordTrade(r.price, r.qty, r.m, this.timeOf(r.t), r.id));
+          if (r.id !== undefined) this.lastTradeId.set(message.symbol, r.id);
+        }
+        if (fresh.length === 0) continue;
+        this.deps.onTrades(market, fresh);
+      } else if ('bids' in message) {
+        market.setBook(message.bids, message.asks);
+      } else {
+        this.latest.set(key, message.records.map((r) => (typeof r['t'] === 'number' ? { ...r, t: this.timeOf(r['t']) } : r)));
+      }
+      this.seen.add(key);
+      for (const fn of [...(this.listeners.get(key) ?? [])]) fn();
+    }
+    const next = events[this.index];
+    if (next !== undefined) this.deps.timers.after(Math.max(0, this.timeOf(next.t) - now), () => this.play());
+  }
+}
