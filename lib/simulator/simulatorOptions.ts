@@ -38,9 +38,10 @@ export interface PeriodsMs {
  * import { loadRecording } from 'ex-streams/node';
  *
  * const recording = await loadRecording('recordings/2024-06-01');
- * const clock = manualClock(recording.events[0]!.t); // server time = recorded time: every time kept as recorded
+ * const clock = manualClock(Date.now()); // beside the client's clock: signed requests and event times check out
  * const sim = await startSimulator({ recordedMarket: { recording }, clock });
- * // marketStreams / userStream against sim's urls; clock.advance(ms) plays the day as fast as you advance it
+ * // marketStreams / userStream / placeOrder against sim's urls, as live;
+ * clock.advance(60_000); // plays the recording's first minute (its trades fill resting orders) at once
  * ```
  */
 export interface RecordedMarketOptions {
