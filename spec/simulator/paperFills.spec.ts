@@ -63,7 +63,7 @@ describe('paper fills against a recording (simulator, real sockets)', () => {
   const subs: Subscription[] = [];
 
   beforeEach(async () => {
-    start = Date.now(); // the client signs with its own clock: the simulator's starts beside it
+    start = Date.now(); // the user stream checks events' times against its own clock: the simulator's starts beside it
     clock = manualClock(start);
     sim = await startSimulator({ recordedMarket: { recording: RECORDING }, clock, recordTraffic: true });
   });
@@ -114,7 +114,8 @@ describe('paper fills against a recording (simulator, real sockets)', () => {
     let user: UserStream;
 
     beforeEach(async () => {
-      rest = restClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, secretKey: sim.secretKey });
+      // the simulator's clock moves only when the test advances it: the client signs with the simulator's time
+      rest = restClient({ baseUrl: sim.baseUrl, apiKey: sim.apiKey, secretKey: sim.secretKey, serverTimeOffsetMs: () => sim.serverTime() - Date.now() });
       user = userStream({ url: sim.privateStreamUrl, rest, WebSocketCtor: WS });
       subs.push(user.orders$.subscribe());
       await firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'open')));
