@@ -1,14 +1,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
-import { promisify } from 'node:util';
-import { constants, createGunzip, gunzip } from 'node:zlib';
-import * as E from 'fp-ts/Either';
-import { DecodeError } from '../errors';
-import type { CorruptLine, RecordedEvent, Recording } from '../testing/recording';
-import { readRecordedLine } from '../testing/recording';
+import { join } from 'node:path';
+import { type CorruptLine, isCorruptLine, type LazyRecording, type RecordedEvent, type Recording } from '../testing/recording';
+import { type InflatedFile, inflateFile, recordingLines } from './internal/recordingLines';
 import { MANIFEST, type RecordingManifest } from './recordingManifest';
-
-const gunzipAsync = promisify(gunzip);
 
 /**
  * A recording read from its files (see {@link loadRecording}): the events and corrupt lines of `Recording`, and the
@@ -52,15 +46,57 @@ async function filesOf(source: string | readonly string[]): Promise<{ files: str
 }
 
 /**
- * Reads a recording made by {@link recordMarket} (or `recordUser`) into memory, for `replayMarket` /
- * `exchange.server.replay` (which then play it synchronously, e.g. inside `testScheduler.run`). `source`: the
- * recording's directory (every `*.jsonl.gz` by name, which is time order: `market-<UTC start>-<n>`), one file, or a
- * list of files in order.
+ * A recording whose lines are read as they are played (see {@link loadRecording} with `{ lazy: true }`): the
+ * `lines` of `LazyRecording` (`ex-streams/testing`), the manifest and the files.
+ *
+ * @example
+ * ```ts
+ * import { loadRecording } from 'ex-streams/node';
+ * const recording = await loadRecording('./rec', { lazy: true });
+ * let frames = 0;
+ * for (const line of recording.lines) if ('k' in line && line.k === 'f') frames++; // one chunk of text in memory at a time
+ * console.log(frames, 'frames in', recording.files.length, 'files');
+ * ```
+ */
+export interface LazyLoadedRecording extends LazyRecording {
+  /** The directory's `manifest.json`, when there was a readable one. */
+  readonly manifest: RecordingManifest | undefined;
+  /** The files, in order. */
+  readonly files: readonly string[];
+}
+
+/**
+ * Options of {@link loadRecording}.
+ *
+ * @example
+ * ```ts
+ * import { loadRecording } from 'ex-streams/node';
+ * const day = await loadRecording('./rec/2026-11-25', { lazy: true }); // a day: read while it is replayed
+ * ```
+ */
+export interface LoadRecordingOptions {
+  /**
+   * `true`: read nothing but the directory now, and the files' lines each time `lines` is iterated, as the replay
+   * plays them (one chunk of text in memory at a time, whatever the recording's size: a recorded day). Default
+   * `false`: every line read into `events` now.
+   */
+  readonly lazy?: boolean | undefined;
+}
+
+/**
+ * Reads a recording made by {@link recordMarket} (or `recordUser`), for `replayMarket` / `exchange.server.replay`
+ * (which then play it synchronously, e.g. inside `testScheduler.run`). `source`: the recording's directory (every
+ * `*.jsonl.gz` by name, which is time order: `market-<UTC start>-<n>`), one file, or a list of files in order.
+ *
+ * By default every line is read into memory (`events`, `corrupt`): right for a slice, a test, a few minutes. With
+ * `{ lazy: true }` the files are read while they are played: `replayMarket` pulls their lines in order as it goes, one
+ * chunk of text in memory at a time, so a recorded day (gigabytes of text) replays at the speed of a short recording.
  *
  * A file cut by a crash (no gzip trailer) is read up to its last flush (`Z_SYNC_FLUSH`); its last line, if cut, and
  * any line that is not a recorded event are `corrupt` (a `DecodeError` each, with the file, the line number and the
  * time of the line before); the rest is read. A file whose compressed data is damaged gives what came before the
- * damage and one corrupt entry. Rejects only when `source` cannot be read at all (a missing directory or file).
+ * damage and one corrupt entry (kind `zip`). Rejects only when `source` cannot be read at all (a missing directory or
+ * file); a lazy recording never throws while it is read (a file that has gone is a corrupt entry).
  *
  * @example
  * ```ts
@@ -73,50 +109,19 @@ async function filesOf(source: string | readonly string[]): Promise<{ files: str
  * scheduler.flush();
  * ```
  */
-export async function loadRecording(source: string | readonly string[]): Promise<LoadedRecording> {
+export function loadRecording(source: string | readonly string[], options?: { readonly lazy?: false | undefined }): Promise<LoadedRecording>;
+export function loadRecording(source: string | readonly string[], options: { readonly lazy: true }): Promise<LazyLoadedRecording>;
+export function loadRecording(source: string | readonly string[], options?: LoadRecordingOptions): Promise<LoadedRecording | LazyLoadedRecording>;
+export async function loadRecording(source: string | readonly string[], options: LoadRecordingOptions = {}): Promise<LoadedRecording | LazyLoadedRecording> {
   const { files, manifest } = await filesOf(source);
+  const inflated: InflatedFile[] = [];
+  for (const path of files) inflated.push(await inflateFile(path));
+  if (options.lazy === true) return { lines: { [Symbol.iterator]: () => recordingLines(inflated) }, manifest, files };
   const events: RecordedEvent[] = [];
   const corrupt: CorruptLine[] = [];
-  let lastTime = 0;
-  for (const path of files) {
-    const file = basename(path);
-    const bad = (line: number, error: DecodeError): void => {
-      corrupt.push({ file, line, afterTime: lastTime, error });
-    };
-    let text: string;
-    try {
-      const bytes = await readFile(path);
-      // 1 MiB output chunks: a fifth less time than zlib's default 16 KiB on a recording (measured)
-      text = (await gunzipAsync(bytes, { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1024 * 1024 })).toString('utf8');
-    } catch (e) {
-      const partial = await partialText(path);
-      text = partial.text;
-      bad(0, new DecodeError('zip', `${file}: compressed data unreadable after ${partial.text.length} characters: ${e instanceof Error ? e.message : String(e)}`));
-    }
-    const lines = text.split('\n');
-    const cut = lines.pop() ?? '';
-    lines.forEach((line, i) => {
-      if (line === '') return;
-      const read = readRecordedLine(line);
-      if (E.isLeft(read)) return bad(i + 1, read.left);
-      events.push(read.right);
-      lastTime = read.right.t;
-    });
-    if (cut !== '') bad(lines.length + 1, new DecodeError('json', `${file}: last line cut short (${cut.length} characters: a recording cut by a crash)`));
+  for (const line of recordingLines(inflated)) {
+    if (isCorruptLine(line)) corrupt.push(line);
+    else events.push(line);
   }
   return { events, corrupt, manifest, files };
-}
-
-/** What a damaged gzip file gives before the damage (zlib's streaming inflate, chunk by chunk). */
-async function partialText(path: string): Promise<{ text: string }> {
-  const bytes = await readFile(path).catch(() => Buffer.alloc(0));
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    const gz = createGunzip({ finishFlush: constants.Z_SYNC_FLUSH });
-    const done = (): void => resolve({ text: Buffer.concat(chunks).toString('utf8') });
-    gz.on('data', (c: Buffer) => chunks.push(c));
-    gz.on('error', done);
-    gz.on('end', done);
-    gz.end(bytes);
-  });
 }

@@ -105,6 +105,31 @@ export interface Recording {
 }
 
 /**
+ * A recording read as it is played: its lines in order, each a {@link RecordedEvent} or, for a line that could not be
+ * read, a {@link CorruptLine} in its place. `loadRecording(dir, { lazy: true })` (`ex-streams/node`) makes one whose
+ * `lines` read the files as they are iterated (a recorded day, one chunk of text in memory at a time);
+ * {@link replayMarket} pulls them one at a time while it plays. Any `Iterable` will do (an array, a generator), as
+ * long as each iteration starts from the first line again.
+ *
+ * @example
+ * ```ts
+ * import type { LazyRecording } from 'ex-streams/testing';
+ * function* lines() {
+ *   yield { t: 1000, k: 'open', epoch: 1 } as const;
+ *   yield { t: 2000, k: 'close', code: 1000, clean: true } as const;
+ * }
+ * const recording: LazyRecording = { lines: { [Symbol.iterator]: lines } }; // each iteration from the first line
+ * ```
+ */
+export interface LazyRecording {
+  /** The lines, in receive order: an event, or a {@link CorruptLine} where a line could not be read. */
+  readonly lines: Iterable<RecordedEvent | CorruptLine>;
+}
+
+/** Whether `line`, read from a {@link LazyRecording}, is a {@link CorruptLine}. @internal */
+export const isCorruptLine = (line: RecordedEvent | CorruptLine): line is CorruptLine => 'error' in line;
+
+/**
  * The text of one recorded line (no newline): `JSON.stringify` of the event, `t` and `k` first.
  * @internal
  */

@@ -1,7 +1,38 @@
-import { asyncScheduler, merge, type Observable, type SchedulerLike, takeUntil, timer, map, EMPTY } from 'rxjs';
+import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject, takeUntil, timer, map } from 'rxjs';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
-import type { Recording } from './recording';
+import { lazyEvents } from './internal/replayPlayer';
+import { type CorruptLine, isCorruptLine, type LazyRecording, type RecordedEvent, type Recording } from './recording';
 import { testExchange } from './testExchange';
+
+/** A lazy recording's lines read ahead before the replay starts, at most: up to its first `open` or `close`. */
+const HEAD_LINES = 10_000;
+
+/**
+ * A lazily read recording as events for the test exchange's player: the first lines (up to the first `open` or
+ * `close`), then the rest pulled one at a time as they are played. A corrupt line is reported (`report`) when the
+ * player reaches it, i.e. at the time of the line before it.
+ */
+function eventsOf(recording: LazyRecording, report: (line: CorruptLine) => void): readonly RecordedEvent[] {
+  const lines = recording.lines[Symbol.iterator]();
+  const rest: Iterator<RecordedEvent> = {
+    next: () => {
+      for (;;) {
+        const next = lines.next();
+        if (next.done === true) return { done: true, value: undefined };
+        if (!isCorruptLine(next.value)) return next as IteratorYieldResult<RecordedEvent>;
+        report(next.value);
+      }
+    },
+  };
+  const head: RecordedEvent[] = [];
+  while (head.length < HEAD_LINES) {
+    const next = rest.next();
+    if (next.done === true) break;
+    head.push(next.value);
+    if (next.value.k === 'open' || next.value.k === 'close') break;
+  }
+  return lazyEvents(head, rest);
+}
 
 /**
  * Configuration of {@link replayMarket}.
@@ -77,7 +108,10 @@ export interface ReplayedMarket
  * of the line before them. Everything completes when the recording is over (`ended$`).
  *
  * Synchronous and free of Node built-ins: load the files with `loadRecording` (`ex-streams/node`) first, then
- * replay inside `testScheduler.run` or on a `VirtualTimeScheduler`. Throws a `RangeError` for a `speed` that is not
+ * replay inside `testScheduler.run` or on a `VirtualTimeScheduler`. `recording` is a {@link Recording} (its events in
+ * memory) or a {@link LazyRecording} (`loadRecording(dir, { lazy: true })`: its lines are read as they are played,
+ * one at a time, so a recorded day never sits in memory; a line that cannot be read is on `errors$` when the replay
+ * reaches it, at the time of the line before it). Throws a `RangeError` for a `speed` that is not
  * a positive number.
  *
  * @example
@@ -95,10 +129,14 @@ export interface ReplayedMarket
  * console.log(n, 'trades');
  * ```
  */
-export function replayMarket(recording: Recording, config: ReplayMarketConfig = {}): ReplayedMarket {
+export function replayMarket(recording: Recording | LazyRecording, config: ReplayMarketConfig = {}): ReplayedMarket {
   const { scheduler = asyncScheduler, speed = 1, market: options = {} } = config;
   const exchange = testExchange({ scheduler, maxFrames: Infinity });
-  const run = exchange.server.replay(recording, { speed, stream: 'public' });
+  // a lazy recording's corrupt lines are found as it is read: reported on the scheduler, after the line before them
+  const lazyCorrupt$ = new Subject<Error>();
+  const played: Recording =
+    'lines' in recording ? { events: eventsOf(recording, (line) => scheduler.schedule(() => lazyCorrupt$.next(line.error))) } : recording;
+  const run = exchange.server.replay(played, { speed, stream: 'public' });
   const market = marketStreams(
     exchange.marketConfig({
       ...options,
@@ -107,10 +145,10 @@ export function replayMarket(recording: Recording, config: ReplayMarketConfig = 
   );
   const ended$ = run.ended$;
   const until = <T>(source: Observable<T>): Observable<T> => source.pipe(takeUntil(ended$));
-  const corrupt = recording.corrupt ?? [];
+  const corrupt = ('corrupt' in recording ? recording.corrupt : undefined) ?? [];
   const corrupt$: Observable<Error> =
     corrupt.length === 0
-      ? EMPTY
+      ? lazyCorrupt$
       : merge(...corrupt.map((c) => timer(Math.max(0, run.timeOf(c.afterTime) - scheduler.now()), scheduler).pipe(map(() => c.error))));
   return {
     klines: (symbol, interval, o) => until(market.klines(symbol, interval, o)),

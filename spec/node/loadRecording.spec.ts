@@ -63,6 +63,43 @@ describe('loadRecording', () => {
     expect(recording.events).toEqual(events.slice(0, recording.events.length)); // what came before the damage
   });
 
+  it('with { lazy: true } reads the same lines as they are played: the replay emits what it emits from the eager recording, corrupt lines at the same times', async () => {
+    const good = [line({ t: 1000, k: 'open', epoch: 1 }), line(trade(1001, '1')), '{"t":1002,"k":"f"}\n', 'not json\n', line(trade(1003, '2'))].join('');
+    writeFileSync(join(dir, 'market-a-0001.jsonl.gz'), await unfinishedGzip(`${good}{"t":1004,"k":"f","d":"{\\"sym`));
+    writeFileSync(join(dir, 'market-a-0000.jsonl.gz'), gzipSync(line({ t: 900, k: 'start', v: 1, stream: 'public', symbols: ['BTCUSDT'], topics: ['trade'] })));
+    const eager = await loadRecording(dir);
+    const lazy = await loadRecording(dir, { lazy: true });
+    expect(lazy.files).toEqual(eager.files);
+    const lines = [...lazy.lines];
+    expect([...lazy.lines]).toEqual(lines); // each iteration from the first line
+    expect(lines.filter((l) => 'k' in l)).toEqual(eager.events);
+    expect(lines.filter((l) => 'error' in l)).toEqual(eager.corrupt);
+
+    for (const recording of [eager, lazy]) {
+      const testScheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
+      testScheduler.run(({ expectObservable }) => {
+        const replay = replayMarket(recording, { scheduler: testScheduler });
+        expectObservable(replay.trades('BTCUSDT').pipe(map((t) => t.v))).toBe('101ms a 1ms (b|)', { a: '1', b: '2' });
+        expectObservable(replay.errors$.pipe(map((e) => `${testScheduler.now()} ${(e as DecodeError).kind}`), toArray())).toBe('103ms (a|)', {
+          a: ['101 codec', '101 json', '103 json'],
+        });
+      });
+    }
+  });
+
+  it('with { lazy: true } replays many lines in order without reading them first (a recording longer than one chunk of text)', async () => {
+    const events: RecordedEvent[] = [{ t: 1000, k: 'open', epoch: 1 }, ...Array.from({ length: 20_000 }, (_, i) => trade(1001 + i, String(i + 1))), { t: 30_000, k: 'close', code: 1000, clean: true }];
+    writeFileSync(join(dir, 'market-c-0001.jsonl.gz'), gzipSync(events.map(line).join('')));
+    const lazy = await loadRecording(dir, { lazy: true });
+    expect([...lazy.lines]).toEqual(events);
+    const testScheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
+    let ids: string[] = [];
+    testScheduler.run(() => {
+      replayMarket(lazy, { scheduler: testScheduler }).trades('BTCUSDT').pipe(map((t) => t.v), toArray()).subscribe((v) => (ids = v));
+    });
+    expect(ids).toEqual(events.flatMap((e) => (e.k === 'f' ? [JSON.parse(e.d).data[0].v as string] : [])));
+  });
+
   it('rejects a source that does not exist', async () => {
     await expect(loadRecording(join(dir, 'missing'))).rejects.toThrow(/ENOENT/);
   });

@@ -9,6 +9,26 @@ import { binaryFrameText, routeOf, withId } from './recordedFrame';
 /** At speed `Infinity`, how long an `open` waits for the client's first `sub` before the frames after it are played. */
 const SUBSCRIBE_WAIT_MS = 1000;
 
+/**
+ * The key under which an events array handed to the player (through `exchange.server.replay`) carries the rest of a
+ * lazily read recording: the array holds the first lines (up to the first `open` or `close`, so the stream and the
+ * first lifecycle event are known), the iterator the lines after them, pulled one at a time as they are played
+ * ({@link lazyEvents}).
+ * @internal
+ */
+const REST: unique symbol = Symbol('ex-streams.replay.rest');
+
+type EventsWithRest = readonly RecordedEvent[] & { readonly [REST]?: Iterator<RecordedEvent> };
+
+/**
+ * An events array for `exchange.server.replay` whose lines after `head` are pulled from `rest` as they are played
+ * (`replayMarket` of a lazily read recording): a day of lines is never held at once.
+ * @internal
+ */
+export function lazyEvents(head: RecordedEvent[], rest: Iterator<RecordedEvent>): readonly RecordedEvent[] {
+  return Object.assign(head, { [REST]: rest });
+}
+
 /** How a recording is played on the test exchange (see `TestExchangeServer.replay`). @internal */
 export interface PlayOptions {
   readonly stream: ExchangeStream;
@@ -35,6 +55,9 @@ export interface PlayOptions {
  */
 export class ReplayPlayer {
   private index = 0;
+  /** The lines after the array, pulled one at a time (a lazily read recording), and the one pulled ahead. */
+  private readonly rest: Iterator<RecordedEvent> | undefined;
+  private pulled: RecordedEvent | undefined;
   private readonly t0: number;
   private readonly start: number;
   private waiting = false;
@@ -44,8 +67,9 @@ export class ReplayPlayer {
     private readonly scheduler: SchedulerLike,
     private readonly events: readonly RecordedEvent[],
     private readonly options: PlayOptions,
-    limit: RunLimit,
+    private readonly limit: RunLimit,
   ) {
+    this.rest = (events as EventsWithRest)[REST];
     this.t0 = events[0]?.t ?? 0;
     this.start = scheduler.now();
     limit.extend(this.timeOf(events[events.length - 1]?.t ?? this.t0));
@@ -59,24 +83,42 @@ export class ReplayPlayer {
     return this.options.speed === Infinity ? this.start : this.start + (t - this.t0) / this.options.speed;
   }
 
+  /** The next event to play (pulled from the rest once the array is played), `undefined` at the end. */
+  private peek(): RecordedEvent | undefined {
+    if (this.index < this.events.length) return this.events[this.index];
+    if (this.pulled === undefined && this.rest !== undefined) {
+      const next = this.rest.next();
+      if (next.done !== true) this.pulled = next.value;
+    }
+    return this.pulled;
+  }
+
+  /** Moves past the event `peek()` gave. */
+  private advance(): void {
+    if (this.index < this.events.length) this.index++;
+    else this.pulled = undefined;
+  }
+
   private next(): void {
-    const event = this.events[this.index];
+    const event = this.peek();
     if (event === undefined) {
       this.scheduler.schedule(() => this.options.onEnd());
       return;
     }
-    this.scheduler.schedule(() => this.play(), Math.max(0, this.timeOf(event.t) - this.scheduler.now()));
+    const at = this.timeOf(event.t);
+    if (this.rest !== undefined) this.limit.extend(at);
+    this.scheduler.schedule(() => this.play(), Math.max(0, at - this.scheduler.now()));
   }
 
   /** Plays every event due now; stops after a lifecycle event at speed `Infinity` (the client acts first). */
   private play(): void {
     const now = this.scheduler.now();
-    for (let event = this.events[this.index]; event !== undefined && this.timeOf(event.t) <= now; event = this.events[this.index]) {
+    for (let event = this.peek(); event !== undefined && this.timeOf(event.t) <= now; event = this.peek()) {
       if (event.k === 'open' && this.options.speed === Infinity && !this.hasSocket()) {
         this.awaitSocket();
         return;
       }
-      this.index++;
+      this.advance();
       this.apply(event);
       if (this.options.speed === Infinity && event.k === 'open' && this.options.stream === 'public') {
         this.awaitSubscription();
