@@ -15,22 +15,26 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { constants, gunzipSync } from 'node:zlib';
+import { StringDecoder } from 'node:string_decoder';
+import { promisify } from 'node:util';
+import { constants, gunzip } from 'node:zlib';
 import { type Observable, VirtualTimeScheduler } from 'rxjs';
 import { marketStreams, type MarketStreams } from '../../lib/market/marketStreams';
 import { RecordingFiles } from '../../lib/node/internal/recordingFiles';
 import { loadRecording } from '../../lib/node/loadRecording';
 import { recordMarket } from '../../lib/node/recordMarket';
 import type { WebSocketCtor, WebSocketLike } from '../../lib/socket/webSocketLike';
-import type { Recording } from '../../lib/testing/recording';
+import type { LazyRecording, Recording } from '../../lib/testing/recording';
 import { replayMarket, type ReplayedMarket } from '../../lib/testing/replayMarket';
+import { realtimesEnvelope, realtimesRecord } from '../../lib/testing/publicMessages';
 import { REAL_SYMBOL, realFrame } from './realFrames';
-import { median, now, tick } from './stats';
+import { median, tick } from './stats';
 
 type Shape = 'trade' | 'kline' | 'depth';
 const SHAPES: readonly Shape[] = ['trade', 'kline', 'depth'];
 const TOPIC: Record<Shape, string> = { trade: 'trade', kline: 'kline_1m', depth: 'depth' };
 const T0 = 1_731_300_000_000;
+const gunzipAsync = promisify(gunzip);
 
 /** One measured replay case: messages a second (median) and the ratio to the floor of the same shape and run. */
 export interface ReplayRow {
@@ -38,19 +42,38 @@ export interface ReplayRow {
   readonly case: string;
   readonly messages: number;
   readonly msgsPerSec: number;
+  /** Median of the per-round ratios to the floor, and their range. */
   readonly ratio: number | undefined;
+  readonly ratioRange?: readonly [number, number] | undefined;
 }
 
-/** The recorder's cost. */
-export interface RecorderRow {
+/** The kinds of frames the recorder is measured on. */
+type Kind = Shape | 'realtimes';
+const KINDS: readonly Kind[] = ['trade', 'kline', 'realtimes', 'depth'];
+
+/**
+ * A whole venue at the service's push periods (SPEC: trade, kline, depth every 300 ms, realtimes every 500 ms per
+ * symbol), 300 symbols: the most it sends, every topic pushing at every period (the simulator's own venue is ~1 070
+ * messages a second, ~100-200 of them books: issue 28).
+ */
+const VENUE_RATE: Record<Kind, number> = { trade: 1000, kline: 1000, realtimes: 600, depth: 1000 };
+
+/** The recorder's cost on one kind of frame. */
+export interface RecorderKindRow {
+  readonly kind: Kind;
   readonly messages: number;
-  /** CPU µs per message without the recorder, with it, and the difference. */
+  /** CPU µs per message without the recorder, with it, and the difference (medians of the rounds). */
   readonly baseUsPerMsg: number;
   readonly recordedUsPerMsg: number;
   readonly recorderUsPerMsg: number;
-  /** The difference at 3 600 messages a second (300 symbols × 4 topics), in % of one core. */
-  readonly venueCorePct: number;
+  /** The range of the per-round differences. */
+  readonly recorderRange: readonly [number, number];
+  /** Messages a second of this kind for a whole venue (`VENUE_RATE`). */
+  readonly venueRate: number;
 }
+
+/** The recorder's cost, one row per kind (the type `main.ts` keeps in bench-results.json). */
+export type RecorderRow = readonly RecorderKindRow[];
 
 /** Writes `count` frames of `shape` as a recording (its own writer), `t` 1 ms apart. */
 async function writeRecording(dir: string, shape: Shape, count: number): Promise<void> {
@@ -72,17 +95,27 @@ async function writeRecording(dir: string, shape: Shape, count: number): Promise
   await files.close();
 }
 
-/** The floor: the files read, each line and each frame through `JSON.parse`. Returns the frames. */
-function readFloor(dir: string): number {
+/**
+ * The floor: the same files read and gunzipped (`node:zlib`, 1 MiB output chunks, as the loader), their text decoded a
+ * chunk at a time (no whole-file string: a recorded day's file is beyond V8's longest string), each line and each
+ * frame through `JSON.parse`. Returns the frames.
+ */
+async function readFloor(dir: string): Promise<number> {
   let frames = 0;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl.gz')).sort()) {
-    const text = gunzipSync(readFileSync(join(dir, name)), { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
-    for (const line of text.split('\n')) {
-      if (line === '') continue;
-      const event = JSON.parse(line) as { k: string; d?: string };
-      if (event.k === 'f' && event.d !== undefined) {
-        JSON.parse(event.d);
-        frames++;
+    const bytes = await gunzipAsync(readFileSync(join(dir, name)), { finishFlush: constants.Z_SYNC_FLUSH, chunkSize: 1024 * 1024 });
+    const decoder = new StringDecoder('utf8');
+    let carry = '';
+    for (let at = 0; at < bytes.length; at += 1024 * 1024) {
+      const lines = (carry + decoder.write(bytes.subarray(at, at + 1024 * 1024))).split('\n');
+      carry = lines.pop()!;
+      for (const line of lines) {
+        if (line === '') continue;
+        const event = JSON.parse(line) as { k: string; d?: string };
+        if (event.k === 'f' && event.d !== undefined) {
+          JSON.parse(event.d);
+          frames++;
+        }
       }
     }
   }
@@ -93,7 +126,7 @@ const streamOf = (market: Pick<MarketStreams, 'trades' | 'klines' | 'depth'>, sh
   shape === 'trade' ? market.trades(REAL_SYMBOL) : shape === 'kline' ? market.klines(REAL_SYMBOL, '1m') : market.depth(REAL_SYMBOL);
 
 /** Replays `recording` in virtual time; returns the records delivered. */
-function replayAll(recording: Recording, shape: Shape): number {
+function replayAll(recording: Recording | LazyRecording, shape: Shape): number {
   const scheduler = new VirtualTimeScheduler(undefined, Infinity);
   const replay: ReplayedMarket = replayMarket(recording, { scheduler });
   let n = 0;
@@ -103,38 +136,72 @@ function replayAll(recording: Recording, shape: Shape): number {
 }
 
 /** Replay throughput of each shape over `rounds` rounds. */
-export async function replayThroughput(count: (shape: Shape) => number, rounds: number, log: (line: string) => void): Promise<ReplayRow[]> {
+export async function replayThroughput(
+  count: (shape: Shape) => number,
+  rounds: number,
+  log: (line: string) => void,
+  shapes: readonly Shape[] = SHAPES,
+): Promise<ReplayRow[]> {
   const rows: ReplayRow[] = [];
-  for (const shape of SHAPES) {
+  for (const shape of shapes) {
     const n = count(shape);
     const dir = mkdtempSync(join(tmpdir(), 'exs-bench-replay-'));
     try {
       await writeRecording(dir, shape, n);
       const floor: number[] = [];
       const loaded: number[] = [];
+      const lazy: number[] = [];
       const inMemory: number[] = [];
+      const check = (what: string, got: number): void => {
+        if (got < n) throw new Error(`replay bench ${shape}: ${what} ${got} of the ${n} frames written`);
+      };
+      const cases: Record<string, () => Promise<void>> = {
+        floor: async () => {
+          const start = cpuMs();
+          check('floor read', await readFloor(dir));
+          floor.push((n / (cpuMs() - start)) * 1000);
+        },
+        eager: async () => {
+          let start = cpuMs();
+          const recording = await loadRecording(dir);
+          const loadMs = cpuMs() - start;
+          start = cpuMs();
+          check('eager replay delivered', replayAll(recording, shape));
+          const replayMs = cpuMs() - start;
+          loaded.push((n / (loadMs + replayMs)) * 1000);
+          inMemory.push((n / replayMs) * 1000);
+        },
+        lazy: async () => {
+          const start = cpuMs();
+          check('lazy replay delivered', replayAll(await loadRecording(dir, { lazy: true }), shape));
+          lazy.push((n / (cpuMs() - start)) * 1000);
+        },
+      };
+      const order = Object.keys(cases);
       for (let r = 0; r <= rounds; r++) {
-        let start = now();
-        const frames = readFloor(dir);
-        const floorMs = now() - start;
-        start = now();
-        const recording = await loadRecording(dir);
-        const loadMs = now() - start;
-        start = now();
-        const delivered = replayAll(recording, shape);
-        const replayMs = now() - start;
-        if (frames !== n || delivered < n) throw new Error(`replay bench ${shape}: ${frames} frames read, ${delivered} records delivered, ${n} written`);
-        if (r === 0) continue; // warm-up
-        floor.push((n / floorMs) * 1000);
-        loaded.push((n / (loadMs + replayMs)) * 1000);
-        inMemory.push((n / replayMs) * 1000);
-        log(`  ${shape}: round ${r}: floor ${Math.round(floorMs)} ms, load ${Math.round(loadMs)} ms, replay ${Math.round(replayMs)} ms (${n} frames)`);
+        const warm = r === 0;
+        for (const name of order) await cases[name]!();
+        if (warm) {
+          for (const a of [floor, loaded, lazy, inMemory]) a.length = 0;
+          continue;
+        }
+        log(
+          `  ${shape}: round ${r} (${order.join(', ')}): floor ${fmt(floor[r - 1]!)} msgs/s, load + replay ${fmt(loaded[r - 1]!)}, ` +
+            `lazy load + replay ${fmt(lazy[r - 1]!)}, replay alone ${fmt(inMemory[r - 1]!)} (${n} frames)`,
+        );
+        order.push(order.shift()!); // rotate: each case in each position
+        global.gc?.();
       }
       const f = median(floor);
+      const row = (name: string, rates: number[]): ReplayRow => {
+        const ratios = rates.map((x, i) => x / floor[i]!);
+        return { shape, case: name, messages: n, msgsPerSec: median(rates), ratio: median(ratios), ratioRange: [Math.min(...ratios), Math.max(...ratios)] };
+      };
       rows.push(
         { shape, case: 'files → JSON.parse of lines and frames (floor)', messages: n, msgsPerSec: f, ratio: 1 },
-        { shape, case: 'loadRecording + replayMarket (virtual time)', messages: n, msgsPerSec: median(loaded), ratio: median(loaded) / f },
-        { shape, case: 'replayMarket alone (recording in memory)', messages: n, msgsPerSec: median(inMemory), ratio: median(inMemory) / f },
+        row('loadRecording + replayMarket (virtual time)', loaded),
+        row('loadRecording(lazy) + replayMarket (lines decoded as played)', lazy),
+        row('replayMarket alone (recording in memory)', inMemory),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -170,25 +237,34 @@ function pushSockets(): { readonly Ctor: WebSocketCtor; push(text: string): void
   return { Ctor: PushSocket, push: (text) => last?.onmessage?.({ data: text }) };
 }
 
-const cpuUs = (): number => {
+const cpuMs = (): number => cpuUs() / 1000;
+
+function cpuUs(): number {
   const u = process.cpuUsage();
   return u.user + u.system;
-};
+}
+
+/** Frame number `n` of a kind, as text. */
+function kindFrame(kind: Kind, n: number): string {
+  if (kind !== 'realtimes') return realFrame(kind, n).toString();
+  const record = realtimesRecord({ t: T0 + n, s: REAL_SYMBOL, c: `${30000 + (n % 100)}.12` as `${number}`, v: `${1000 + n}.5` as `${number}` });
+  return JSON.stringify(realtimesEnvelope(record, { symbol: REAL_SYMBOL, sendTime: T0 + n }));
+}
 
 /** CPU per message of `marketStreams` on a stand-in socket, with (`recorded`) or without the recorder's tap. */
 async function cpuPerMessage(frames: readonly string[], recorded: boolean): Promise<number> {
   const sockets = pushSockets();
   const dir = mkdtempSync(join(tmpdir(), 'exs-bench-rec-'));
   try {
-    const topics = ['trade', 'kline_1m', 'depth'];
+    const topics = ['trade', 'kline_1m', 'realtimes', 'depth'];
     let stop: () => Promise<void>;
     if (recorded) {
-      // recordMarket subscribes the same three typed streams itself
+      // recordMarket subscribes the same four typed streams itself
       const rec = recordMarket({ url: 'ws://bench/quote/ws/v1', symbols: [REAL_SYMBOL], topics, out: dir, WebSocketCtor: sockets.Ctor });
       stop = () => rec.stop();
     } else {
       const market = marketStreams({ url: 'ws://bench/quote/ws/v1', WebSocketCtor: sockets.Ctor });
-      const subs = SHAPES.map((shape) => streamOf(market, shape).subscribe());
+      const subs = [...SHAPES.map((shape) => streamOf(market, shape).subscribe()), market.realtimes(REAL_SYMBOL).subscribe()];
       stop = async () => subs.forEach((s) => s.unsubscribe());
     }
     await new Promise((resolve) => setTimeout(resolve, 5)); // the socket opens, the topics are subscribed
@@ -205,44 +281,65 @@ async function cpuPerMessage(frames: readonly string[], recorded: boolean): Prom
   }
 }
 
-/** The recorder's CPU per message (median of `rounds`), frames of the three shapes in turn. */
+/** The recorder's CPU per message of each kind (medians of `rounds`, with and without in alternation, order swapped each round). */
 export async function recorderCost(messages: number, rounds: number, log: (line: string) => void): Promise<RecorderRow> {
-  const frames = Array.from({ length: messages }, (_, i) => realFrame(SHAPES[i % 3]!, Math.floor(i / 3)).toString());
-  const base: number[] = [];
-  const recorded: number[] = [];
-  for (let r = 0; r <= rounds; r++) {
-    const b = await cpuPerMessage(frames, false);
-    const w = await cpuPerMessage(frames, true);
-    if (r === 0) continue;
-    base.push(b);
-    recorded.push(w);
-    log(`  recorder: round ${r}: ${b.toFixed(2)} µs/msg without, ${w.toFixed(2)} µs/msg with the recorder`);
+  const rows: RecorderKindRow[] = [];
+  for (const kind of KINDS) {
+    const n = kind === 'depth' ? Math.ceil(messages / 4) : messages;
+    const frames = Array.from({ length: n }, (_, i) => kindFrame(kind, i));
+    const base: number[] = [];
+    const recorded: number[] = [];
+    for (let r = 0; r <= rounds; r++) {
+      const first = r % 2 === 0;
+      const b1 = first ? await cpuPerMessage(frames, false) : undefined;
+      const w = await cpuPerMessage(frames, true);
+      const b = b1 ?? (await cpuPerMessage(frames, false));
+      if (r === 0) continue;
+      base.push(b);
+      recorded.push(w);
+      log(`  recorder ${kind}: round ${r}: ${b.toFixed(2)} µs/msg without, ${w.toFixed(2)} µs/msg with the recorder`);
+    }
+    const diffs = recorded.map((w, i) => w - base[i]!);
+    const round = (x: number): number => Math.round(x * 100) / 100;
+    rows.push({
+      kind,
+      messages: n,
+      baseUsPerMsg: round(median(base)),
+      recordedUsPerMsg: round(median(recorded)),
+      recorderUsPerMsg: round(median(diffs)),
+      recorderRange: [round(Math.min(...diffs)), round(Math.max(...diffs))],
+      venueRate: VENUE_RATE[kind],
+    });
   }
-  const baseUs = median(base);
-  const recordedUs = median(recorded);
-  const diff = recordedUs - baseUs;
-  return {
-    messages,
-    baseUsPerMsg: Math.round(baseUs * 100) / 100,
-    recordedUsPerMsg: Math.round(recordedUs * 100) / 100,
-    recorderUsPerMsg: Math.round(diff * 100) / 100,
-    venueCorePct: Math.round(((diff * 3600) / 1e6) * 1000) / 10,
-  };
+  return rows;
+}
+
+/** A whole venue's recorder CPU, % of one core: Σ rate × µs per message of each kind (medians; and the ranges' ends). */
+export function venueShare(rows: RecorderRow): { pct: number; low: number; high: number; rate: number } {
+  const sum = (us: (r: RecorderKindRow) => number): number => Math.round(rows.reduce((a, r) => a + (r.venueRate * us(r)) / 1e6, 0) * 1000) / 10;
+  return { pct: sum((r) => r.recorderUsPerMsg), low: sum((r) => r.recorderRange[0]), high: sum((r) => r.recorderRange[1]), rate: rows.reduce((a, r) => a + r.venueRate, 0) };
 }
 
 const fmt = (x: number): string => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : 'n/a');
 const pct = (x: number | undefined): string => (x === undefined || !Number.isFinite(x) ? '' : `${Math.round(x * 1000) / 10} %`);
 
 export function replayTable(rows: readonly ReplayRow[]): string {
-  const head = '| shape | case | frames | msgs/s (median) | vs floor |\n|---|---|---:|---:|---:|';
-  return [head, ...rows.map((r) => `| ${r.shape} | ${r.case} | ${fmt(r.messages)} | ${fmt(r.msgsPerSec)} | ${pct(r.ratio)} |`)].join('\n');
+  const head = '| shape | case | frames | msgs/s (median, CPU time) | vs floor (median of rounds) | range |\n|---|---|---:|---:|---:|---:|';
+  const range = (r: ReplayRow): string => (r.ratioRange === undefined ? '' : `${pct(r.ratioRange[0])} - ${pct(r.ratioRange[1])}`);
+  return [head, ...rows.map((r) => `| ${r.shape} | ${r.case} | ${fmt(r.messages)} | ${fmt(r.msgsPerSec)} | ${pct(r.ratio)} | ${range(r)} |`)].join('\n');
 }
 
-export function recorderTable(row: RecorderRow): string {
+export function recorderTable(rows: RecorderRow): string {
+  const venue = venueShare(rows);
   return [
-    '| frames (trade, kline, depth in turn) | CPU µs/msg without | with the recorder | recorder µs/msg | a venue (300 × 4 topics, 3 600 msgs/s) |',
-    '|---:|---:|---:|---:|---:|',
-    `| ${fmt(row.messages)} | ${row.baseUsPerMsg} | ${row.recordedUsPerMsg} | ${row.recorderUsPerMsg} | ${row.venueCorePct} % of one core |`,
+    '| frame | frames | CPU µs/msg without | with the recorder | recorder µs/msg (median) | range | venue rate (msgs/s) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) => `| ${r.kind} | ${fmt(r.messages)} | ${r.baseUsPerMsg} | ${r.recordedUsPerMsg} | ${r.recorderUsPerMsg} | ${r.recorderRange[0]} - ${r.recorderRange[1]} | ${fmt(r.venueRate)} |`,
+    ),
+    '',
+    `A whole venue (300 symbols × trade, kline, depth every 300 ms and realtimes every 500 ms: ${fmt(venue.rate)} msgs/s, ` +
+      `the service's most): the recorder ${venue.pct} % of one core (${venue.low} - ${venue.high} % over the rounds' ranges).`,
   ].join('\n');
 }
 
