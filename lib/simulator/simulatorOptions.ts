@@ -76,7 +76,7 @@ export interface SimulatorOptions {
   readonly controlToken?: string | undefined;
   /**
    * Pairs (quote suffix USDT, BTC or ETH), default ['BTCUSDT', 'ETHUSDT'], or with `recordedMarket` the pairs the
-   * recording holds data of. With `recordedMarket`, a pair listed here that the recording has no data of gets the
+   * recording holds data of (those quoted in USDT, BTC or ETH). With `recordedMarket`, a pair listed here that the recording has no data of gets the
    * generated market, and a recorded pair not listed is not served.
    */
   readonly symbols?: readonly string[] | undefined;

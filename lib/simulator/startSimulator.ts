@@ -74,7 +74,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const recorded = recordedMarket === undefined ? undefined : readRecordedMarket(recordedMarket.recording);
   const speed = recordedMarket?.speed ?? 1;
   if (!(speed > 0 && Number.isFinite(speed))) throw new Error(`recordedMarket.speed must be a finite number > 0, got ${speed}`);
-  const symbols = options.symbols ?? (recorded !== undefined ? [...recorded.symbols.keys()] : ['BTCUSDT', 'ETHUSDT']);
+  // by default the recorded pairs the simulator can serve (a quote it does not know leaves a pair out)
+  const symbols = options.symbols ?? (recorded !== undefined ? [...recorded.symbols.keys()].filter((s) => symbolInfo(s) !== undefined) : ['BTCUSDT', 'ETHUSDT']);
   const credentials = mulberry32(mixSeed(seed, 'credentials'));
   const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
   const secretKey = options.secretKey ?? randomAlnum(credentials, 64);

@@ -117,6 +117,13 @@ describe('recordedMarket', () => {
     expect(info.symbols[0].filters.slice(0, 2)).toMatchObject([{ tickSize: '0.01' }, { stepSize: '0.1' }]);
   });
 
+  it('serves by default the recorded pairs it can (a quote it does not know leaves a pair out)', async () => {
+    const other: RecordedEvent = { ...RECONNECTED.events[2]!, d: (RECONNECTED.events[2] as { d: string }).d.replace('BTCUSDT', 'BTCHKD') } as RecordedEvent;
+    const sim = await started({ recordedMarket: { recording: { events: [...RECONNECTED.events, other] } }, clock: manualClock(Date.now()) });
+    const info = await get(sim, '/api/v1/exchangeInfo', '');
+    expect(info.symbols.map((s: { symbol: string }) => s.symbol)).toEqual(['BTCUSDT']);
+  });
+
   it('serves a listed pair the recording lacks from the generated market; refuses a speed that is not > 0', async () => {
     const sim = await started({ recordedMarket: { recording: RECONNECTED }, symbols: ['BTCUSDT', 'ETHUSDT'], clock: manualClock(Date.now()) });
     expect((await get(sim, '/quote/v1/trades', 'symbol=ETHUSDT')).length).toBe(100); // generated history
