@@ -1,0 +1,65 @@
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { ConfigError } from '../../errors';
+import type { RedisTarget } from '../redisTarget';
+
+/** A client of a single Redis or of a cluster (the commands ex-streams uses exist on both). @internal */
+export type RedisClient = Redis | Cluster;
+
+/** The connection options of one URL (credentials, db, TLS), without its host. @internal */
+function urlOptions(url: string): { host: string; port: number; options: RedisOptions } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('redis', 'must be a redis:// or rediss:// URL');
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ConfigError('redis', 'must be a redis:// or rediss:// URL');
+  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
+  if (!Number.isInteger(db) || db < 0) throw new ConfigError('redis', 'the database (URL path) must be a non-negative integer');
+  const options: RedisOptions = {
+    ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
+    ...(db !== 0 && { db }),
+    ...(parsed.protocol === 'rediss:' && { tls: { servername: parsed.hostname } }),
+  };
+  return { host: parsed.hostname, port: parsed.port ? Number(parsed.port) : 6379, options };
+}
+
+/** Checks `target` (throws a `ConfigError` on a bad one). @internal */
+export function checkTarget(target: RedisTarget): void {
+  if (typeof target === 'string') urlOptions(target);
+  else if (target.cluster.length === 0) throw new ConfigError('redis', 'a cluster needs at least one node URL');
+  else target.cluster.forEach(urlOptions);
+}
+
+/**
+ * A new client of `target`, connecting at once and reconnecting by itself (ioredis's backoff, at most
+ * `maxReconnectDelayMs`). Commands issued while it is not connected fail at once (no offline queue): the
+ * gateway queues its own entries and the consumer retries its own reads. Its `error` events must be listened to
+ * by the caller (an unheard `error` event would end the process).
+ * @internal
+ */
+export function openRedis(target: RedisTarget, name: string, maxReconnectDelayMs = 2000): RedisClient {
+  const common: RedisOptions = {
+    connectionName: name,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    // `disconnect()` waits this long for a socket that never closes (one that never connected) before dropping it.
+    disconnectTimeout: 100,
+    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), maxReconnectDelayMs),
+  };
+  if (typeof target === 'string') {
+    const { host, port, options } = urlOptions(target);
+    return new Redis({ ...common, ...options, host, port });
+  }
+  const nodes = target.cluster.map(urlOptions);
+  const first = nodes[0];
+  return new Cluster(
+    nodes.map(({ host, port }) => ({ host, port })),
+    {
+      enableOfflineQueue: false,
+      clusterRetryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), maxReconnectDelayMs),
+      redisOptions: { ...common, ...first?.options },
+    },
+  );
+}

@@ -1,0 +1,342 @@
+import type { SchedulerLike } from 'rxjs';
+import type { RedisTarget } from '../redisTarget';
+import type { RelayGap, RelayGapReason } from '../relayGap';
+import { type MarketEntry, readEntry } from '../marketEntry';
+import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
+import { openRedis, type RedisClient } from './openRedis';
+
+/**
+ * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): one blocking `XREAD` loop per shard with a
+ * topic of interest, each on its own connection, plus one command connection (`PING`, `HGET`, `XRANGE`). It checks
+ * each shard's sequence, turns control entries and holes into {@link RelayGap}s, and hands the data entries of the
+ * topics of interest to the socket of the moment (`RelaySocketSink`). Cursors survive a socket lost to a gap or a
+ * failure (the next socket goes on from them: nothing is skipped); a socket closed normally forgets them.
+ *
+ * @internal
+ * @module
+ */
+
+/** The socket a reader serves. @internal */
+export interface RelaySocketSink {
+  /** A frame to hand over as a `message` event. */
+  deliver(frame: string): void;
+  /** Close it with a non-normal code: a gap, so its connection starts a new epoch. */
+  reset(reason: string): void;
+}
+
+/** A topic the socket asked for. */
+interface Interest {
+  readonly shard: number;
+  readonly symbol: string;
+  /** The request id of the `sub` that asked for it (echoed in its frames, as the venue does). */
+  id: string;
+  /** The newest entry id delivered for it. */
+  delivered: string;
+}
+
+/** Settings of a {@link RelayReader}. @internal */
+export interface RelayReaderConfig {
+  readonly target: RedisTarget;
+  readonly prefix: string;
+  readonly shards: number;
+  readonly blockMs: number;
+  readonly count: number;
+  readonly scheduler: SchedulerLike;
+  readonly resumeFrom: ReadonlyMap<number, string>;
+  readonly onGap: (gap: RelayGap) => void;
+  readonly onError: (operation: string, error: unknown) => void;
+}
+
+/** Wait after a failed read before the next, ms (doubling up to {@link MAX_RETRY_MS}). */
+const MIN_RETRY_MS = 50;
+const MAX_RETRY_MS = 1000;
+
+/** `ms` on `scheduler`, as a promise. */
+const sleep = (scheduler: SchedulerLike, ms: number): Promise<void> => new Promise((resolve) => scheduler.schedule(() => resolve(), ms));
+
+/** The frame `frame` with its envelope's echoed request id replaced by `id` (as the venue answers this consumer's own `sub`). @internal */
+export function withRequestId(frame: string, id: string): string {
+  // `"id":` occurs in compact JSON only as a key (a quote inside a string is escaped), and no market record has one:
+  // the last is the envelope's.
+  const at = frame.lastIndexOf('"id":');
+  if (at < 0) return frame;
+  const start = at + 5;
+  let end = start;
+  if (frame.charCodeAt(start) === 34) {
+    end = frame.indexOf('"', start + 1) + 1;
+    if (end === 0) return frame;
+  } else {
+    while (end < frame.length && frame.charCodeAt(end) >= 48 && frame.charCodeAt(end) <= 57) end++;
+  }
+  return `${frame.slice(0, start)}"${id}"${frame.slice(end)}`;
+}
+
+/** One shard's read loop. */
+class ShardLoop {
+  stopped = false;
+  /** Resolves once the loop knows where it starts. */
+  readonly ready: Promise<void>;
+  private readonly conn: RedisClient;
+
+  constructor(
+    private readonly reader: RelayReader,
+    readonly shard: number,
+  ) {
+    this.conn = openRedis(reader.config.target, `ex-streams-relay-${shard}`);
+    this.conn.on('error', () => undefined); // read failures are reported by the loop itself
+    this.ready = this.init();
+    void this.ready.then(() => this.run());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.conn.disconnect();
+    this.conn.emit('end');
+  }
+
+  /** Resolves when the loop's connection is ready (at once if it is), or ends. */
+  private connected(): Promise<void> {
+    if (this.conn.status === 'ready' || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.conn.off('ready', done);
+        this.conn.off('end', done);
+        resolve();
+      };
+      this.conn.once('ready', done);
+      this.conn.once('end', done);
+    });
+  }
+
+  /** Where to start: the kept cursor, else the stream's newest entry (checked for its sequence number). */
+  private async init(): Promise<void> {
+    const { reader, shard } = this;
+    const key = streamKey(reader.config.prefix, shard);
+    for (let wait = MIN_RETRY_MS; !this.stopped; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
+      try {
+        const cursor = reader.cursors.get(shard);
+        if (cursor !== undefined && reader.expected.has(shard)) return;
+        if (this.stopped) return; // (checked just before: a stopped loop opens no connection)
+        const command = await reader.commandClient();
+        const found = cursor === undefined ? await command.xrevrange(key, '+', '-', 'COUNT', 1) : await command.xrange(key, cursor, cursor);
+        const top = found[0];
+        const entry = top === undefined ? undefined : readEntry(top[1]);
+        if (cursor === undefined) reader.cursors.set(shard, top?.[0] ?? '0-0');
+        else if (entry === undefined) reader.gap(shard, 'sequence', cursor); // the entry to resume after is gone: trimmed
+        reader.expected.set(shard, entry === undefined ? undefined : entry.seq + 1);
+        return;
+      } catch (e) {
+        if (this.stopped) return;
+        reader.config.onError('xrange', e);
+        await sleep(reader.config.scheduler, wait);
+      }
+    }
+  }
+
+  private async run(): Promise<void> {
+    const { reader, shard } = this;
+    const { prefix, blockMs, count, scheduler } = reader.config;
+    const key = streamKey(prefix, shard);
+    let wait = MIN_RETRY_MS;
+    while (!this.stopped) {
+      // Reading only on a ready connection: a failed read costs a backoff, which a small retention may not forgive.
+      await this.connected();
+      if (this.stopped) return;
+      let reply: [string, [string, string[]][]][] | null;
+      try {
+        reply = (await this.conn.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, reader.cursors.get(shard) ?? '$')) as typeof reply;
+        wait = MIN_RETRY_MS;
+      } catch (e) {
+        if (this.stopped) return;
+        reader.config.onError('xread', e);
+        await sleep(scheduler, wait);
+        wait = Math.min(wait * 2, MAX_RETRY_MS);
+        continue;
+      }
+      for (const [, entries] of reply ?? []) {
+        for (const [id, fields] of entries) {
+          // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
+          if (this.stopped) return;
+          reader.cursors.set(shard, id);
+          reader.entry(shard, id, readEntry(fields));
+        }
+      }
+    }
+  }
+}
+
+/** See the module. @internal */
+export class RelayReader {
+  readonly cursors: Map<number, string>;
+  /** The next sequence number expected per shard (`undefined`: any, the first entry read). */
+  readonly expected = new Map<number, number | undefined>();
+  private readonly interest = new Map<string, Interest>();
+  private readonly loops = new Map<number, ShardLoop>();
+  private readonly loopTopics = new Map<number, number>();
+  private command: Promise<RedisClient> | undefined;
+  private socket: RelaySocketSink | undefined;
+
+  constructor(readonly config: RelayReaderConfig) {
+    this.cursors = new Map(config.resumeFrom);
+  }
+
+  /** The command connection, once ready (rejects when it could not connect). */
+  commandClient(): Promise<RedisClient> {
+    this.command ??= new Promise<RedisClient>((resolve, reject) => {
+      const client = openRedis(this.config.target, 'ex-streams-relay');
+      const failed = (e: unknown): void => {
+        client.off('ready', ready);
+        client.disconnect();
+        this.command = undefined;
+        reject(e instanceof Error ? e : new Error(String(e)));
+      };
+      const ready = (): void => {
+        client.off('error', failed);
+        client.on('error', () => undefined); // later failures surface on the commands
+        resolve(client);
+      };
+      client.once('ready', ready);
+      client.once('error', failed);
+    });
+    return this.command;
+  }
+
+  /** `socket` is now the one served (once Redis answers). */
+  async attach(socket: RelaySocketSink): Promise<void> {
+    await (await this.commandClient()).ping();
+    this.socket = socket;
+  }
+
+  /**
+   * `socket` is gone: its topics, its loops, and (`keepCursors` false: closed normally, no subscriber left) the
+   * cursors go with it.
+   */
+  detach(socket: RelaySocketSink, keepCursors: boolean): void {
+    if (this.socket !== socket) return;
+    this.socket = undefined;
+    this.interest.clear();
+    this.loopTopics.clear();
+    for (const loop of this.loops.values()) loop.stop();
+    this.loops.clear();
+    if (!keepCursors) {
+      this.cursors.clear();
+      this.expected.clear();
+    }
+    const command = this.command;
+    this.command = undefined;
+    void command?.then((c) => c.quit().catch(() => c.disconnect()), () => undefined);
+  }
+
+  /** The socket's `sub` of `symbol`'s `topic` with request `id`: reads its shard, delivers its latest entry at once. */
+  sub(symbol: string, topic: string, id: string): void {
+    const field = lastField(topic, symbol);
+    const known = this.interest.get(field);
+    if (known !== undefined) {
+      known.id = id;
+      return void this.latest(field, known);
+    }
+    const shard = shardOf(symbol, this.config.shards);
+    const interest: Interest = { shard, symbol, id, delivered: '0-0' };
+    this.interest.set(field, interest);
+    this.loopTopics.set(shard, (this.loopTopics.get(shard) ?? 0) + 1);
+    if (!this.loops.has(shard)) this.loops.set(shard, new ShardLoop(this, shard));
+    void this.latest(field, interest);
+  }
+
+  /** The socket's `cancel`: the shard's loop stops with its last topic (its cursor forgotten: a later `sub` starts afresh). */
+  cancel(symbol: string, topic: string): void {
+    const field = lastField(topic, symbol);
+    const interest = this.interest.get(field);
+    if (interest === undefined) return;
+    this.interest.delete(field);
+    const left = (this.loopTopics.get(interest.shard) ?? 1) - 1;
+    if (left > 0) return void this.loopTopics.set(interest.shard, left);
+    this.loopTopics.delete(interest.shard);
+    this.loops.get(interest.shard)?.stop();
+    this.loops.delete(interest.shard);
+    this.cursors.delete(interest.shard);
+    this.expected.delete(interest.shard);
+  }
+
+  /** Answers a ping once Redis answers one: liveness of the socket is liveness of Redis. */
+  async ping(): Promise<boolean> {
+    try {
+      await (await this.commandClient()).ping();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The cursor of each shard read so far. */
+  snapshot(): ReadonlyMap<number, string> {
+    return new Map(this.cursors);
+  }
+
+  /** Signals a gap of `shard` and resets the socket (but for `venue-trade-gap`). @internal */
+  gap(shard: number, reason: RelayGapReason, entryId: string, facts: Partial<RelayGap> = {}): void {
+    const symbols = facts.symbols ?? [...this.interest.values()].filter((i) => i.shard === shard).map((i) => i.symbol);
+    this.config.onGap({ ...facts, shard, reason, symbols, entryId });
+    if (reason !== 'venue-trade-gap') this.socket?.reset(`redis relay gap (${reason}) on shard ${shard}`);
+  }
+
+  /** One entry of `shard` read by its loop (`undefined`: unreadable). @internal */
+  entry(shard: number, id: string, entry: MarketEntry | undefined): void {
+    if (entry === undefined) return this.gap(shard, 'unreadable', id);
+    const expected = this.expected.get(shard);
+    this.expected.set(shard, entry.seq + 1);
+    if (entry.kind === 'start') {
+      if (expected !== undefined) this.gap(shard, 'gateway-restart', id, { fromMs: undefined, toMs: entry.receivedAt });
+      return;
+    }
+    if (expected !== undefined && entry.seq !== expected) {
+      return this.gap(shard, 'sequence', id, { missing: entry.seq > expected ? entry.seq - expected : undefined, toMs: entry.receivedAt });
+    }
+    switch (entry.kind) {
+      case 'message': {
+        const interest = this.interest.get(lastField(entry.topic, entry.symbol));
+        if (interest !== undefined) this.deliver(interest, id, entry.frame);
+        return;
+      }
+      case 'epoch':
+        if (!entry.open) this.gap(shard, 'venue-closed', id, { fromMs: entry.receivedAt });
+        return;
+      case 'gap':
+        if (entry.reason === 'venue') {
+          if (entry.symbol !== undefined && this.interest.has(lastField('trade', entry.symbol))) {
+            this.gap(shard, 'venue-trade-gap', id, { symbols: [entry.symbol], fromMs: entry.fromMs, toMs: entry.toMs });
+          }
+          return;
+        }
+        return this.gap(shard, 'gateway-dropped', id, { missing: entry.dropped, fromMs: entry.fromMs, toMs: entry.toMs });
+      default: {
+        const never: never = entry;
+        return never;
+      }
+    }
+  }
+
+  private deliver(interest: Interest, id: string, frame: string): void {
+    if (compareIds(id, interest.delivered) <= 0) return;
+    interest.delivered = id;
+    this.socket?.deliver(withRequestId(frame, interest.id));
+  }
+
+  /** Delivers the latest entry of `field` when the loop read past it (else the loop delivers it). */
+  private async latest(field: string, interest: Interest): Promise<void> {
+    const { prefix } = this.config;
+    try {
+      await this.loops.get(interest.shard)?.ready;
+      if (this.interest.get(field) !== interest) return;
+      const command = await this.commandClient();
+      const id = await command.hget(lastKey(prefix, interest.shard), field);
+      const cursor = this.cursors.get(interest.shard);
+      if (id === null || cursor === undefined || compareIds(id, cursor) > 0) return;
+      const found = await command.xrange(streamKey(prefix, interest.shard), id, id);
+      const entry = found[0] === undefined ? undefined : readEntry(found[0][1]);
+      if (entry?.kind === 'message' && this.interest.get(field) === interest) this.deliver(interest, id, entry.frame);
+    } catch (e) {
+      if (this.interest.get(field) === interest) this.config.onError('hget', e);
+    }
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The one declaration of a Redis market stream entry (docs/scaling.md, "Key layout"): what the gateway writes
+ * (`entryFields`) and what the consumer reads (`readEntry`), side by side so they cannot drift. An entry is a flat
+ * list of field/value pairs (`XADD key id field value ...`):
+ *
+ * | kind | fields |
+ * |---|---|
+ * | data message | `s` symbol, `c` request topic (`kline_1m`), `n` shard sequence, `r` receive time (ms), `f` frame text |
+ * | `k=epoch` | `n`, `r`, `e` venue connection epoch, `o` `1` open / `0` closed |
+ * | `k=gap` | `n`, `r`, `a` from (ms), `b` to (ms), `d` frames dropped, `w` why (`redis` / `venue`), `s` symbol (venue trade gaps) |
+ * | `k=start` | `n` (restarts at 1), `r` |
+ *
+ * Data entries carry no `k` (the cheapest: the common entry is the shortest).
+ *
+ * @internal
+ * @module
+ */
+
+/** What every entry carries: its place in the shard's sequence and the gateway's receive time. @internal */
+interface EntryBase {
+  /** Per-shard sequence number, from 1 after each gateway start. */
+  readonly seq: number;
+  /** When the gateway received (or decided) it, ms on its scheduler's clock. */
+  readonly receivedAt: number;
+}
+
+/** A market data frame as the venue sent it. @internal */
+export interface MessageEntry extends EntryBase {
+  readonly kind: 'message';
+  readonly symbol: string;
+  /** The request topic: `trade`, `depth`, `realtimes`, `kline_1m`, ... */
+  readonly topic: string;
+  /** The frame's text, verbatim. */
+  readonly frame: string;
+}
+
+/** The gateway's venue connection opened or closed (epoch `epoch`). @internal */
+export interface EpochEntry extends EntryBase {
+  readonly kind: 'epoch';
+  readonly epoch: number;
+  readonly open: boolean;
+}
+
+/** Frames the gateway could not write (`redis`), or a venue trade gap it saw (`venue`). @internal */
+export interface GapEntry extends EntryBase {
+  readonly kind: 'gap';
+  readonly reason: 'redis' | 'venue';
+  readonly fromMs: number;
+  readonly toMs: number;
+  readonly dropped: number;
+  readonly symbol?: string | undefined;
+}
+
+/** The gateway (re)started: its sequence restarts. @internal */
+export interface StartEntry extends EntryBase {
+  readonly kind: 'start';
+}
+
+/** Any entry of a shard stream. @internal */
+export type MarketEntry = MessageEntry | EpochEntry | GapEntry | StartEntry;
+
+/** The flat field/value list of `entry`, for `XADD`. @internal */
+export function entryFields(entry: MarketEntry): string[] {
+  const head = ['n', String(entry.seq), 'r', String(entry.receivedAt)];
+  switch (entry.kind) {
+    case 'message':
+      return ['s', entry.symbol, 'c', entry.topic, ...head, 'f', entry.frame];
+    case 'epoch':
+      return ['k', 'epoch', ...head, 'e', String(entry.epoch), 'o', entry.open ? '1' : '0'];
+    case 'gap': {
+      const fields = ['k', 'gap', ...head, 'a', String(entry.fromMs), 'b', String(entry.toMs), 'd', String(entry.dropped), 'w', entry.reason];
+      return entry.symbol === undefined ? fields : [...fields, 's', entry.symbol];
+    }
+    case 'start':
+      return ['k', 'start', ...head];
+    default: {
+      const never: never = entry;
+      return never;
+    }
+  }
+}
+
+/** A non-negative safe integer written as decimal text, else `undefined`. */
+function count(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+/**
+ * The entry of a field/value list read from Redis, or `undefined` when it is not one (a field missing or out of
+ * shape: the consumer reports it and counts it as a gap). Never throws.
+ * @internal
+ */
+export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
+  const f: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    const key = flat[i];
+    const value = flat[i + 1];
+    if (typeof key === 'string' && typeof value === 'string') f[key] = value;
+  }
+  const seq = count(f['n']);
+  const receivedAt = count(f['r']);
+  if (seq === undefined || receivedAt === undefined) return undefined;
+  const symbol = f['s'];
+  switch (f['k']) {
+    case undefined: {
+      const topic = f['c'];
+      const frame = f['f'];
+      if (symbol === undefined || topic === undefined || frame === undefined) return undefined;
+      return { kind: 'message', seq, receivedAt, symbol, topic, frame };
+    }
+    case 'epoch': {
+      const epoch = count(f['e']);
+      const open = f['o'];
+      if (epoch === undefined || (open !== '1' && open !== '0')) return undefined;
+      return { kind: 'epoch', seq, receivedAt, epoch, open: open === '1' };
+    }
+    case 'gap': {
+      const fromMs = count(f['a']);
+      const toMs = count(f['b']);
+      const dropped = count(f['d']);
+      const reason = f['w'];
+      if (fromMs === undefined || toMs === undefined || dropped === undefined || (reason !== 'redis' && reason !== 'venue')) return undefined;
+      return { kind: 'gap', seq, receivedAt, reason, fromMs, toMs, dropped, symbol };
+    }
+    case 'start':
+      return { kind: 'start', seq, receivedAt };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * Where a symbol's entries live (docs/scaling.md, "Key layout"): symbols are spread over `shards` streams by a
+ * stable hash (FNV-1a, 32 bits, of the symbol's UTF-16 code units, modulo `shards`), the stream key
+ * `${prefix}{${shard}}` (the braces are a Redis Cluster hash tag: a shard's stream and its `:last` hash share one
+ * slot), and the id of each topic's latest entry in the hash `${prefix}{${shard}}:last`, field `${topic}|${symbol}`.
+ *
+ * @internal
+ * @module
+ */
+
+/** The shard of `symbol` among `shards`: FNV-1a (32 bits) of its code units, modulo `shards`. Stable across processes and versions. @internal */
+export function shardOf(symbol: string, shards: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < symbol.length; i++) {
+    hash ^= symbol.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % shards;
+}
+
+/** The stream key of `shard`. @internal */
+export const streamKey = (prefix: string, shard: number): string => `${prefix}{${shard}}`;
+
+/** The hash of the latest entry ids of `shard`'s topics. @internal */
+export const lastKey = (prefix: string, shard: number): string => `${streamKey(prefix, shard)}:last`;
+
+/** The field of a topic's latest entry id in {@link lastKey}. @internal */
+export const lastField = (topic: string, symbol: string): string => `${topic}|${symbol}`;
+
+/** Compares two stream ids (`ms-seq`) numerically: negative, zero or positive. @internal */
+export function compareIds(x: string, y: string): number {
+  const [xm = '0', xs = '0'] = x.split('-');
+  const [ym = '0', ys = '0'] = y.split('-');
+  return Number(xm) - Number(ym) || Number(xs) - Number(ys);
+}

@@ -1,0 +1,310 @@
+import { asyncScheduler, BehaviorSubject, combineLatest, filter, firstValueFrom, map, type Observable, race, type SchedulerLike, Subject, Subscription, timer } from 'rxjs';
+import { ConfigError } from '../errors';
+import type { KlineInterval } from '../market/klineInterval';
+import { marketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import { nodeWebSocket } from '../node/nodeWebSocket';
+import type { RestCalls } from '../rest/callTypes';
+import type { ConnectionStatus } from '../socket/connectionStatus';
+import type { WebSocketCtor } from '../socket/webSocketLike';
+import { EntryWriter } from './internal/entryWriter';
+import { frameRoute, frameTap } from './internal/frameTap';
+import { checkTarget, openRedis } from './internal/openRedis';
+import { shardOf, streamKey } from './marketKeys';
+import { RedisRelayError, relayError, targetSecrets } from './redisRelayError';
+import type { RedisTarget } from './redisTarget';
+
+/**
+ * A topic the gateway publishes: `trade`, `depth`, `realtimes` or `kline_<interval>`.
+ *
+ * @example
+ * ```ts
+ * import type { RelayTopic } from 'ex-streams/redis';
+ *
+ * const topics: RelayTopic[] = ['trade', 'depth', 'kline_1m'];
+ * ```
+ */
+export type RelayTopic = 'trade' | 'depth' | 'realtimes' | `kline_${KlineInterval}`;
+
+/**
+ * Configuration of {@link publishMarket}. `redis`, `url`, `symbols` and `topics` are required.
+ *
+ * @example
+ * ```ts
+ * import type { PublishMarketConfig } from 'ex-streams/redis';
+ *
+ * const config: PublishMarketConfig = {
+ *   redis: 'redis://gateway:s3cret@127.0.0.1:6379',
+ *   url: 'wss://stream.example.com/quote/ws/v1',
+ *   symbols: ['BTCUSDT', 'ETHUSDT'],
+ *   topics: ['trade', 'depth', 'realtimes', 'kline_1m'],
+ *   maxLen: 200_000,
+ * };
+ * ```
+ */
+export interface PublishMarketConfig {
+  /** The Redis to write to (see {@link RedisTarget}). */
+  readonly redis: RedisTarget;
+  /** The venue's public stream address (as `marketStreams`' `url`). */
+  readonly url: string;
+  /** The symbols to publish, or `'all'`: every symbol of `rest.exchangeInfo()` (read once, at start). */
+  readonly symbols: readonly string[] | 'all';
+  /** The topics to publish for each symbol. */
+  readonly topics: readonly RelayTopic[];
+  /** For `symbols: 'all'`: anything with the REST client's `exchangeInfo` call. */
+  readonly rest?: Pick<RestCalls, 'exchangeInfo'> | undefined;
+  /** Key prefix: streams are `${prefix}{${shard}}`. Default `'xs:md:'`. */
+  readonly prefix?: string | undefined;
+  /** Streams the symbols are spread over (a stable hash of the symbol). Consumers must use the same. Default 4. */
+  readonly shards?: number | undefined;
+  /** Retention per shard stream, entries (`XADD ... MAXLEN ~ maxLen`; see docs/scaling.md for sizing). Default 100 000. */
+  readonly maxLen?: number | undefined;
+  /** Entries held in memory while Redis cannot be written; later frames are dropped, counted and written as a gap. Default 5 000. */
+  readonly maxQueued?: number | undefined;
+  /** Further `marketStreams` options of the venue connection (pacing, reconnects, heartbeats). Default `{}`. */
+  readonly market?: Omit<MarketStreamsConfig, 'url' | 'WebSocketCtor' | 'scheduler' | 'binary'> | undefined;
+  /** The venue websocket constructor, wrapped by the gateway's tap. Default: `ws` (`nodeWebSocket`). */
+  readonly WebSocketCtor?: WebSocketCtor | undefined;
+  /** Clock (receive times, ids) and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike | undefined;
+}
+
+/**
+ * What a gateway shows on `status$`: its venue connection, its Redis connection, and counters since it started.
+ *
+ * @example
+ * ```ts
+ * import type { PublishMarketStatus } from 'ex-streams/redis';
+ *
+ * const line = (s: PublishMarketStatus): string => `${s.venue.type} ${s.redis} written ${s.written} dropped ${s.dropped}`;
+ * ```
+ */
+export interface PublishMarketStatus {
+  /** The venue connection's status (as `marketStreams`' `status$.connection`). */
+  readonly venue: ConnectionStatus;
+  /** The Redis connection: `connecting` (first connect), `ready`, or `down` (reconnecting). */
+  readonly redis: 'connecting' | 'ready' | 'down';
+  /** Entries written to Redis (data and control). */
+  readonly written: number;
+  /** Frames dropped because the queue was full while Redis could not be written. */
+  readonly dropped: number;
+  /** Entries waiting to be written. */
+  readonly queued: number;
+  /** Symbols published. */
+  readonly symbols: number;
+}
+
+/**
+ * A running gateway; see {@link publishMarket}.
+ *
+ * @example
+ * ```ts
+ * import { publishMarket, type MarketGateway } from 'ex-streams/redis';
+ *
+ * const gateway: MarketGateway = publishMarket({
+ *   redis: 'redis://127.0.0.1:6379', url: 'ws://127.0.0.1:8080/quote/ws/v1', symbols: ['BTCUSDT'], topics: ['depth'],
+ * });
+ * gateway.status$.subscribe((s) => console.log(s.venue.type, s.redis, s.written)); // open ready 42
+ * await gateway.stop();
+ * ```
+ */
+export interface MarketGateway {
+  /** The gateway's state (replays the current one). Never errors, never completes before `stop()`. */
+  readonly status$: Observable<PublishMarketStatus>;
+  /** Non-fatal errors: Redis failures (redacted), the venue connection's errors, topics the venue refused. Hot. */
+  readonly errors$: Observable<Error>;
+  /** Cancels the topics, closes the venue connection, writes what is queued (at most `timeoutMs`, default 2000) and closes Redis. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** Longest wait for the first Redis connect before the gateway starts anyway (its entries wait in the queue), ms. */
+const START_WAIT_MS = 2000;
+
+/** Whether `topic` is one the gateway can publish. */
+const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
+
+/**
+ * The gateway of the Redis relay: one venue connection (`marketStreams`) whose every data frame of the configured
+ * topics is written, verbatim, to Redis Streams, for any number of {@link redisMarketStreams} consumers on other
+ * processes or machines (docs/scaling.md).
+ *
+ * - A tap on the `WebSocketCtor` seam sees each text frame before the connection handles it: its symbol and topic are
+ *   read (one `JSON.parse`), and the frame's text is written as it came (exact decimal text, 64-bit ids). The
+ *   gateway subscribes the topics' `*Messages` observables, so reconnects, resubscription, pacing and quarantine
+ *   are `marketStreams`' own; pongs and error frames are not published.
+ * - Keys: symbols spread over `shards` streams `${prefix}{${shard}}` (FNV-1a of the symbol modulo `shards`), each
+ *   entry `s` symbol, `c` topic, `n` per-shard sequence, `r` receive time, `f` frame; retention `MAXLEN ~ maxLen`;
+ *   the id of each topic's newest entry in `${prefix}{${shard}}:last` (late joiners start from it).
+ * - In band, on every shard: `k=start` when the gateway starts (its sequence restarts), `k=epoch` when its venue
+ *   socket opens or closes, `k=gap` for a venue trade gap or for frames it had to drop.
+ * - Writes of one event-loop turn leave in one pipeline per shard. While Redis is down, up to `maxQueued` entries
+ *   wait; later frames are dropped and counted, and a `gap` entry is written when Redis is back. The gateway never
+ *   stops on a Redis failure: the client reconnects, failures go to `errors$` (redacted).
+ *
+ * Throws a `ConfigError` at once for a bad `redis` URL, no topics, an unknown topic, a non-positive `shards`,
+ * `maxLen` or `maxQueued`, or `symbols: 'all'` without `rest`.
+ *
+ * @example
+ * ```ts
+ * import { restClient } from 'ex-streams';
+ * import { publishMarket } from 'ex-streams/redis';
+ *
+ * const gateway = publishMarket({
+ *   redis: process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+ *   url: 'wss://stream.example.com/quote/ws/v1',
+ *   rest: restClient({ baseUrl: 'https://api.example.com', apiKey: '', secretKey: '' }),
+ *   symbols: 'all',
+ *   topics: ['trade', 'depth', 'realtimes', 'kline_1m'],
+ * });
+ * gateway.errors$.subscribe((e) => console.warn(e.message));
+ * process.on('SIGTERM', () => void gateway.stop());
+ * ```
+ */
+export function publishMarket(config: PublishMarketConfig): MarketGateway {
+  const {
+    redis: target,
+    url,
+    symbols: wanted,
+    topics,
+    rest,
+    prefix = 'xs:md:',
+    shards = 4,
+    maxLen = 100_000,
+    maxQueued = 5_000,
+    market: marketOptions = {},
+    WebSocketCtor = nodeWebSocket,
+    scheduler = asyncScheduler,
+  } = config;
+  checkTarget(target);
+  if (topics.length === 0) throw new ConfigError('topics', 'must name at least one topic');
+  for (const topic of topics) if (!KNOWN_TOPIC.test(topic)) throw new ConfigError('topics', `has an unknown topic: ${topic.slice(0, 40)}`);
+  for (const [name, value] of [['shards', shards], ['maxLen', maxLen], ['maxQueued', maxQueued]] as const) {
+    if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
+  }
+  if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
+
+  const secrets = targetSecrets(target);
+  const errors = new Subject<Error>();
+  const report = (operation: string, error: unknown): void => errors.next(relayError(operation, error, secrets));
+  const client = openRedis(target, 'ex-streams-gateway');
+  const redisState = new BehaviorSubject<PublishMarketStatus['redis']>('connecting');
+  const counters = new BehaviorSubject({ written: 0, dropped: 0, queued: 0, symbols: 0 });
+  let symbolCount = 0;
+  const writer: EntryWriter = new EntryWriter({
+    client,
+    prefix,
+    shards,
+    maxLen,
+    maxQueued,
+    scheduler,
+    onError: report,
+    onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: symbolCount }),
+  });
+  client.on('error', (e: unknown) => report('connection', e));
+  client.on('ready', () => {
+    redisState.next('ready');
+    writer.kick();
+  });
+  client.on('reconnecting', () => redisState.next('down'));
+  client.on('close', () => {
+    if (redisState.value !== 'ready') return;
+    redisState.next('down');
+    errors.next(new RedisRelayError('connection', 'lost; reconnecting (entries wait in the queue meanwhile)'));
+  });
+
+  let epoch = 0;
+  let venueOpen = false;
+  const venueClosed = (): void => {
+    if (!venueOpen) return;
+    venueOpen = false;
+    writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch, open: false }), scheduler.now());
+  };
+  const Tapped = frameTap(WebSocketCtor, {
+    frame: (text) => {
+      const route = frameRoute(text);
+      if (route !== undefined) writer.message(shardOf(route.symbol, shards), route.symbol, route.topic, text, scheduler.now());
+    },
+    opened: () => {
+      const e = ++epoch;
+      venueOpen = true;
+      writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch: e, open: true }), scheduler.now());
+    },
+    closed: venueClosed,
+  });
+  const market = marketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false });
+  const subscriptions = new Subscription();
+  subscriptions.add(market.errors$.subscribe(errors));
+  subscriptions.add(
+    market.gaps$.subscribe((gap) => {
+      const at = scheduler.now();
+      writer.control((seq) => ({ kind: 'gap', seq, receivedAt: 0, reason: 'venue', fromMs: at, toMs: at, dropped: 0, symbol: gap.symbol }), at);
+    }),
+  );
+
+  const subscribeTopics = (symbols: readonly string[]): void => {
+    symbolCount = symbols.length;
+    const ignore = { next: () => undefined, error: (e: unknown) => errors.next(e instanceof Error ? e : new Error(String(e))) };
+    for (const symbol of symbols) {
+      for (const topic of topics) {
+        const source: Observable<unknown> =
+          topic === 'trade' ? market.tradeMessages(symbol)
+          : topic === 'depth' ? market.depthMessages(symbol)
+          : topic === 'realtimes' ? market.realtimesMessages(symbol)
+          : market.klineMessages(symbol, topic.slice('kline_'.length) as KlineInterval);
+        subscriptions.add(source.subscribe(ignore));
+      }
+    }
+  };
+
+  /** Reads each shard's newest id (so ids only grow across restarts), writes `start`, then subscribes the topics. */
+  const start = async (): Promise<void> => {
+    // The first connect (or 2 s): the newest ids are read before the first entry is written.
+    await firstValueFrom(race(redisState.pipe(filter((s) => s !== 'connecting')), timer(START_WAIT_MS, scheduler)), { defaultValue: 0 });
+    try {
+      const tops = await Promise.all(Array.from({ length: shards }, (_, shard) => client.xrevrange(streamKey(prefix, shard), '+', '-', 'COUNT', 1)));
+      tops.forEach((top, shard) => {
+        const id = top[0]?.[0];
+        if (id !== undefined) writer.raiseFloor(shard, id);
+      });
+    } catch (e) {
+      report('xrevrange', e);
+    }
+    writer.control((seq) => ({ kind: 'start', seq, receivedAt: 0 }), scheduler.now(), true);
+    if (stopped) return;
+    if (wanted !== 'all') return subscribeTopics(wanted);
+    try {
+      const info = await firstValueFrom(rest!.exchangeInfo());
+      if (!stopped) subscribeTopics(info.symbols.map((s) => s.symbol));
+    } catch (e) {
+      errors.next(e instanceof Error ? e : new Error(String(e)));
+    }
+  };
+  let stopped = false;
+  void start();
+
+  return {
+    status$: combineLatest([market.status$, redisState, counters]).pipe(
+      map(([status, redis, c]) => ({ venue: status.connection, redis, ...c })),
+    ),
+    errors$: errors.asObservable(),
+    stop: async (timeoutMs = 2000) => {
+      if (stopped) return;
+      stopped = true;
+      subscriptions.unsubscribe();
+      venueClosed(); // in band now: the socket's own close event may come after Redis is closed
+      // The venue socket's close (its `epoch` entry), then the queue written, within `timeoutMs` in all.
+      const deadline = timer(timeoutMs, scheduler);
+      await firstValueFrom(race(market.status$.pipe(filter((s) => s.connection.type === 'closed')), deadline), { defaultValue: 0 });
+      await firstValueFrom(race(counters.pipe(filter(() => writer.queued === 0 || client.status !== 'ready')), deadline), { defaultValue: 0 });
+      writer.stop();
+      redisState.complete();
+      counters.complete();
+      errors.complete();
+      try {
+        if (client.status === 'ready') await client.quit();
+        else client.disconnect();
+      } catch {
+        client.disconnect();
+      }
+    },
+  };
+}

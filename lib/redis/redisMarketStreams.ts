@@ -1,0 +1,160 @@
+import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject } from 'rxjs';
+import { ConfigError } from '../errors';
+import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import { relaySocketCtor } from './internal/relaySocket';
+import { RelayReader } from './internal/relayReader';
+import { checkTarget } from './internal/openRedis';
+import { relayError, targetSecrets } from './redisRelayError';
+import type { RedisTarget } from './redisTarget';
+import type { RelayGap } from './relayGap';
+
+/**
+ * Configuration of {@link redisMarketStreams}. Only `redis` is required; `prefix` and `shards` must be the gateway's.
+ *
+ * @example
+ * ```ts
+ * import type { RedisMarketStreamsConfig } from 'ex-streams/redis';
+ *
+ * const config: RedisMarketStreamsConfig = {
+ *   redis: 'rediss://md-reader:s3cret@redis.internal:6380',
+ *   resumeFrom: { 0: '1700000000000-0', 1: '1700000000000-3' },
+ * };
+ * ```
+ */
+export interface RedisMarketStreamsConfig {
+  /** The Redis the gateway writes to (see {@link RedisTarget}). */
+  readonly redis: RedisTarget;
+  /** The gateway's key prefix. Default `'xs:md:'`. */
+  readonly prefix?: string | undefined;
+  /** The gateway's shard count. Default 4. */
+  readonly shards?: number | undefined;
+  /**
+   * Where to start reading, per shard: after this entry id (the value of `cursors()` saved by a consumer that
+   * stopped), so a restarted consumer gets what it missed while Redis still holds it (a `sequence` gap when it
+   * does not). Used once, by the first read of each shard. Default: none (each shard starts at its newest entry;
+   * every topic gets its latest entry at once).
+   */
+  readonly resumeFrom?: Readonly<Record<number, string>> | undefined;
+  /** Longest `XREAD BLOCK`, ms. Default 1000. */
+  readonly blockMs?: number | undefined;
+  /** Most entries one `XREAD` returns. Default 1000. */
+  readonly readCount?: number | undefined;
+  /**
+   * Further `marketStreams` options (the symbol checks, `tradeBackfill`, `klineHistory`, stale and subscribe
+   * timeouts, the connection's heartbeats and reconnects). Defaults here: pings every 5 s (answered once Redis
+   * answers a `PING`), dead after 15 s, reconnects from 50 ms to 2 s.
+   */
+  readonly market?: Omit<MarketStreamsConfig, 'url' | 'WebSocketCtor' | 'scheduler'> | undefined;
+  /** Clock and timers. Default `asyncScheduler`. */
+  readonly scheduler?: SchedulerLike | undefined;
+}
+
+/**
+ * What {@link redisMarketStreams} returns: the {@link MarketStreams} surface, plus the relay's own signals.
+ *
+ * @example
+ * ```ts
+ * import { redisMarketStreams, type RedisMarketStreams } from 'ex-streams/redis';
+ *
+ * const market: RedisMarketStreams = redisMarketStreams({ redis: 'redis://127.0.0.1:6379' });
+ * market.relayGaps$.subscribe((g) => console.warn(g.reason, g.symbols));
+ * ```
+ */
+export interface RedisMarketStreams extends MarketStreams {
+  /** Stretches of the relay this consumer could not follow (see {@link RelayGap}). Hot; never errors. */
+  readonly relayGaps$: Observable<RelayGap>;
+  /** The id of the last entry read, per shard being read (save it to start a later consumer with `resumeFrom`). */
+  cursors(): Readonly<Record<number, string>>;
+}
+
+/** `quarantineAfterCloses` of the relay's `marketStreams` (its closes are never a topic's doing). */
+const NO_QUARANTINE = 1_000_000;
+
+/**
+ * Market streams read from the Redis relay a {@link publishMarket} gateway writes, with the surface of
+ * `marketStreams`: `klines`, `trades`, `realtimes`, `depth`, the `*Messages` streams, `status$`, `errors$`,
+ * `gaps$`. A strategy written against `marketStreams` runs unchanged (`depth('BTCUSDT').pipe(orderBook())`).
+ *
+ * It is `marketStreams` itself over a Redis-backed socket: `sub` and `cancel` frames add and drop topics of
+ * interest, and the venue's frames (from the entries of those topics) reach the same router, codecs and operators
+ * as from the venue.
+ * - One blocking `XREAD` loop per shard with a topic of interest, on its own connection; started with the shard's
+ *   first topic, stopped with its last.
+ * - A topic's latest entry is delivered at once on `sub` (a book at once for a late joiner), then every new one.
+ * - After a Redis failure the loops read on from their last entry id: nothing is lost while Redis holds it.
+ * - A hole in a shard's sequence (entries trimmed before they were read, lost by Redis), a gateway restart, the
+ *   gateway's venue socket closing, or frames the gateway dropped: a {@link RelayGap} on `relayGaps$`, and the
+ *   socket closes (code 4010), so `marketStreams` starts a new epoch and subscribes again (books start over from a
+ *   whole snapshot; `trades()` signals what it cannot prove on `gaps$`). Nothing is lost silently.
+ * - Redis failures are reported on `errors$` (redacted), never as an error of a stream; `status$` shows the socket's
+ *   epochs as for the venue.
+ *
+ * Throws a `ConfigError` at once for a bad `redis` URL or a non-positive `shards`, `blockMs` or `readCount`.
+ *
+ * @example
+ * ```ts
+ * import { orderBook } from 'ex-streams';
+ * import { redisMarketStreams } from 'ex-streams/redis';
+ *
+ * const market = redisMarketStreams({ redis: 'redis://127.0.0.1:6379' });
+ * market.depth('BTCUSDT').pipe(orderBook()).subscribe((b) => console.log(b.bestBid?.[0], b.bestAsk?.[0]));
+ * market.trades('BTCUSDT').subscribe((t) => console.log(t.v, t.p, t.q)); // '929681067596857345' '34924.15' '0.00027'
+ * ```
+ */
+export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarketStreams {
+  const {
+    redis: target,
+    prefix = 'xs:md:',
+    shards = 4,
+    resumeFrom = {},
+    blockMs = 1000,
+    readCount = 1000,
+    market: marketOptions = {},
+    scheduler = asyncScheduler,
+  } = config;
+  checkTarget(target);
+  for (const [name, value] of [['shards', shards], ['blockMs', blockMs], ['readCount', readCount]] as const) {
+    if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
+  }
+  const start = new Map<number, string>();
+  for (const [shard, id] of Object.entries(resumeFrom)) {
+    if (!/^\d+-\d+$/.test(id) || !(Number(shard) < shards)) throw new ConfigError('resumeFrom', 'must map shard numbers to entry ids (ms-seq)');
+    start.set(Number(shard), id);
+  }
+  const secrets = targetSecrets(target);
+  const errors = new Subject<Error>();
+  const relayGaps = new Subject<RelayGap>();
+  const reader = new RelayReader({
+    target,
+    prefix,
+    shards,
+    blockMs,
+    count: readCount,
+    scheduler,
+    resumeFrom: start,
+    onGap: (gap) => relayGaps.next(gap),
+    onError: (operation, error) => errors.next(relayError(operation, error, secrets)),
+  });
+  const WebSocketCtor = relaySocketCtor(reader, scheduler, (e) => relayError('connect', e, secrets).message);
+  const { connection = {} } = marketOptions;
+  const market = marketStreams({
+    // A relay socket closes for a gap or a Redis failure, never because of a topic: no quarantine by default.
+    quarantineAfterCloses: NO_QUARANTINE,
+    ...marketOptions,
+    url: `redis-relay:${prefix}`,
+    WebSocketCtor,
+    scheduler,
+    connection: {
+      pingIntervalMs: 5_000,
+      heartbeatTimeoutMs: 15_000,
+      ...connection,
+      reconnect: connection.reconnect === false ? false : { minDelayMs: 50, maxDelayMs: 2_000, ...connection.reconnect },
+    },
+  });
+  return {
+    ...market,
+    errors$: merge(market.errors$, errors),
+    relayGaps$: relayGaps.asObservable(),
+    cursors: () => Object.fromEntries(reader.snapshot()),
+  };
+}
