@@ -37,7 +37,8 @@ const unitText = (decimals: number): string => (decimals === 0 ? '1' : `0.${'1'.
  *
  * Defaults: port 0 (ephemeral), symbols BTCUSDT and ETHUSDT, seed 1, real clock, spec push periods
  * (kline 300 ms, realtimes 500, trade 300, depth 300), 200 depth levels, 100 000 USDT / 10 BTC / 100 ETH.
- * See docs/simulator.md for every option, endpoint, error code and control.
+ * With `recordedMarket`, a recording is the market of the pairs it holds (paper fills: see
+ * {@link RecordedMarketOptions}). See docs/simulator.md for every option, endpoint, error code and control.
  *
  * @example
  * ```ts
