@@ -12,7 +12,8 @@ const { browserVariants } = require('./scripts/browser-variants.js');
  * `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global `WebSocket` only) and no
  * default zip inflater (fflate only through `ex-streams/zip`). Its entries share their chunks with each other,
  * never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever it imports.
- * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate and Node built-ins.
+ * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate, ioredis (the optional peer of `ex-streams/redis`,
+ * the only entry that imports it) and Node built-ins.
  */
 const entries = {
   index: 'lib/index.ts',
@@ -21,6 +22,7 @@ const entries = {
   testing: 'lib/testing/index.ts',
   node: 'lib/node/index.ts',
   zip: 'lib/zip/index.ts',
+  redis: 'lib/redis/index.ts',
 };
 const browserEntries = {
   index: entries.index,
@@ -30,7 +32,7 @@ const browserEntries = {
 };
 
 const external = (id) =>
-  /^(rxjs|io-ts|fp-ts|ws|fflate)(\/|$)/.test(id) || id.startsWith('node:');
+  /^(rxjs|io-ts|fp-ts|ws|fflate|ioredis)(\/|$)/.test(id) || id.startsWith('node:');
 
 const onwarn = (warning, warn) => {
   if (warning.code === 'CIRCULAR_DEPENDENCY') {

@@ -19,11 +19,12 @@ const ENTRY_MODULES: Readonly<Record<string, string>> = {
   'lib/simulator/index.ts': 'ex-streams/simulator',
   'lib/node/index.ts': 'ex-streams/node',
   'lib/zip/index.ts': 'ex-streams/zip',
+  'lib/redis/index.ts': 'ex-streams/redis',
 };
 const ENTRIES = Object.keys(ENTRY_MODULES);
 
 /** Entries whose every example (values and types) must import from the entry itself. */
-const SELF_IMPORTING_ENTRIES = ['lib/simulator/index.ts'];
+const SELF_IMPORTING_ENTRIES = ['lib/simulator/index.ts', 'lib/redis/index.ts'];
 
 /**
  * Entries whose every VALUE example must import from the entry itself (its types may be shared with the core,
