@@ -1,0 +1,60 @@
+import { entryFields, type MarketEntry, readEntry } from '../../lib/redis/marketEntry';
+import { compareIds, shardOf } from '../../lib/redis/marketKeys';
+import { withRequestId } from '../../lib/redis/internal/relayReader';
+import { frameRoute } from '../../lib/redis/internal/frameTap';
+
+describe('marketEntry', () => {
+  const entries: MarketEntry[] = [
+    { kind: 'message', seq: 7, receivedAt: 1700000000123, symbol: 'BTCUSDT', topic: 'kline_1m', frame: '{"symbol":"BTCUSDT","data":[{"v":"2300000000000000001","p":"0.10"}]}' },
+    { kind: 'epoch', seq: 8, receivedAt: 1700000000124, epoch: 3, open: false },
+    { kind: 'gap', seq: 9, receivedAt: 1700000000125, reason: 'redis', fromMs: 1, toMs: 2, dropped: 40, symbol: undefined },
+    { kind: 'gap', seq: 10, receivedAt: 1700000000126, reason: 'venue', fromMs: 3, toMs: 3, dropped: 0, symbol: 'ETHBTC' },
+    { kind: 'start', seq: 1, receivedAt: 1700000000127 },
+  ];
+
+  it('reads back what it writes, each kind', () => {
+    for (const e of entries) expect(readEntry(entryFields(e))).toEqual(e);
+  });
+
+  it('refuses what is not an entry (never throws)', () => {
+    expect(readEntry([])).toBeUndefined();
+    expect(readEntry(['n', '1', 'r', '2', 's', 'X'])).toBeUndefined(); // data without topic and frame
+    expect(readEntry(['k', 'epoch', 'n', '1', 'r', '2', 'e', 'x', 'o', '1'])).toBeUndefined();
+    expect(readEntry(['k', 'other', 'n', '1', 'r', '2'])).toBeUndefined();
+    expect(readEntry(['n', '-1', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined();
+    expect(readEntry([1, 2, 3] as unknown[])).toBeUndefined();
+  });
+});
+
+describe('marketKeys', () => {
+  it('shards symbols stably (FNV-1a)', () => {
+    expect([shardOf('BTCUSDT', 4), shardOf('ETHUSDT', 4), shardOf('ETHBTC', 4)]).toEqual([shardOf('BTCUSDT', 4), shardOf('ETHUSDT', 4), shardOf('ETHBTC', 4)]);
+    expect(shardOf('', 4)).toBe(0x811c9dc5 % 4);
+    for (const s of ['A', 'BTCUSDT', 'X'.repeat(64)]) expect(shardOf(s, 7)).toBeLessThan(7);
+  });
+
+  it('compares stream ids numerically', () => {
+    expect(compareIds('10-0', '9-5')).toBeGreaterThan(0);
+    expect(compareIds('10-10', '10-9')).toBeGreaterThan(0);
+    expect(compareIds('10-1', '10-1')).toBe(0);
+  });
+});
+
+describe('withRequestId', () => {
+  it("puts this consumer's request id in place of the gateway's, text or number", () => {
+    expect(withRequestId('{"symbol":"A","data":[],"f":true,"id":"12"}', '3')).toBe('{"symbol":"A","data":[],"f":true,"id":"3"}');
+    expect(withRequestId('{"symbol":"A","id":12,"data":[]}', '3')).toBe('{"symbol":"A","id":"3","data":[]}');
+    expect(withRequestId('{"symbol":"A","data":[]}', '3')).toBe('{"symbol":"A","data":[]}');
+  });
+});
+
+describe('frameRoute', () => {
+  it('reads the symbol and request topic of a data frame, nothing else', () => {
+    expect(frameRoute('{"symbol":"A","topic":"kline","params":{"klineType":"1m"},"data":[]}')).toEqual({ symbol: 'A', topic: 'kline_1m' });
+    expect(frameRoute('{"symbol":"A","topic":"depth","data":[]}')).toEqual({ symbol: 'A', topic: 'depth' });
+    expect(frameRoute('{"pong":1}')).toBeUndefined();
+    expect(frameRoute('{"code":"-100001","desc":"Invalid request","topic":"x"}')).toBeUndefined();
+    expect(frameRoute('{"topic": oops')).toBeUndefined();
+    expect(frameRoute('{"symbol":"A","topic":"kline","data":[]}')).toBeUndefined();
+  });
+});
