@@ -5,9 +5,14 @@ import { excerpt } from '../internal/redact';
 
 /**
  * Recordings: the one declaration of a recorded line (the recorder of `ex-streams/node` writes it, `loadRecording`
- * reads it, `replayMarket` and `exchange.server.replay` play it). A recording file is gzip of one JSON object per
- * line; `t` is the receive time (ms, the recorder's scheduler clock), `k` the kind. See docs/history-and-replay.md.
+ * reads it, `replayMarket` and `exchange.server.replay` play it). A recording file is gzip of one line per event: a
+ * JSON object, `t` the receive time (ms, the recorder's scheduler clock), `k` the kind; since format 2, a text frame's
+ * line is its head `{"t":…,"k":"f"}`, a tab, and the frame's text as received (no escaping). See
+ * docs/history-and-replay.md.
  */
+
+/** The format the recorder writes (the `start` line's `v`): 2, text frames as head, tab, text. Format 1 is still read. @internal */
+export const RECORDING_FORMAT = 2;
 
 /** Every recorded line: `t` (receive time, ms) and `k` (kind) first. */
 const line = <K extends string, P extends t.Props>(k: K, props: P, name: string) =>
@@ -16,10 +21,15 @@ const line = <K extends string, P extends t.Props>(k: K, props: P, name: string)
 /** The usual line, a text frame: read first (one `t.type` check) before the whole union. @internal */
 const RecordedTextFrameCodec = line('f', { d: t.string }, 'RecordedTextFrame');
 
+/** The head of a text frame's line in format 2 (`{"t":…,"k":"f"}`, then a tab and the frame's text). @internal */
+const RecordedFrameHeadCodec = line('f', {}, 'RecordedFrameHead');
+
 /**
  * The io-ts declaration of a recorded line (one JSON object per line of a recording file). Kinds:
- * - `start`: the first line of every file: format version `v` (1), `stream` (`public` | `private`), and what was subscribed;
- * - `f`: a text frame as received (`d`: its text); `b`: a binary frame (`d`: its bytes in base64);
+ * - `start`: the first line of every file: format version `v` (2; files of format 1 are read alike), `stream`
+ *   (`public` | `private`), and what was subscribed;
+ * - `f`: a text frame as received (`d`: its text; in a file of format 2 written as the line's head `{"t":…,"k":"f"}`,
+ *   a tab and the text itself, unless the text holds a line break); `b`: a binary frame (`d`: its bytes in base64);
  * - `open`: the socket opened, the connection's `epoch` (1 for the first socket that opened);
  * - `close`: the socket closed (`code`, `clean`; the reason is not kept: it may hold anything);
  * - `gap`: a gap signal of the live streams (`gaps$`: `kind: 'trade'`; `klineGaps$`: `kind: 'kline'`; a user stream's
@@ -34,7 +44,7 @@ const RecordedTextFrameCodec = line('f', { d: t.string }, 'RecordedTextFrame');
  */
 export const RecordedEventCodec = t.union(
   [
-    line('start', { v: t.literal(1), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
+    line('start', { v: t.union([t.literal(1), t.literal(2)]), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
     RecordedTextFrameCodec,
     line('b', { d: t.string }, 'RecordedBinaryFrame'),
     line('open', { epoch: t.number }, 'RecordedOpen'),
@@ -130,26 +140,35 @@ export interface LazyRecording {
 export const isCorruptLine = (line: RecordedEvent | CorruptLine): line is CorruptLine => 'error' in line;
 
 /**
- * The text of one recorded line (no newline): `JSON.stringify` of the event, `t` and `k` first.
+ * The text of one recorded line (no newline): a text frame without a line break as its head `{"t":…,"k":"f"}`, a tab
+ * and its text (format 2: a book of 10 KB is written as received, not escaped into a JSON string: half the recorder's
+ * CPU on books, measured in spec/bench/replay.ts); anything else as `JSON.stringify` of the event, `t` and `k` first.
  * @internal
  */
 export function recordedLine(event: RecordedEvent): string {
+  if (event.k === 'f' && !event.d.includes('\n')) return `{"t":${JSON.stringify(event.t)},"k":"f"}\t${event.d}`;
   return JSON.stringify(event);
 }
 
 /**
- * Reads one recorded line: the event, or a `DecodeError` (kind `json` for text that is not JSON, `codec` for a shape
- * that is not a {@link RecordedEvent}). Never throws. The frame text in a bad line is not repeated beyond an excerpt.
+ * Reads one recorded line (format 1 or 2): the event, or a `DecodeError` (kind `json` for text that is not JSON,
+ * `codec` for a shape that is not a {@link RecordedEvent}). Never throws. The frame text in a bad line is not repeated
+ * beyond an excerpt.
  * @internal
  */
 export function readRecordedLine(text: string): E.Either<DecodeError, RecordedEvent> {
+  // format 2's text frame: the head's first `}` is followed by a tab (never so in a JSON line: a tab is escaped there)
+  const head = text.indexOf('}');
+  const framed = head > 0 && text.charCodeAt(head + 1) === 9; /* \t */
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(framed ? text.slice(0, head + 1) : text);
   } catch (e) {
     return E.left(new DecodeError('json', `recording line is not JSON: ${e instanceof Error ? e.message : String(e)}`, [], excerpt(text)));
   }
-  if (RecordedTextFrameCodec.is(value) || RecordedEventCodec.is(value)) return E.right(value);
+  if (framed) {
+    if (RecordedFrameHeadCodec.is(value)) return E.right({ t: value.t, k: 'f', d: text.slice(head + 2) });
+  } else if (RecordedTextFrameCodec.is(value) || RecordedEventCodec.is(value)) return E.right(value);
   const k = typeof value === 'object' && value !== null ? (value as { k?: unknown }).k : undefined;
   return E.left(new DecodeError('codec', `recording line is not a RecordedEvent (k: ${excerpt(String(k), undefined, 20)})`, [], excerpt(text)));
 }

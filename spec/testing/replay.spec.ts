@@ -1,6 +1,9 @@
+import * as E from 'fp-ts/Either';
 import { distinctUntilChanged, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
+import { DecodeError } from '../../lib/errors';
 import { marketStreams } from '../../lib/market/marketStreams';
+import { readRecordedLine, recordedLine } from '../../lib/testing/recording';
 import {
   depthEnvelope,
   depthRecord,
@@ -97,5 +100,50 @@ describe('exchange.server.replay', () => {
       // ETHUSDT is not subscribed: its frame is not played; BTCUSDT's come with this client's request id
       expectObservable(market.depth('BTCUSDT').pipe(map((b) => b.b[0]?.[0])), '^ 9ms !').toBe('-a 3ms b', { a: '99.5', b: '99.5' });
     });
+  });
+});
+
+describe('recorded lines (format 2, format 1 still read)', () => {
+  const frames = [
+    '{"symbol":"BTCUSDT","topic":"trade","data":[{"v":"1","p":"1"}]}',
+    '{"a":"}\t{"}',
+    '{"a":\t"tab before a value, a } after"}',
+    'text with\na line break',
+    '',
+    '}\t',
+    'é€😀 "quoted" \\ backslash',
+  ];
+
+  it('reads back every event it writes, a text frame as received (head, tab, text) unless it holds a line break', () => {
+    const events: RecordedEvent[] = [
+      { t: 1, k: 'start', v: 2, stream: 'public', symbols: ['BTCUSDT'], topics: ['trade'] },
+      ...frames.map((d, i): RecordedEvent => ({ t: 10 + i, k: 'f', d })),
+      { t: 20, k: 'b', d: 'AAEC' },
+      { t: 21, k: 'open', epoch: 1 },
+      { t: 22, k: 'close', code: 1006, clean: false },
+    ];
+    for (const event of events) {
+      const text = recordedLine(event);
+      expect(text.includes('\n')).toBe(false);
+      expect(readRecordedLine(text)).toEqual(E.right(event));
+    }
+    expect(recordedLine({ t: 5, k: 'f', d: frames[0]! })).toBe(`{"t":5,"k":"f"}\t${frames[0]}`);
+    expect(recordedLine({ t: 5, k: 'f', d: frames[3]! })).toBe(JSON.stringify({ t: 5, k: 'f', d: frames[3] }));
+  });
+
+  it('reads format 1 lines (every line JSON) as before', () => {
+    for (const [i, d] of frames.entries()) {
+      const event: RecordedEvent = { t: i, k: 'f', d };
+      expect(readRecordedLine(JSON.stringify(event))).toEqual(E.right(event));
+    }
+    const start: RecordedEvent = { t: 1, k: 'start', v: 1, stream: 'public', symbols: [], topics: [] };
+    expect(readRecordedLine(JSON.stringify(start))).toEqual(E.right(start));
+  });
+
+  it('answers a DecodeError, never throws, for a damaged head or a head of another kind', () => {
+    for (const text of ['{"t":1,"k":"f"\tx', '{"t":"1","k":"f"}\tx', '{"t":1,"k":"open"}\t{}', '{"t":1}\tx', '}\t', '{\t}']) {
+      const read = readRecordedLine(text);
+      expect(E.isLeft(read) && read.left instanceof DecodeError).toBe(true);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, createGzip, type Gzip } from 'node:zlib';
-import { type RecordedEvent, recordedLine } from '../../testing/recording';
+import { RECORDING_FORMAT, type RecordedEvent, recordedLine } from '../../testing/recording';
 import { MANIFEST, type RecordingFileInfo, type RecordingManifest } from '../recordingManifest';
 
 /** Settings of a recording's files. @internal */
@@ -162,7 +162,7 @@ export class RecordingFiles {
         this.fail(e);
       }
     });
-    const start: RecordedEvent = { t, k: 'start', v: 1, stream: this.settings.stream, symbols: [...this.settings.symbols], topics: [...this.settings.topics] };
+    const start: RecordedEvent = { t, k: 'start', v: RECORDING_FORMAT, stream: this.settings.stream, symbols: [...this.settings.symbols], topics: [...this.settings.topics] };
     gzip.write(recordedLine(start) + '\n');
     this.current = file;
     return file;
