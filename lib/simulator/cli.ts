@@ -38,7 +38,7 @@ export interface SimulatorCliInfo {
   readonly host: string;
   /** The port bound (the free one picked for `--port 0`). */
   readonly port: number;
-  /** The simulated pairs. */
+  /** The simulated pairs (with `--recording` and no `--symbols`: the recorded pairs served). */
   readonly symbols: readonly string[];
   /** The seed of the market and credentials. */
   readonly seed: number;
@@ -121,14 +121,28 @@ export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | 
     return 2;
   }
   const { startSimulator } = await import('./startSimulator');
+  let options = command.options;
+  if (command.recording !== undefined) {
+    const { path, speed } = command.recording;
+    const { loadRecording } = await import('../node/loadRecording');
+    try {
+      const recording = await loadRecording(path);
+      const corrupt = recording.corrupt?.length ?? 0;
+      if (corrupt > 0) host.stderr(`${CLI_NAME}: ${corrupt} line(s) of the recording could not be read and are skipped\n`);
+      options = { ...options, recordedMarket: { recording, speed } };
+    } catch (e) {
+      host.stderr(`${CLI_NAME}: cannot read the recording at ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    }
+  }
   let sim: Simulator;
   try {
-    sim = await startSimulator(command.options);
+    sim = await startSimulator(options);
   } catch (e) {
     host.stderr(`${CLI_NAME}: ${startFailure(e, command.options)}\n`);
     return 1;
   }
-  const info = cliInfo(sim, command.options);
+  const info = cliInfo(sim, options);
   host.stdout(command.json ? `${JSON.stringify(info)}\n` : textOutput(info, host.docs));
   return { stop: () => sim.close() };
 }
@@ -142,7 +156,7 @@ function cliInfo(sim: Simulator, options: SimulatorOptions): SimulatorCliInfo {
     control: { url: `${sim.baseUrl}/__control`, token: sim.controlToken ?? null },
     host: options.host ?? '127.0.0.1',
     port: sim.port,
-    symbols: options.symbols ?? ['BTCUSDT', 'ETHUSDT'],
+    symbols: sim.symbols,
     seed: options.seed ?? 1,
     twoFactor: options.twoFactor ?? false,
     batchPrivateEvents: options.batchPrivateEvents ?? false,

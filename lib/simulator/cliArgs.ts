@@ -11,10 +11,18 @@ export const CONTROL_TOKEN_ENV = 'EX_STREAMS_SIM_CONTROL_TOKEN';
 export type CliCommand =
   | { readonly kind: 'help' }
   | { readonly kind: 'usageError'; readonly message: string }
-  | { readonly kind: 'run'; readonly options: SimulatorOptions; readonly json: boolean };
+  | { readonly kind: 'run'; readonly options: SimulatorOptions; readonly json: boolean; readonly recording?: CliRecording };
+
+/** `--recording DIR` (and `--recording-speed N`): the recording the CLI loads as the market. @internal */
+export interface CliRecording {
+  /** The recording's directory (or one file), as given. */
+  readonly path: string;
+  /** Recorded seconds per simulator second. Default 1. */
+  readonly speed: number;
+}
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
-type Draft = Mutable<SimulatorOptions> & { json?: boolean };
+type Draft = Mutable<SimulatorOptions> & { json?: boolean; recordingPath?: string; recordingSpeed?: number };
 /** A parsed value, or the reason the text is not one ("must be …"). */
 type Parsed<T> = { readonly ok: T } | { readonly error: string; readonly got?: string };
 
@@ -38,6 +46,11 @@ const integer = (text: string, min: number, max: number): Parsed<number> =>
 
 const matching = (pattern: RegExp, what: string) => (text: string): Parsed<string> =>
   pattern.test(text) ? { ok: text } : { error: `must be ${what}` };
+
+const positiveNumber = (text: string): Parsed<number> =>
+  /^\d+(?:\.\d+)?$/.test(text) && Number(text) > 0 && Number(text) <= 1_000_000
+    ? { ok: Number(text) }
+    : { error: 'must be a positive number up to 1000000 (recorded seconds per second)' };
 
 const symbolList = (text: string): Parsed<string[]> => {
   const symbols = text.split(',').map((s) => s.trim());
@@ -90,6 +103,9 @@ const OPTIONS: readonly CliOption[] = [
   valued('--api-key-header', 'NAME', 'apiKeyHeader', matching(HEADER_NAME, 'an HTTP header name'), 'header that must carry the API key', 'X-EX-APIKEY'),
   valued('--control-token', 'TOKEN', 'controlToken', matching(VISIBLE_ASCII, 'visible ASCII characters without spaces'),
     'token the /__control routes require', 'none on loopback, random beyond'),
+  valued('--recording', 'DIR', 'recordingPath', matching(/^.+$/s, 'a directory (or file) written by ex-streams record'),
+    'a recording as the market of the pairs it holds, with paper fills', 'none: a generated market'),
+  valued('--recording-speed', 'N', 'recordingSpeed', positiveNumber, 'recorded seconds played per second (with --recording)', '1'),
   flag('--two-factor', 'twoFactor', 'require 2FA tokens on the 2FA endpoints'),
   flag('--batch-private-events', 'batchPrivateEvents', 'one private frame per operation (events in an array)'),
   flag('--json', 'json', 'print one JSON object on stdout, nothing else'),
@@ -158,8 +174,12 @@ export function parseCliArgs(argv: readonly string[], env: Readonly<Record<strin
     if (!VISIBLE_ASCII.test(envToken)) return usageError(`${CONTROL_TOKEN_ENV} must be visible ASCII characters without spaces`);
     draft.controlToken = envToken;
   }
-  const { json = false, ...options } = draft;
-  return { kind: 'run', options, json };
+  const { json = false, recordingPath, recordingSpeed, ...options } = draft;
+  if (recordingPath === undefined) {
+    if (recordingSpeed !== undefined) return usageError('--recording-speed needs --recording DIR');
+    return { kind: 'run', options, json };
+  }
+  return { kind: 'run', options, json, recording: { path: recordingPath, speed: recordingSpeed ?? 1 } };
 }
 
 const SECRET_OPTIONS = new Set(['--secret-key', '--control-token', '--api-key']);

@@ -21,6 +21,8 @@ export interface Simulator extends SimulatorControl {
   /** ws://127.0.0.1:PORT/api/v1/ws: the `url` of `userStream` as is (it appends `/{listenKey}` itself). */
   readonly privateStreamUrl: string;
   readonly port: number;
+  /** The simulated pairs (the `symbols` option; with `recordedMarket` and no `symbols`, the recorded pairs served). */
+  readonly symbols: readonly string[];
   readonly apiKey: string;
   readonly secretKey: string;
   /** The header that must carry the API key (the `apiKeyHeader` option, default 'X-EX-APIKEY'). */

@@ -206,6 +206,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     publicStreamUrl: `ws://${hostPort}${PUBLIC_PATH}`,
     privateStreamUrl: `ws://${hostPort}/api/v1/ws`,
     port: bound,
+    symbols,
     apiKey,
     secretKey,
     apiKeyHeader,

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { filter, firstValueFrom, take, toArray, type Subscription } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';
@@ -33,6 +35,8 @@ const OPTIONS = [
   '--control-token',
   '--two-factor',
   '--batch-private-events',
+  '--recording',
+  '--recording-speed',
   '--json',
 ];
 
@@ -222,6 +226,38 @@ describe('ex-streams-simulator (CLI)', () => {
     expect({ code, stdout, first: stderr.split('\n')[0] }).toEqual({ code: 2, stdout: '', first: `ex-streams-simulator: ${message}` });
     expect(stderr).toMatch(/\nRun ex-streams-simulator --help for the options and their defaults\.\n$/);
     expect(stderr).not.toMatch(/node:internal|\bat .*\.js:\d+/);
+  });
+
+  it('--recording DIR serves the recorded pairs from the recording (the trades as recorded); a missing one → exit 1', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'xs-sim-rec-'));
+    try {
+      const t0 = Date.UTC(2024, 5, 1, 10, 0, 0);
+      const data = (t: number, topic: string, records: object[]): string =>
+        JSON.stringify({ t, k: 'f', d: JSON.stringify({ symbol: 'BTCUSDT', topic, params: {}, data: records, f: true, sendTime: t }) });
+      const lines = [
+        JSON.stringify({ t: t0, k: 'start', v: 1, stream: 'public', symbols: ['BTCUSDT'], topics: ['trade', 'depth'] }),
+        JSON.stringify({ t: t0, k: 'open', epoch: 1 }),
+        data(t0 + 5, 'depth', [{ e: 301, s: 'BTCUSDT', t: t0 + 4, v: '1_301', o: 0, b: [['29990.25', '1.5']], a: [['30010.5', '0.4']] }]),
+        data(t0 + 10, 'trade', [{ v: '7001', t: t0 + 9, p: '30000.125', q: '0.0125', m: true }]),
+        JSON.stringify({ t: t0 + 60_000, k: 'close', code: 1000, clean: true }),
+      ];
+      writeFileSync(path.join(dir, 'market-20240601T100000Z-0001.jsonl.gz'), gzipSync(`${lines.join('\n')}\n`));
+      const cli = await startCli(['--json', '--port', '0', '--recording', dir, '--recording-speed', '1'], /\n/);
+      const info = JSON.parse(cli.stdout()) as SimulatorCliInfo;
+      expect(info.symbols).toEqual(['BTCUSDT']);
+      const market = marketStreams({ ...info.marketStreams, WebSocketCtor: WS });
+      const trade = await firstValueFrom(market.trades('BTCUSDT'));
+      expect({ v: trade.v, p: trade.p, q: trade.q }).toEqual({ v: '7001', p: '30000.125', q: '0.0125' });
+      expect(await cli.stop()).toBe(0);
+      expect(cli.stderr()).toBe('');
+
+      const missing = await runToExit(['--recording', path.join(dir, 'nowhere')]);
+      expect({ code: missing.code, stdout: missing.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(missing.stderr).toMatch(/^ex-streams-simulator: cannot read the recording at .*nowhere: /);
+      expect(missing.stderr).not.toMatch(/\bat .*\.js:\d+/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a port in use → exit 1 with what to do, no stack', async () => {

@@ -89,6 +89,27 @@ describe('parseCliArgs', () => {
   });
 });
 
+describe('parseCliArgs: --recording', () => {
+  it('takes a recording and its speed, kept beside the simulator options', () => {
+    expect(parseCliArgs(['--recording', './rec', '--recording-speed', '60', '--port', '0'], {})).toEqual({
+      kind: 'run',
+      options: { port: 0 },
+      json: false,
+      recording: { path: './rec', speed: 60 },
+    });
+    expect(parseCliArgs(['--recording=./rec'], {})).toEqual({ kind: 'run', options: {}, json: false, recording: { path: './rec', speed: 1 } });
+  });
+
+  it.each([
+    [['--recording-speed', '0', '--recording', 'r'], "--recording-speed must be a positive number up to 1000000 (recorded seconds per second), got '0'"],
+    [['--recording-speed', 'fast', '--recording', 'r'], "--recording-speed must be a positive number up to 1000000 (recorded seconds per second), got 'fast'"],
+    [['--recording-speed', '2'], '--recording-speed needs --recording DIR'],
+    [['--recording'], '--recording needs a value (DIR)'],
+  ])('%j is a usage error', (argv, message) => {
+    expect(parseCliArgs(argv, {})).toEqual({ kind: 'usageError', message });
+  });
+});
+
 describe('helpText', () => {
   const help = helpText();
 
@@ -114,7 +135,7 @@ describe('helpText', () => {
   it('aligns the descriptions in one column', () => {
     const optionLines = help.split('\n').filter((l) => /^ {2}-/.test(l));
     const columns = new Set(optionLines.map((l) => /^ {2}\S+(?: \S+)? +/.exec(l)![0].length));
-    expect(optionLines).toHaveLength(12);
+    expect(optionLines).toHaveLength(14);
     expect(columns.size).toBe(1);
   });
 });
