@@ -155,6 +155,9 @@ export class EntryWriter {
       if (retry.length === 0) this.schedule(0);
       else if (client.status === 'ready') this.schedule(RETRY_MS);
       // else: `kick()` on the client's next 'ready'
+    }).catch((e: unknown) => {
+      this.inFlight = 0;
+      this.config.onError('xadd', e);
     });
   }
 

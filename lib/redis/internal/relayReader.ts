@@ -85,7 +85,8 @@ class ShardLoop {
     this.conn = openRedis(reader.config.target, `ex-streams-relay-${shard}`);
     this.conn.on('error', () => undefined); // read failures are reported by the loop itself
     this.ready = this.init();
-    void this.ready.then(() => this.run());
+    // Never a rejection left unhandled (it would end the process): whatever escapes the loop is reported.
+    this.ready.then(() => this.run()).catch((e: unknown) => reader.config.onError('xread', e));
   }
 
   stop(): void {
