@@ -97,8 +97,8 @@ async function writeRecording(dir: string, shape: Shape, count: number): Promise
 
 /**
  * The floor: the same files read and gunzipped (`node:zlib`, 1 MiB output chunks, as the loader), their text decoded a
- * chunk at a time (no whole-file string: a recorded day's file is beyond V8's longest string), each line and each
- * frame through `JSON.parse`. Returns the frames.
+ * chunk at a time (no whole-file string: a recorded day's file is beyond V8's longest string), each line's JSON (a
+ * whole line, or a format-2 frame line's head) and each frame through `JSON.parse`. Returns the frames.
  */
 async function readFloor(dir: string): Promise<number> {
   let frames = 0;
@@ -111,6 +111,14 @@ async function readFloor(dir: string): Promise<number> {
       carry = lines.pop()!;
       for (const line of lines) {
         if (line === '') continue;
+        // format 2: a text frame is its head, a tab and its text (the head and the frame parsed); else one JSON line
+        const head = line.indexOf('}');
+        if (head > 0 && line.charCodeAt(head + 1) === 9) {
+          JSON.parse(line.slice(0, head + 1));
+          JSON.parse(line.slice(head + 2));
+          frames++;
+          continue;
+        }
         const event = JSON.parse(line) as { k: string; d?: string };
         if (event.k === 'f' && event.d !== undefined) {
           JSON.parse(event.d);

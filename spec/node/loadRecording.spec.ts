@@ -7,6 +7,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { DecodeError } from '../../lib/errors';
 import { loadRecording } from '../../lib/node';
 import { replayMarket, tradeEnvelope, tradeRecord, type RecordedEvent } from '../../lib/testing';
+import { recordedLine } from '../../lib/testing/recording';
 
 const line = (e: RecordedEvent): string => `${JSON.stringify(e)}\n`;
 const trade = (t: number, v: string): RecordedEvent => ({ t, k: 'f', d: JSON.stringify(tradeEnvelope(tradeRecord({ v, t }), { first: v === '1', sendTime: t })) });
@@ -92,6 +93,11 @@ describe('loadRecording', () => {
     writeFileSync(join(dir, 'market-c-0001.jsonl.gz'), gzipSync(events.map(line).join('')));
     const lazy = await loadRecording(dir, { lazy: true });
     expect([...lazy.lines]).toEqual(events);
+    // lines across the gunzip's 1 MiB chunks, multi-byte characters cut by them too (format 2 lines: text as is)
+    const texts = Array.from({ length: 30_000 }, (_, i): RecordedEvent => ({ t: 2000 + i, k: 'f', d: `{"n":${i},"s":"${'é€😀'.repeat(1 + (i % 7))}"}` }));
+    writeFileSync(join(dir, 'market-c-0001.jsonl.gz'), gzipSync(texts.map((e) => `${recordedLine(e)}\n`).join('')));
+    expect([...(await loadRecording(dir, { lazy: true })).lines]).toEqual(texts);
+    expect((await loadRecording(dir)).events).toEqual(texts);
     const testScheduler = new TestScheduler((a, b) => expect(a).toEqual(b));
     let ids: string[] = [];
     testScheduler.run(() => {

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { constants, createGunzip } from 'node:zlib';
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../../errors';
@@ -61,12 +60,28 @@ export function* recordingLines(files: readonly InflatedFile[]): Generator<Recor
   let lastTime = 0;
   for (const { file, chunks, damage } of files) {
     let lineNo = 0;
-    let carry = '';
-    const decoder = new StringDecoder('utf8');
+    /** The bytes of a line that goes on in the next chunk. */
+    let rest: Buffer | undefined;
     for (const chunk of chunks) {
-      const lines = (carry + decoder.write(chunk)).split('\n');
-      carry = lines.pop()!;
-      for (const text of lines) {
+      // cut at the last newline byte (always a character boundary in UTF-8) and decode up to it in one go: a chunk's
+      // text is one string (no decoder state, no concatenation), the line across the cut joined from its bytes
+      let from = 0;
+      let joined: string | undefined;
+      if (rest !== undefined) {
+        const end = chunk.indexOf(10);
+        if (end < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        joined = Buffer.concat([rest, chunk.subarray(0, end)]).toString('utf8');
+        rest = undefined;
+        from = end + 1;
+      }
+      const last = chunk.lastIndexOf(10);
+      const texts = last >= from ? chunk.toString('utf8', from, last).split('\n') : [];
+      if (joined !== undefined) texts.unshift(joined);
+      if (Math.max(last + 1, from) < chunk.length) rest = chunk.subarray(Math.max(last + 1, from));
+      for (const text of texts) {
         lineNo++;
         if (text === '') continue;
         const event = readRecordedLine(text);
@@ -78,11 +93,11 @@ export function* recordingLines(files: readonly InflatedFile[]): Generator<Recor
         yield event.right;
       }
     }
-    carry += decoder.end();
     if (damage !== undefined) yield { file, line: 0, afterTime: lastTime, error: damage };
-    if (carry !== '') {
+    if (rest !== undefined) {
       lineNo++;
-      yield { file, line: lineNo, afterTime: lastTime, error: new DecodeError('json', `${file}: last line cut short (${carry.length} characters: a recording cut by a crash)`) };
+      const characters = rest.toString('utf8').length;
+      yield { file, line: lineNo, afterTime: lastTime, error: new DecodeError('json', `${file}: last line cut short (${characters} characters: a recording cut by a crash)`) };
     }
   }
 }
