@@ -5,12 +5,15 @@
  *
  * | kind | fields |
  * |---|---|
- * | data message | `s` symbol, `c` request topic (`kline_1m`), `n` shard sequence, `r` receive time (ms), `f` frame text |
+ * | data message | `s` symbol, `c` request topic (`kline_1m`), `n` shard sequence, `r` receive time (ms), `p` the id of the previous frame of that topic (below), `f` frame text |
  * | `k=epoch` | `n`, `r`, `e` venue connection epoch, `o` `1` open / `0` closed |
  * | `k=gap` | `n`, `r`, `a` from (ms), `b` to (ms), `d` frames dropped, `w` why (`redis` / `venue`), `s` symbol (venue trade gaps) |
  * | `k=start` | `n` (restarts at 1), `r` |
  *
- * Data entries carry no `k` (the cheapest: the common entry is the shortest).
+ * Data entries carry no `k` (the cheapest: the common entry is the shortest). `p` is the stream id of the frame of the same
+ * topic and symbol the gateway received before this one: absent for the first since the gateway started, `0-0`
+ * when that frame could not be written (dropped). A consumer that delivered another id last knows that frames of
+ * this very topic are missing, whatever the cause (trimmed, lost by Redis, dropped by the gateway).
  *
  * @internal
  * @module
@@ -32,6 +35,8 @@ export interface MessageEntry extends EntryBase {
   readonly topic: string;
   /** The frame's text, verbatim. */
   readonly frame: string;
+  /** The id of the previous frame of this topic and symbol (`0-0`: it was dropped; absent: none since the gateway started). */
+  readonly prev?: string | undefined;
 }
 
 /** The gateway's venue connection opened or closed (epoch `epoch`). @internal */
@@ -64,7 +69,9 @@ export function entryFields(entry: MarketEntry): string[] {
   const head = ['n', String(entry.seq), 'r', String(entry.receivedAt)];
   switch (entry.kind) {
     case 'message':
-      return ['s', entry.symbol, 'c', entry.topic, ...head, 'f', entry.frame];
+      return entry.prev === undefined
+        ? ['s', entry.symbol, 'c', entry.topic, ...head, 'f', entry.frame]
+        : ['s', entry.symbol, 'c', entry.topic, ...head, 'p', entry.prev, 'f', entry.frame];
     case 'epoch':
       return ['k', 'epoch', ...head, 'e', String(entry.epoch), 'o', entry.open ? '1' : '0'];
     case 'gap': {
@@ -106,8 +113,10 @@ export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
     case undefined: {
       const topic = f['c'];
       const frame = f['f'];
+      const prev = f['p'];
       if (symbol === undefined || topic === undefined || frame === undefined) return undefined;
-      return { kind: 'message', seq, receivedAt, symbol, topic, frame };
+      if (prev !== undefined && !/^\d{1,20}-\d{1,20}$/.test(prev)) return undefined;
+      return prev === undefined ? { kind: 'message', seq, receivedAt, symbol, topic, frame } : { kind: 'message', seq, receivedAt, symbol, topic, frame, prev };
     }
     case 'epoch': {
       const epoch = count(f['e']);

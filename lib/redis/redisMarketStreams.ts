@@ -1,6 +1,7 @@
-import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, combineLatest, map, merge, type Observable, type SchedulerLike, Subject } from 'rxjs';
 import { ConfigError } from '../errors';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import type { TradeGap } from '../operators/distinctTrades';
 import { relaySocketCtor } from './internal/relaySocket';
 import { RelayReader } from './internal/relayReader';
 import { checkTarget } from './internal/openRedis';
@@ -85,7 +86,12 @@ const NO_QUARANTINE = 1_000_000;
  * - A hole in a shard's sequence (entries trimmed before they were read, lost by Redis), a gateway restart, the
  *   gateway's venue socket closing, or frames the gateway dropped: a {@link RelayGap} on `relayGaps$`, and the
  *   socket closes (code 4010), so `marketStreams` starts a new epoch and subscribes again (books start over from a
- *   whole snapshot; `trades()` signals what it cannot prove on `gaps$`). Nothing is lost silently.
+ *   whole snapshot). Nothing is lost silently.
+ * - Trades: each data entry names the previous frame of its topic (`p`), so a consumer knows when frames of a
+ *   followed trade topic went missing on the way (trimmed, lost by Redis, dropped by the gateway) and signals a
+ *   `TradeGap` on `gaps$` (counted in `status$.tradeGaps`) from the newest trade it delivered to the oldest of the
+ *   next frame, as `marketStreams` does at the venue; after the gateway's own venue reconnect the venue's replay
+ *   reaches `trades()`, which judges it as from the venue. No gap is signalled when no frame of the topic was lost.
  * - Redis failures are reported on `errors$` (redacted), never as an error of a stream; `status$` shows the socket's
  *   epochs as for the venue.
  *
@@ -124,6 +130,8 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
   const secrets = targetSecrets(target);
   const errors = new Subject<Error>();
   const relayGaps = new Subject<RelayGap>();
+  const tradeGaps = new Subject<TradeGap>();
+  const relayTradeGaps = new BehaviorSubject(0);
   const reader = new RelayReader({
     target,
     prefix,
@@ -133,6 +141,10 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
     scheduler,
     resumeFrom: start,
     onGap: (gap) => relayGaps.next(gap),
+    onTradeGap: (gap) => {
+      relayTradeGaps.next(relayTradeGaps.value + 1);
+      tradeGaps.next(gap);
+    },
     onError: (operation, error) => errors.next(relayError(operation, error, secrets)),
   });
   const WebSocketCtor = relaySocketCtor(reader, scheduler, (e) => relayError('connect', e, secrets).message);
@@ -154,6 +166,10 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
   return {
     ...market,
     errors$: merge(market.errors$, errors),
+    // Trades lost on the relay's side (frames of a trade topic missing in Redis) are signalled and counted as
+    // `marketStreams` signals those lost at the venue: on `gaps$`, in `status$.tradeGaps`.
+    gaps$: merge(market.gaps$, tradeGaps),
+    status$: combineLatest([market.status$, relayTradeGaps]).pipe(map(([s, n]) => (n === 0 ? s : { ...s, tradeGaps: s.tradeGaps + n }))),
     relayGaps$: relayGaps.asObservable(),
     cursors: () => Object.fromEntries(reader.snapshot()),
   };

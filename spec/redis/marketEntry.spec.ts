@@ -1,6 +1,6 @@
 import { entryFields, type MarketEntry, readEntry } from '../../lib/redis/marketEntry';
 import { compareIds, shardOf } from '../../lib/redis/marketKeys';
-import { withRequestId } from '../../lib/redis/internal/relayReader';
+import { tradeIds, withRequestId } from '../../lib/redis/internal/relayReader';
 import { frameRoute } from '../../lib/redis/internal/frameTap';
 
 describe('marketEntry', () => {
@@ -10,6 +10,8 @@ describe('marketEntry', () => {
     { kind: 'gap', seq: 9, receivedAt: 1700000000125, reason: 'redis', fromMs: 1, toMs: 2, dropped: 40, symbol: undefined },
     { kind: 'gap', seq: 10, receivedAt: 1700000000126, reason: 'venue', fromMs: 3, toMs: 3, dropped: 0, symbol: 'ETHBTC' },
     { kind: 'start', seq: 1, receivedAt: 1700000000127 },
+    { kind: 'message', seq: 11, receivedAt: 1700000000128, symbol: 'ETHBTC', topic: 'trade', frame: '{"data":[]}', prev: '1700000000120-3' },
+    { kind: 'message', seq: 12, receivedAt: 1700000000129, symbol: 'ETHBTC', topic: 'trade', frame: '{"data":[]}', prev: '0-0' },
   ];
 
   it('reads back what it writes, each kind', () => {
@@ -23,6 +25,13 @@ describe('marketEntry', () => {
     expect(readEntry(['k', 'other', 'n', '1', 'r', '2'])).toBeUndefined();
     expect(readEntry(['n', '-1', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined();
     expect(readEntry([1, 2, 3] as unknown[])).toBeUndefined();
+    expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'p', 'x-1', 'f', '{}'])).toBeUndefined(); // a previous id out of shape
+  });
+
+  it('reads the smallest and largest trade id of a frame exactly (64-bit text, or numbers on the wire)', () => {
+    const frame = '{"symbol":"A","topic":"trade","data":[{"v":"18446744073709551615","p":"1"},{"v":"9223372036854775808"},{"v": 99}],"f":false,"id":"7"}';
+    expect(tradeIds(frame)).toEqual({ min: '99', max: '18446744073709551615' });
+    expect(tradeIds('{"data":[]}')).toEqual({ min: undefined, max: undefined });
   });
 });
 

@@ -10,6 +10,7 @@ import { orderBook } from '../../lib/operators/orderBook';
 import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../../lib/redis/publishMarket';
 import { type RedisMarketStreams, redisMarketStreams } from '../../lib/redis/redisMarketStreams';
 import type { RelayGap } from '../../lib/redis/relayGap';
+import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import type { PeriodsMs } from '../../lib/simulator/simulatorOptions';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
@@ -166,6 +167,44 @@ describeWithRedis('redis relay (gateway → Redis → consumer, real processes)'
     const before = books.length;
     await firstValueFrom(relay.depth('BTCUSDT').pipe(skip(2)));
     expect(books.length).toBeGreaterThan(before);
+  });
+
+  it('signals on gaps$ the trades lost with a killed Redis (the range covers every missing id), none before', async () => {
+    await simulator();
+    const frames: string[] = [];
+    const g = gateway({ maxQueued: 20, WebSocketCtor: recordingWs(frames) });
+    await written(g, 30);
+    const relay = consumer();
+    const seen: string[] = [];
+    const tradeGaps: TradeGap[] = [];
+    keep(relay.gaps$, (gap) => tradeGaps.push(gap));
+    keep(relay.trades('BTCUSDT'), (t) => seen.push(t.v));
+    await firstValueFrom(relay.trades('BTCUSDT').pipe(skip(30)));
+    expect(tradeGaps).toEqual([]); // nothing lost so far: no false gap
+    await redis.kill('SIGKILL');
+    await firstValueFrom(g.status$.pipe(filter((s) => s.redis === 'down' && s.dropped > 100)));
+    await redis.restart();
+    await firstValueFrom(relay.gaps$);
+    const after = seen.length;
+    await firstValueFrom(relay.trades('BTCUSDT').pipe(skip(20)));
+    // Every trade the gateway received between the first and the last one this consumer got, and that it did not
+    // get, lies inside a signalled gap; each trade once, in order.
+    const got = new Set(seen);
+    expect(got.size).toBe(seen.length);
+    for (let i = 1; i < seen.length; i++) expect(compareDecimal(seen[i - 1]!, seen[i]!)).toBeLessThan(0);
+    const received = [...new Set(recordsOf(frames, 'BTCUSDT', 'trade', (r) => (r as { v: string }).v))].sort(compareDecimal);
+    const missing = received.filter((v) => compareDecimal(v, seen[0]!) > 0 && compareDecimal(v, seen[seen.length - 1]!) < 0 && !got.has(v));
+    expect(missing.length).toBeGreaterThan(0);
+    const covered = (v: string): boolean =>
+      tradeGaps.some((gap) => gap.symbol === 'BTCUSDT' && compareDecimal(gap.lastSeenId, v) < 0 && compareDecimal(v, gap.firstNewId) < 0);
+    expect(missing.filter((v) => !covered(v))).toEqual([]);
+    // The gap names ids this consumer saw on both sides of the hole, in the epoch it was seen in.
+    for (const gap of tradeGaps) {
+      expect(got.has(gap.lastSeenId) && got.has(gap.firstNewId)).toBe(true);
+      expect(gap.epoch).toBeGreaterThanOrEqual(2);
+    }
+    expect(seen.length).toBeGreaterThan(after);
+    expect((await firstValueFrom(relay.status$)).tradeGaps).toBe(tradeGaps.length);
   });
 
   it('signals a gateway restart in band and goes on with the new gateway', async () => {

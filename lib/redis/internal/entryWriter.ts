@@ -18,6 +18,8 @@ import type { RedisClient } from './openRedis';
 
 /** Entries per pipeline at most. */
 const MAX_BATCH = 2000;
+/** The `p` of an entry whose topic's previous frame was dropped (no entry has this id). */
+const DROPPED = '0-0';
 /** Wait before writing again after a write failed while the client said it was ready, in ms. */
 const RETRY_MS = 200;
 
@@ -53,6 +55,8 @@ export class EntryWriter {
   private readonly seq: number[];
   private readonly lastMs: number[];
   private readonly lastSub: number[];
+  /** Per `topic|symbol`: the id of its last frame (`0-0` when that one was dropped), each entry's `p`. */
+  private readonly prevOf = new Map<string, string>();
   private drop: { fromMs: number; toMs: number; count: number } | undefined;
   private pending: Subscription | undefined;
   private stopped = false;
@@ -81,14 +85,19 @@ export class EntryWriter {
 
   /** Queues a data frame of `symbol`'s `topic` for `shard`, or drops it (queue full). */
   message(shard: number, symbol: string, topic: string, frame: string, at: number): void {
+    const field = lastField(topic, symbol);
     if (this.queued >= this.config.maxQueued) {
       this.drop = this.drop ? { ...this.drop, toMs: at, count: this.drop.count + 1 } : { fromMs: at, toMs: at, count: 1 };
       this.dropped++;
+      this.prevOf.set(field, DROPPED);
       this.config.onChange();
       return;
     }
     const seq = ++this.seq[shard]!;
-    this.push(shard, { kind: 'message', seq, receivedAt: at, symbol, topic, frame }, lastField(topic, symbol));
+    const id = this.nextId(shard, at);
+    const prev = this.prevOf.get(field);
+    this.prevOf.set(field, id);
+    this.push(shard, id, { kind: 'message', seq, receivedAt: at, symbol, topic, frame, prev }, field);
   }
 
   /** Queues a control entry on every shard (never dropped), each with its shard's next sequence number. */
@@ -96,7 +105,7 @@ export class EntryWriter {
     for (let shard = 0; shard < this.config.shards; shard++) {
       if (restart) this.seq[shard] = 0;
       const entry = make(++this.seq[shard]!);
-      this.push(shard, { ...entry, receivedAt: at } as MarketEntry, undefined);
+      this.push(shard, this.nextId(shard, at), { ...entry, receivedAt: at } as MarketEntry, undefined);
     }
   }
 
@@ -112,8 +121,8 @@ export class EntryWriter {
     this.schedule(0);
   }
 
-  private push(shard: number, entry: MarketEntry, last: string | undefined): void {
-    this.queue.push({ shard, id: this.nextId(shard, entry.receivedAt), fields: entryFields(entry), last, attempted: false });
+  private push(shard: number, id: string, entry: MarketEntry, last: string | undefined): void {
+    this.queue.push({ shard, id, fields: entryFields(entry), last, attempted: false });
     this.schedule(0);
   }
 

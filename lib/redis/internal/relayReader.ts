@@ -1,4 +1,6 @@
 import type { SchedulerLike } from 'rxjs';
+import { compareDecimal } from '../../internal/decimal';
+import type { TradeGap } from '../../operators/distinctTrades';
 import type { RedisTarget } from '../redisTarget';
 import type { RelayGap, RelayGapReason } from '../relayGap';
 import { type MarketEntry, readEntry } from '../marketEntry';
@@ -18,6 +20,8 @@ import { openRedis, type RedisClient } from './openRedis';
 
 /** The socket a reader serves. @internal */
 export interface RelaySocketSink {
+  /** The connection epoch it opened (the n-th relay socket to open: `marketStreams` counts its opens alike). */
+  readonly epoch: number;
   /** A frame to hand over as a `message` event. */
   deliver(frame: string): void;
   /** Close it with a non-normal code: a gap, so its connection starts a new epoch. */
@@ -28,6 +32,7 @@ export interface RelaySocketSink {
 interface Interest {
   readonly shard: number;
   readonly symbol: string;
+  readonly topic: string;
   /** The request id of the `sub` that asked for it (echoed in its frames, as the venue does). */
   id: string;
   /** The newest entry id delivered for it. */
@@ -44,12 +49,31 @@ export interface RelayReaderConfig {
   readonly scheduler: SchedulerLike;
   readonly resumeFrom: ReadonlyMap<number, string>;
   readonly onGap: (gap: RelayGap) => void;
+  /** Trades of a followed symbol that may be missing (frames of its trade topic lost on the way), as `marketStreams` signals them. */
+  readonly onTradeGap: (gap: TradeGap) => void;
   readonly onError: (operation: string, error: unknown) => void;
 }
 
 /** Wait after a failed read before the next, ms (doubling up to {@link MAX_RETRY_MS}). */
 const MIN_RETRY_MS = 50;
 const MAX_RETRY_MS = 1000;
+
+/** A venue frame that is the first of a subscription (its replay of the latest trades). */
+const REPLAY = /"f":\s*true/;
+/** The trade ids of a trade frame (`"v":"123"` or `"v":123`), as text: exact, whatever their size. */
+const TRADE_ID = /"v":\s*"?(\d+)/g;
+
+/** The smallest and the largest trade id of a trade frame's text. @internal */
+export function tradeIds(frame: string): { min: string | undefined; max: string | undefined } {
+  let min: string | undefined;
+  let max: string | undefined;
+  for (const m of frame.matchAll(TRADE_ID)) {
+    const v = m[1]!;
+    if (min === undefined || compareDecimal(v, min) < 0) min = v;
+    if (max === undefined || compareDecimal(v, max) > 0) max = v;
+  }
+  return { min, max };
+}
 
 /** `ms` on `scheduler`, as a promise. */
 const sleep = (scheduler: SchedulerLike, ms: number): Promise<void> => new Promise((resolve) => scheduler.schedule(() => resolve(), ms));
@@ -158,8 +182,10 @@ class ShardLoop {
         for (const [id, fields] of entries) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
           if (this.stopped) return;
+          const before = reader.cursors.get(shard);
           reader.cursors.set(shard, id);
-          reader.entry(shard, id, readEntry(fields));
+          // `false`: the cursor went back before this entry (a hole shown by it): read on from there.
+          if (!reader.entry(shard, id, readEntry(fields), before)) break;
         }
       }
     }
@@ -176,6 +202,8 @@ export class RelayReader {
   private readonly loopTopics = new Map<number, number>();
   private command: Promise<RedisClient> | undefined;
   private socket: RelaySocketSink | undefined;
+  /** Per symbol whose trades are followed: the last trade entry delivered (kept across sockets, as the cursors). */
+  private readonly tradeMarks = new Map<string, { id: string; frame: string }>();
 
   constructor(readonly config: RelayReaderConfig) {
     this.cursors = new Map(config.resumeFrom);
@@ -222,6 +250,7 @@ export class RelayReader {
     if (!keepCursors) {
       this.cursors.clear();
       this.expected.clear();
+      this.tradeMarks.clear();
     }
     const command = this.command;
     this.command = undefined;
@@ -237,7 +266,7 @@ export class RelayReader {
       return void this.latest(field, known);
     }
     const shard = shardOf(symbol, this.config.shards);
-    const interest: Interest = { shard, symbol, id, delivered: '0-0' };
+    const interest: Interest = { shard, symbol, topic, id, delivered: '0-0' };
     this.interest.set(field, interest);
     this.loopTopics.set(shard, (this.loopTopics.get(shard) ?? 0) + 1);
     if (!this.loops.has(shard)) this.loops.set(shard, new ShardLoop(this, shard));
@@ -250,6 +279,7 @@ export class RelayReader {
     const interest = this.interest.get(field);
     if (interest === undefined) return;
     this.interest.delete(field);
+    if (topic === 'trade') this.tradeMarks.delete(symbol);
     const left = (this.loopTopics.get(interest.shard) ?? 1) - 1;
     if (left > 0) return void this.loopTopics.set(interest.shard, left);
     this.loopTopics.delete(interest.shard);
@@ -281,35 +311,48 @@ export class RelayReader {
     if (reason !== 'venue-trade-gap') this.socket?.reset(`redis relay gap (${reason}) on shard ${shard}`);
   }
 
-  /** One entry of `shard` read by its loop (`undefined`: unreadable). @internal */
-  entry(shard: number, id: string, entry: MarketEntry | undefined): void {
-    if (entry === undefined) return this.gap(shard, 'unreadable', id);
+  /**
+   * One entry of `shard` read by its loop (`undefined`: unreadable; `before`: the cursor before it). Returns `false`
+   * when the entry showed a hole in the sequence: the cursor is back at `before`, so the entry itself is read again
+   * (and delivered) after the reset, not skipped. @internal
+   */
+  entry(shard: number, id: string, entry: MarketEntry | undefined, before?: string): boolean {
+    if (entry === undefined) {
+      this.gap(shard, 'unreadable', id);
+      return true;
+    }
     const expected = this.expected.get(shard);
     this.expected.set(shard, entry.seq + 1);
     if (entry.kind === 'start') {
       if (expected !== undefined) this.gap(shard, 'gateway-restart', id, { fromMs: undefined, toMs: entry.receivedAt });
-      return;
+      return true;
     }
     if (expected !== undefined && entry.seq !== expected) {
-      return this.gap(shard, 'sequence', id, { missing: entry.seq > expected ? entry.seq - expected : undefined, toMs: entry.receivedAt });
+      if (before !== undefined) {
+        this.cursors.set(shard, before);
+        this.expected.set(shard, entry.seq);
+      }
+      this.gap(shard, 'sequence', id, { missing: entry.seq > expected ? entry.seq - expected : undefined, toMs: entry.receivedAt });
+      return before === undefined;
     }
     switch (entry.kind) {
       case 'message': {
         const interest = this.interest.get(lastField(entry.topic, entry.symbol));
-        if (interest !== undefined) this.deliver(interest, id, entry.frame);
-        return;
+        if (interest !== undefined) this.deliver(interest, id, entry.frame, entry.prev);
+        return true;
       }
       case 'epoch':
         if (!entry.open) this.gap(shard, 'venue-closed', id, { fromMs: entry.receivedAt });
-        return;
+        return true;
       case 'gap':
         if (entry.reason === 'venue') {
           if (entry.symbol !== undefined && this.interest.has(lastField('trade', entry.symbol))) {
             this.gap(shard, 'venue-trade-gap', id, { symbols: [entry.symbol], fromMs: entry.fromMs, toMs: entry.toMs });
           }
-          return;
+          return true;
         }
-        return this.gap(shard, 'gateway-dropped', id, { missing: entry.dropped, fromMs: entry.fromMs, toMs: entry.toMs });
+        this.gap(shard, 'gateway-dropped', id, { missing: entry.dropped, fromMs: entry.fromMs, toMs: entry.toMs });
+        return true;
       default: {
         const never: never = entry;
         return never;
@@ -317,10 +360,32 @@ export class RelayReader {
     }
   }
 
-  private deliver(interest: Interest, id: string, frame: string): void {
+  private deliver(interest: Interest, id: string, frame: string, prev: string | undefined): void {
     if (compareIds(id, interest.delivered) <= 0) return;
+    const socket = this.socket;
+    if (socket === undefined) return;
     interest.delivered = id;
-    this.socket?.deliver(withRequestId(frame, interest.id));
+    if (interest.topic === 'trade') this.checkTrades(interest.symbol, id, frame, prev, socket.epoch);
+    socket.deliver(withRequestId(frame, interest.id));
+  }
+
+  /**
+   * Before a trade frame of `symbol` goes out: when the frame of that topic the gateway received before it (`prev`)
+   * is not the last one delivered here, frames were lost on the way (trimmed, lost by Redis, dropped by the
+   * gateway), and the trades between the newest delivered and the oldest of this frame may be missing: a
+   * {@link TradeGap}, as `marketStreams` signals one. Not for the venue's own replay (`"f":true`, after a
+   * resubscription of the gateway): `trades()` judges it as from the venue. No JSON parse but when it signals.
+   */
+  private checkTrades(symbol: string, id: string, frame: string, prev: string | undefined, epoch: number): void {
+    const mark = this.tradeMarks.get(symbol);
+    if (mark !== undefined && compareIds(id, mark.id) < 0) return; // an older entry again (a late joiner's latest): judged already
+    this.tradeMarks.set(symbol, { id, frame });
+    if (mark === undefined || id === mark.id || prev === mark.id || REPLAY.test(frame)) return;
+    const lastSeenId = tradeIds(mark.frame).max;
+    const firstNewId = tradeIds(frame).min;
+    if (lastSeenId !== undefined && firstNewId !== undefined && compareDecimal(firstNewId, lastSeenId) > 0) {
+      this.config.onTradeGap({ symbol, lastSeenId, firstNewId, epoch });
+    }
   }
 
   /** Delivers the latest entry of `field` when the loop read past it (else the loop delivers it). */
@@ -335,7 +400,7 @@ export class RelayReader {
       if (id === null || cursor === undefined || compareIds(id, cursor) > 0) return;
       const found = await command.xrange(streamKey(prefix, interest.shard), id, id);
       const entry = found[0] === undefined ? undefined : readEntry(found[0][1]);
-      if (entry?.kind === 'message' && this.interest.get(field) === interest) this.deliver(interest, id, entry.frame);
+      if (entry?.kind === 'message' && this.interest.get(field) === interest) this.deliver(interest, id, entry.frame, entry.prev);
     } catch (e) {
       if (this.interest.get(field) === interest) this.config.onError('hget', e);
     }

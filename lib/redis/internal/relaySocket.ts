@@ -13,8 +13,10 @@ export const RELAY_GAP_CLOSE = 4010;
  * when it cannot, or with {@link RELAY_GAP_CLOSE} on a gap. @internal
  */
 export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, secretsFree: (error: unknown) => string): WebSocketCtor {
+  let opened = 0;
   return class RelaySocket implements WebSocketLike, RelaySocketSink {
     readyState = 0;
+    epoch = 0;
     binaryType = 'arraybuffer';
     onopen: ((event: unknown) => void) | null = null;
     onmessage: ((event: WebSocketMessageEventLike) => void) | null = null;
@@ -26,6 +28,7 @@ export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, s
         () => {
           if (this.readyState !== 0) return reader.detach(this, false);
           this.readyState = 1;
+          this.epoch = ++opened;
           this.onopen?.({ type: 'open' });
         },
         (e: unknown) => this.end(1006, `redis unavailable: ${secretsFree(e)}`, false),
