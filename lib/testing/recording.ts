@@ -123,12 +123,14 @@ export interface Recording {
  *
  * @example
  * ```ts
- * import type { LazyRecording } from 'ex-streams/testing';
+ * import { VirtualTimeScheduler } from 'rxjs';
+ * import { replayMarket } from 'ex-streams/testing';
  * function* lines() {
  *   yield { t: 1000, k: 'open', epoch: 1 } as const;
  *   yield { t: 2000, k: 'close', code: 1000, clean: true } as const;
  * }
- * const recording: LazyRecording = { lines: { [Symbol.iterator]: lines } }; // each iteration from the first line
+ * const scheduler = new VirtualTimeScheduler(undefined, Infinity);
+ * replayMarket({ lines: { [Symbol.iterator]: lines } }, { scheduler }).ended$.subscribe(() => console.log('over at', scheduler.now())); // 1000
  * ```
  */
 export interface LazyRecording {
