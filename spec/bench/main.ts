@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory,replay]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory,replay,fanout]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -22,6 +22,7 @@ import {
 } from './cases';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import type { Shape } from './frames';
+import { fanoutBench, type FanoutRow, fanoutTable } from './fanout';
 import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
     memory: MemoryRow[];
     replay: ReplayRow[];
     recorder?: RecorderRow;
+    fanout?: FanoutRow[];
     seconds?: number;
   } = { machine, api: [], orders: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
@@ -157,6 +159,10 @@ async function main(): Promise<void> {
       results.replay = replay;
       results.recorder = recorder;
     }
+    if (wants('fanout')) {
+      log('fanout: one gateway, Redis, 2 and 8 consumer processes (issue 28)');
+      results.fanout = await fanoutBench({ consumers: [2, 8], rounds: quick ? 2 : 3, seconds: quick ? 5 : 10, shards: 4 }, log);
+    }
   } finally {
     await pusher.close();
   }
@@ -175,6 +181,8 @@ async function main(): Promise<void> {
   }
   if (results.replay.length > 0) out.push('', '### Replay in virtual time (vs reading the same files + JSON.parse of lines and frames)', '', replayTable(results.replay));
   if (results.recorder !== undefined) out.push('', '### The recorder: CPU per message (socket-free, gzip included)', '', recorderTable(results.recorder));
+  if (results.fanout !== undefined) out.push('', '### Redis fan-out: one gateway, N consumer processes (issue 28)', '', fanoutTable(results.fanout));
+  else if (wants('fanout')) out.push('', '### Redis fan-out (issue 28)', '', 'Skipped: redis-server is not on PATH.');
   process.stdout.write(out.join('\n') + '\n');
   const file = path.resolve(__dirname, '../../bench-results.json');
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
