@@ -14,7 +14,7 @@ export type { RecordMarketOptions, MarketRecording } from './recordMarket';
 export { recordUser } from './recordUser';
 export type { RecordUserOptions, UserRecording } from './recordUser';
 export { loadRecording } from './loadRecording';
-export type { LoadedRecording } from './loadRecording';
+export type { LoadedRecording, LazyLoadedRecording, LoadRecordingOptions } from './loadRecording';
 export type { RecordingProgress } from './recordingProgress';
 export type { RecordingManifest, RecordingFileInfo } from './recordingManifest';
 export { runRecordCli } from './recordCli';

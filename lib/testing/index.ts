@@ -35,6 +35,6 @@ export type { FakeSocketLog, FakeWebSocketFactory } from './fakeWebSocket';
 
 // Recordings and their replay
 export { RecordedEventCodec } from './recording';
-export type { RecordedEvent, Recording, CorruptLine } from './recording';
+export type { RecordedEvent, Recording, LazyRecording, CorruptLine } from './recording';
 export { replayMarket } from './replayMarket';
 export type { ReplayMarketConfig, ReplayedMarket } from './replayMarket';
