@@ -8,7 +8,9 @@
  * 3. the installed `ex-streams-simulator` (bin, on the built dist/) prints a `guide:` line naming the installed
  *    docs/simulator.md, and with `--json` the addresses and credentials;
  * 4. the README's two "A first stream" blocks, saved as `market.mjs` / `user.mjs` with the example hosts
- *    replaced by the simulator's (as the README says) and run by plain `node`, show data within seconds.
+ *    replaced by the simulator's (as the README says) and run by plain `node`, show data within seconds;
+ * 5. the installed `ex-streams record` (bin, on the built dist/) records 2 s of that simulator into a complete
+ *    recording, and `ex-streams-simulator --recording` serves it.
  *
  *   node -r ts-node/register/transpile-only scripts/check-packed-readme.ts
  */
@@ -95,7 +97,23 @@ async function main(): Promise<void> {
       if (end !== 'SIGTERM' || p.stderr() !== '') fail(`${String(end)}\n${p.stderr()}`);
     }
     console.log('README first streams: market.mjs and user.mjs show data against the installed simulator');
+
+    // 5. The installed recorder, then the simulator serving what it recorded.
+    const recorder = runNode('ex-streams record', [path.join(pkg, 'bin', 'ex-streams.js'), 'record', '--url', info.marketStreams.url,
+      '--symbols', 'BTCUSDT', '--topics', 'trade,depth', '--out', 'rec', '--duration', '2s'], { cwd: work });
+    running.push(recorder);
+    const recorded = await new Promise<number | null>((resolve) => recorder.child.on('exit', (code) => resolve(code)));
+    const manifest = JSON.parse(fs.readFileSync(path.join(work, 'rec', 'manifest.json'), 'utf8')) as { complete?: boolean; files?: { messages?: number }[] };
+    const messages = (manifest.files ?? []).reduce((n, f) => n + (f.messages ?? 0), 0);
+    if (recorded !== 0 || manifest.complete !== true || messages === 0) fail(`ex-streams record: exit ${String(recorded)}, ${messages} messages\n${recorder.stderr()}`);
     await json.stop();
+    const replay = runNode('ex-streams-simulator --recording', [bin, '--json', '--recording', 'rec'], { cwd: work });
+    running.push(replay);
+    await replay.shows([/^\{.*\}\n/], 15_000);
+    const served = (JSON.parse(replay.stdout()) as SimulatorCliInfo).symbols;
+    if (served.join() !== 'BTCUSDT') fail(`ex-streams-simulator --recording serves ${served.join()}`);
+    await replay.stop();
+    console.log(`ex-streams record: ${messages} messages in a complete recording, served by ex-streams-simulator --recording`);
   } finally {
     for (const p of running) if (!p.exited()) p.child.kill('SIGKILL');
     fs.rmSync(work, { recursive: true, force: true });
