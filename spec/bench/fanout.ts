@@ -34,8 +34,17 @@ const TOPICS = ['trade', 'depth', 'realtimes', 'kline_1m'] as const;
 const argPairs = /--pairs[= ](\d+)/.exec(process.argv.join(' '));
 const PAIRS = argPairs === null ? 300 : Number(argPairs[1]);
 const SYMBOLS = Array.from({ length: PAIRS }, (_, i) => `P${i}USDT`);
-/** Fast subscription for the bench's start (1 200 topics): pacing is not what is measured. */
-const MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
+/**
+ * How the venue's pushes arrive. The simulator starts each topic's push timer when the topic is subscribed, so the
+ * subscription's pace sets their phases: `smooth` subscribes one topic a frame at 4 000 a second (1 200 topics spread
+ * over one 300 ms period: pushes arrive evenly, as in issue 28's bare sketch); `burst` subscribes 20 symbols a frame at
+ * once (every topic pushes in the same few ms: ~1 MB every 300 ms, each stage handles a burst before its last frame).
+ */
+const argArrival = /--arrival[= ](smooth|burst)/.exec(process.argv.join(' '));
+const ARRIVAL = (argArrival?.[1] ?? 'smooth') as 'smooth' | 'burst';
+const MARKET = ARRIVAL === 'smooth' ? ({ resubscribeRatePerSecond: 4000, subscribeBurst: 1, maxSymbolsPerFrame: 1 } as const) : ({ resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const);
+/** The consumers' subscriptions go to Redis, not to the venue: no pacing needed. */
+const RELAY_MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
 
 /** A consumer's or the direct subscriber's report over one window. */
 interface ClientReport {
@@ -162,7 +171,7 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
   const { merge } = await import('rxjs');
   const market =
     'redis' in source
-      ? (await import('../../lib/redis/redisMarketStreams')).redisMarketStreams({ redis: source.redis, prefix: source.prefix, shards: source.shards, market: MARKET })
+      ? (await import('../../lib/redis/redisMarketStreams')).redisMarketStreams({ redis: source.redis, prefix: source.prefix, shards: source.shards, market: RELAY_MARKET })
       : (await import('../../lib/market/marketStreams')).marketStreams({ url: source.url, WebSocketCtor: WebSocket as never, ...MARKET });
   const streams = SYMBOLS.flatMap((s) => [market.tradeMessages(s), market.depthMessages(s), market.realtimesMessages(s), market.klineMessages(s, '1m')]);
   const seen = new Set<string>();
@@ -228,7 +237,7 @@ interface Child {
 function spawnChild(role: Role, args: readonly string[]): Child {
   const prof = (process.env['FANOUT_PROF'] ?? '').split(',').includes(role);
   const execArgv = ['-r', 'ts-node/register/transpile-only', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(__dirname, '../../.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
-  const child = fork(__filename, ['--role', role, '--pairs', String(PAIRS), ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(__filename, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters: Array<(m: Record<string, unknown>) => void> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (m: Record<string, unknown>) => waiters.shift()?.(m));
@@ -255,6 +264,41 @@ function spawnChild(role: Role, args: readonly string[]): Child {
       const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
       await exited;
       clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * A bare ioredis reader in this process (one `XREAD BLOCK` over every shard, no library): gateway `r` → entry read, ms,
+ * for each data entry until `stop()`. It splits the added latency into the gateway + Redis part and the consumer's.
+ */
+async function bareReader(redisUrl: string, prefix: string, shards: number): Promise<{ stop(): Promise<number[]> }> {
+  const { Redis } = await import('ioredis');
+  const client = new Redis(redisUrl);
+  const keys = Array.from({ length: shards }, (_, i) => `${prefix}{${i}}`);
+  const cursors = keys.map(() => '$');
+  const out: number[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      const reply = (await client.xread('COUNT', 1000, 'BLOCK', 200, 'STREAMS', ...keys, ...cursors)) as [string, [string, string[]][]][] | null;
+      const t = epochMs();
+      for (const [key, entries] of reply ?? []) {
+        const at = keys.indexOf(key);
+        for (const [id, fields] of entries) {
+          cursors[at] = id;
+          const r = fields.indexOf('r');
+          if (r >= 0 && fields.includes('f')) out.push(t - (Number(fields[r + 1]) + 0.5));
+        }
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      client.disconnect();
+      return out.sort((a, b) => a - b);
     },
   };
 }
@@ -326,7 +370,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
     const gateway = spawnChild('gateway', ['--url', url, '--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]);
     children.push(gateway);
     await gateway.ready;
-    log(`fanout: simulator (${PAIRS} pairs) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
+    log(`fanout: simulator (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
     for (const n of options.consumers) {
       const consumers = Array.from({ length: n }, () => spawnChild('consumer', ['--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]));
       const direct = spawnChild('direct', ['--url', url]);
@@ -338,8 +382,10 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
       for (let r = 0; r < rounds; r++) {
         const loadAt = load();
         const beginMs = Date.now();
+        const bare = await bareReader(redis.url(), prefix, shards);
         for (const c of [sim, gateway, ...clients]) c.send('begin');
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        const bareAdded = await bare.stop();
         const [simReport, gwReport, ...reports] = await Promise.all([sim, gateway, ...clients].map((c) => c.request('end')));
         const consumerReports = reports.slice(0, n) as unknown as ClientReport[];
         const directReport = reports[n] as unknown as ClientReport;
@@ -347,7 +393,10 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
         const rTimes = await receiveTimes(redis.url(), prefix, shards, beginMs - 5000, venueHop);
         venueHop.sort((a, b) => a - b);
         const sendToConsumer = consumerReports[0]!.keys.map((k, i) => consumerReports[0]!.at[i]! - Number(k.slice(k.lastIndexOf('|') + 1))).sort((a, b) => a - b);
-        log(`  diag: simulator sendTime → gateway r median ${percentile(venueHop, 50)} p99 ${percentile(venueHop, 99)}; sendTime → consumer 1 median ${r2(percentile(sendToConsumer, 50))}; gateway queued ${String(gwReport['queued'])}`);
+        log(
+          `  diag: simulator sendTime → gateway r median ${percentile(venueHop, 50)} ms, p99 ${percentile(venueHop, 99)}; sendTime → consumer 1 median ${r2(percentile(sendToConsumer, 50))}; ` +
+            `gateway r → a bare ioredis XREAD in the bench process median ${r2(percentile(bareAdded, 50))} ms, p99 ${r2(percentile(bareAdded, 99))} (${bareAdded.length}); gateway queued ${String(gwReport['queued'])}`,
+        );
         const added: number[] = [];
         for (const rep of consumerReports) {
           for (let i = 0; i < rep.keys.length; i++) {
@@ -446,7 +495,7 @@ export function fanoutTable(rows: readonly FanoutRow[]): string {
     ...body,
     ...targets,
     '',
-    `Venue: the simulator, ${PAIRS} pairs × trade, depth (200 levels), realtimes, kline_1m at the service's periods (300 ms; realtimes 500 ms); ` +
+    `Venue: the simulator, ${PAIRS} pairs × trade, depth (200 levels), realtimes, kline_1m at the service's periods (300 ms; realtimes 500 ms), ${ARRIVAL} arrival; ` +
       `measured mix at the direct subscriber: ${mix}. Every process on this machine; consumers and the direct subscriber subscribe every topic ` +
       `(typed *Messages streams). Load averages at each round: ${rows.map((r) => `${r.consumers}: ${r.loads.join(' / ')}`).join('; ')}.`,
   ].join('\n');
