@@ -6,7 +6,7 @@
  * - Options are tsconfig.json's (strict) plus the strictest ones users turn on (exactOptionalPropertyTypes,
  *   noUncheckedIndexedAccess, noPropertyAccessFromIndexSignature, as `@tsconfig/strictest`), minus
  *   noUnusedLocals / noUnusedParameters (an example may show a value it does not use), with 'ex-streams', 'ex-streams/codecs', 'ex-streams/simulator', 'ex-streams/testing',
- *   'ex-streams/node' and 'ex-streams/zip' mapped to lib/index.ts, lib/codecs/index.ts, lib/simulator/index.ts,
+ *   'ex-streams/node', 'ex-streams/zip' and 'ex-streams/redis' mapped to lib/index.ts, lib/codecs/index.ts, lib/simulator/index.ts,
  *   lib/testing/index.ts, lib/node/index.ts and lib/zip/index.ts.
  * - Blocks are modules (top-level `await` works). Anything a block uses must be imported or declared in it
  *   (`declare const apiKey: string;`).
@@ -72,6 +72,7 @@ const compilerOptions = (): ts.CompilerOptions => {
       'ex-streams/testing': [path.join(root, 'lib', 'testing', 'index.ts')],
       'ex-streams/node': [path.join(root, 'lib', 'node', 'index.ts')],
       'ex-streams/zip': [path.join(root, 'lib', 'zip', 'index.ts')],
+      'ex-streams/redis': [path.join(root, 'lib', 'redis', 'index.ts')],
     },
   };
 };
