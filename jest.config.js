@@ -3,7 +3,7 @@
  * which `npm run test:slow` (`jest.slow.config.js`) runs and `.ci/run` always runs.
  * @type {import('jest').Config}
  */
-const SLOW_SUITES = ['/spec/soak/', '/spec/secrets/'];
+const SLOW_SUITES = ['/spec/soak/', '/spec/secrets/', '/spec/redis-slow/'];
 
 module.exports = {
   testEnvironment: 'node',

@@ -182,10 +182,8 @@ class ShardLoop {
         for (const [id, fields] of entries) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
           if (this.stopped) return;
-          const before = reader.cursors.get(shard);
           reader.cursors.set(shard, id);
-          // `false`: the cursor went back before this entry (a hole shown by it): read on from there.
-          if (!reader.entry(shard, id, readEntry(fields), before)) break;
+          reader.entry(shard, id, readEntry(fields));
         }
       }
     }
@@ -306,53 +304,50 @@ export class RelayReader {
 
   /** Signals a gap of `shard` and resets the socket (but for `venue-trade-gap`). @internal */
   gap(shard: number, reason: RelayGapReason, entryId: string, facts: Partial<RelayGap> = {}): void {
-    const symbols = facts.symbols ?? [...this.interest.values()].filter((i) => i.shard === shard).map((i) => i.symbol);
+    const symbols = facts.symbols ?? [...new Set([...this.interest.values()].filter((i) => i.shard === shard).map((i) => i.symbol))];
     this.config.onGap({ ...facts, shard, reason, symbols, entryId });
     if (reason !== 'venue-trade-gap') this.socket?.reset(`redis relay gap (${reason}) on shard ${shard}`);
   }
 
   /**
-   * One entry of `shard` read by its loop (`undefined`: unreadable; `before`: the cursor before it). Returns `false`
-   * when the entry showed a hole in the sequence: the cursor is back at `before`, so the entry itself is read again
-   * (and delivered) after the reset, not skipped. @internal
+   * One entry of `shard` read by its loop (`undefined`: unreadable). An entry that shows a hole in the sequence is
+   * not delivered: it lies at the gap signalled (its frames' topics learn it too: a trade topic's next entry names
+   * it as its previous one). Reading it again after the reset was tried: with a retention shorter than a reset, the
+   * re-read found a new hole each time and the consumer never caught up. @internal
    */
-  entry(shard: number, id: string, entry: MarketEntry | undefined, before?: string): boolean {
-    if (entry === undefined) {
-      this.gap(shard, 'unreadable', id);
-      return true;
-    }
+  entry(shard: number, id: string, entry: MarketEntry | undefined): void {
+    if (entry === undefined) return this.gap(shard, 'unreadable', id);
     const expected = this.expected.get(shard);
     this.expected.set(shard, entry.seq + 1);
     if (entry.kind === 'start') {
       if (expected !== undefined) this.gap(shard, 'gateway-restart', id, { fromMs: undefined, toMs: entry.receivedAt });
-      return true;
+      return;
     }
     if (expected !== undefined && entry.seq !== expected) {
-      if (before !== undefined) {
-        this.cursors.set(shard, before);
-        this.expected.set(shard, entry.seq);
-      }
-      this.gap(shard, 'sequence', id, { missing: entry.seq > expected ? entry.seq - expected : undefined, toMs: entry.receivedAt });
-      return before === undefined;
+      // Entries are gone (trimmed before they were read, or lost by Redis): the next socket starts at the newest entry,
+      // as a late joiner (each topic's latest at once). Reading on from here, at the edge the retention trims, lost
+      // more at every reset than a reset's time and never caught up (seen with a consumer stopped past the retention).
+      this.cursors.delete(shard);
+      this.expected.delete(shard);
+      return this.gap(shard, 'sequence', id, { missing: entry.seq > expected ? entry.seq - expected : undefined, toMs: entry.receivedAt });
     }
     switch (entry.kind) {
       case 'message': {
         const interest = this.interest.get(lastField(entry.topic, entry.symbol));
         if (interest !== undefined) this.deliver(interest, id, entry.frame, entry.prev);
-        return true;
+        return;
       }
       case 'epoch':
         if (!entry.open) this.gap(shard, 'venue-closed', id, { fromMs: entry.receivedAt });
-        return true;
+        return;
       case 'gap':
         if (entry.reason === 'venue') {
           if (entry.symbol !== undefined && this.interest.has(lastField('trade', entry.symbol))) {
             this.gap(shard, 'venue-trade-gap', id, { symbols: [entry.symbol], fromMs: entry.fromMs, toMs: entry.toMs });
           }
-          return true;
+          return;
         }
-        this.gap(shard, 'gateway-dropped', id, { missing: entry.dropped, fromMs: entry.fromMs, toMs: entry.toMs });
-        return true;
+        return this.gap(shard, 'gateway-dropped', id, { missing: entry.dropped, fromMs: entry.fromMs, toMs: entry.toMs });
       default: {
         const never: never = entry;
         return never;
