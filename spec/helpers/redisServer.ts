@@ -111,3 +111,114 @@ export async function startRedisServer(args: readonly string[] = []): Promise<Re
 export function startRedisServers(n: number, args: readonly string[] = []): Promise<RedisServer[]> {
   return Promise.all(Array.from({ length: n }, () => startRedisServer(args)));
 }
+
+/** Whether `redis-cli` is on PATH (a cluster is created with it). */
+export function hasRedisCli(): boolean {
+  try {
+    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `describe`, or `describe.skip` with a console message when `redis-server` or `redis-cli` is absent. */
+export function describeWithRedisCluster(name: string, body: () => void): void {
+  if (hasRedisServer() && hasRedisCli()) return describe(name, body);
+  // eslint-disable-next-line no-console
+  console.warn(`${name}: skipped, a Redis Cluster needs redis-server and redis-cli (apt-get install -y redis-server; .ci/run installs it)`);
+  describe.skip(name, body);
+}
+
+/** A Redis Cluster on loopback: its nodes, the seed URLs, the master serving a key, and a stop. */
+export interface RedisCluster {
+  readonly nodes: readonly RedisServer[];
+  /** `redis://127.0.0.1:<port>` of every node. */
+  readonly urls: readonly string[];
+  /** The node that is the master of `key`'s slot now (asked of any live node). */
+  masterOf(key: string): RedisServer;
+  /** Resolves once every node still running says `cluster_state:ok` (polled every 50 ms, at most `timeoutMs`). */
+  whenOk(timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `masters * (1 + replicas)` cluster-enabled nodes (each in its own directory, so each has its own
+ * `nodes.conf`; `--cluster-node-timeout 1000` so a killed master's replica takes over within a few seconds), joins them
+ * with `redis-cli --cluster create … --cluster-replicas <replicas> --cluster-yes`, and waits for `cluster_state:ok`.
+ */
+export async function startRedisCluster(masters = 3, replicas = 1): Promise<RedisCluster> {
+  const nodes = await startRedisServers(masters * (1 + replicas), ['--cluster-enabled', 'yes', '--cluster-node-timeout', '1000']);
+  const alive = (): RedisServer[] => nodes.filter((n) => !stopped.has(n));
+  const stopped = new Set<RedisServer>();
+  /**
+   * `cluster_state:ok` on every live node, every master that serves slots alive, and every live replica's link to its
+   * master up (a replica that never synced refuses to take over from a killed master).
+   */
+  const healthy = (): boolean => {
+    try {
+      const live = alive();
+      if (!live.every((n) => n.cli(['CLUSTER', 'INFO']).includes('cluster_state:ok'))) return false;
+      const ports = new Set(live.map((n) => n.port));
+      for (const line of live[0]!.cli(['CLUSTER', 'NODES']).split('\n')) {
+        const [, address, flags, , , , , , ...slots] = line.split(' ');
+        if (address === undefined || flags === undefined) continue;
+        const port = Number(address.split('@')[0]!.split(':')[1]);
+        if (flags.includes('master') && slots.length > 0 && (!ports.has(port) || flags.includes('fail'))) return false;
+        if (flags.includes('slave') && ports.has(port)) {
+          const replica = live.find((n) => n.port === port)!;
+          if (!replica.cli(['INFO', 'replication']).includes('master_link_status:up')) return false;
+        }
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const cluster: RedisCluster = {
+    nodes,
+    urls: nodes.map((n) => n.url()),
+    masterOf: (key) => {
+      const node = alive()[0]!;
+      const slot = Number(node.cli(['CLUSTER', 'KEYSLOT', key]).trim());
+      for (const line of node.cli(['CLUSTER', 'NODES']).split('\n')) {
+        const [, address, flags, , , , , , ...slots] = line.split(' ');
+        if (address === undefined || !flags?.split(',').includes('master') || flags.includes('fail')) continue;
+        const served = slots.some((range) => {
+          const [from, to = from] = range.split('-').map(Number);
+          return from !== undefined && to !== undefined && slot >= from && slot <= to;
+        });
+        const port = Number(address.split('@')[0]!.split(':')[1]);
+        if (served) return nodes.find((n) => n.port === port)!;
+      }
+      throw new Error(`no master serves ${key} (slot ${slot})`);
+    },
+    whenOk: async (timeoutMs = 20_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!healthy()) {
+        if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok with every slot on a live master and every replica in sync');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    stop: async () => {
+      await Promise.all(nodes.map((n) => n.stop()));
+    },
+  };
+  // A killed node stays out of `whenOk` and `masterOf` until it is restarted.
+  for (const node of nodes) {
+    const { kill, restart } = node;
+    Object.assign(node, {
+      kill: async (signal?: NodeJS.Signals) => {
+        stopped.add(node);
+        await kill(signal);
+      },
+      restart: async () => {
+        await restart();
+        stopped.delete(node);
+      },
+    });
+  }
+  execFileSync('redis-cli', ['--cluster', 'create', ...nodes.map((n) => `127.0.0.1:${n.port}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { stdio: 'ignore' });
+  await cluster.whenOk();
+  return cluster;
+}
