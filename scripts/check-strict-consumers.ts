@@ -11,7 +11,8 @@
  *    - `bundler`: `module` `esnext`, `moduleResolution` `bundler` (a browser app's bundler setup, with DOM);
  * 3. each compiles, with the repository's own `typescript`, the README's TypeScript blocks as written, the
  *    user files of `spec/types/*.strict.ts` (the README pipelines, optional settings forwarded as
- *    `T | undefined`), and an import of every entry (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`, `/zip`); none of
+ *    `T | undefined`), an import of every entry (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`, `/zip`,
+ *    `/redis`) and a small `/redis` usage (without `ioredis`, an optional peer, installed: its types must not be needed); none of
  *    these sources may hold a cast (`as`, `<T>x`, `x!`; `as const` is fine).
  *
  *   node -r ts-node/register/transpile-only scripts/check-strict-consumers.ts
@@ -105,7 +106,29 @@ function sources(): Map<string, string> {
       "import * as testing from 'ex-streams/testing';",
       "import * as node from 'ex-streams/node';",
       "import * as zip from 'ex-streams/zip';",
-      'export const entries = [main, codecs, simulator, testing, node, zip];',
+      "import * as redis from 'ex-streams/redis';",
+      'export const entries = [main, codecs, simulator, testing, node, zip, redis];',
+      '',
+    ].join('\n'),
+  );
+  // `ex-streams/redis` as a user writes it. `ioredis` is an optional peer the project does not have here: the
+  // entry's declarations must not need its types.
+  files.set(
+    'redis.ts',
+    [
+      "import { orderBook, type TradeGap } from 'ex-streams';",
+      "import { publishMarket, redisMarketStreams, RedisRelayError, type RedisTarget, type RelayGap } from 'ex-streams/redis';",
+      '',
+      "const target: RedisTarget = { cluster: ['redis://127.0.0.1:7000'] };",
+      "const gateway = publishMarket({ redis: target, url: 'ws://127.0.0.1:8080/quote/ws/v1', symbols: ['BTCUSDT'], topics: ['trade', 'depth'], maxLen: 200_000 });",
+      "const market = redisMarketStreams({ redis: 'redis://md-reader:secret@127.0.0.1:6379', resumeFrom: { 0: '1700000000000-0' } });",
+      "market.depth('BTCUSDT').pipe(orderBook()).subscribe((book) => console.log(book.bestBid?.[0]));",
+      'market.gaps$.subscribe((gap: TradeGap) => console.warn(gap.symbol, gap.lastSeenId, gap.firstNewId));',
+      'market.relayGaps$.subscribe((gap: RelayGap) => console.warn(gap.reason, gap.missing ?? 0));',
+      'market.errors$.subscribe((e) => console.warn(e instanceof RedisRelayError ? e.operation : e.message));',
+      'gateway.status$.subscribe((s) => console.log(s.redis, s.written, s.dropped));',
+      'const saved: Readonly<Record<number, string>> = market.cursors();',
+      'export const done = (): Promise<void> => gateway.stop(1000).then(() => console.log(saved));',
       '',
     ].join('\n'),
   );
