@@ -47,7 +47,7 @@ describeWithRedisCluster('redis relay through a Redis Cluster (slow)', () => {
     await cluster?.stop();
   });
 
-  it('3 masters and 3 replicas: a consumer follows the gateway through the failover of a killed master, each trade once, in order, every loss signalled', async () => {
+  it('3 masters and 3 replicas: a consumer follows the gateway through a killed master and a manual failover, each trade once, in order, every loss signalled', async () => {
     cluster = await startRedisCluster(3, 1);
     sim = await startSimulator({ symbols: SYMBOLS, seed: 9, periodsMs: { kline: 50, realtimes: 50, trade: 20, depth: 50 }, marketStepMs: 10, depthLevels: 20 });
     const prefix = 'cl:';
@@ -78,6 +78,23 @@ describeWithRedisCluster('redis relay through a Redis Cluster (slow)', () => {
     const failoverMs = Date.now() - killedAt;
     await firstValueFrom(consumer.trades('BTCUSDT').pipe(skip(60)));
     expect(seen.get('BTCUSDT')!.length).toBeGreaterThan(before + 40);
+
+    // Then a manual failover (CLUSTER FAILOVER on a replica) of the master of another followed pair's shard, one that
+    // still has a replica (the killed master's replica, promoted, has none): the clients follow MOVED.
+    const live = cluster.nodes.filter((n) => n !== master);
+    const replicaOf = (node: (typeof live)[number]) => live.find((n) => n !== node && n.cli(['INFO', 'replication']).includes(`master_port:${node.port}`));
+    const other = SYMBOLS.find((s) => s !== 'BTCUSDT' && replicaOf(cluster!.masterOf(streamKey(prefix, shardOf(s, SHARDS)))) !== undefined);
+    if (other === undefined) throw new Error('no followed shard has a master with a live replica');
+    const key = streamKey(prefix, shardOf(other, SHARDS));
+    const replica = replicaOf(cluster.masterOf(key))!;
+    replica.cli(['CLUSTER', 'FAILOVER']);
+    const deadline = Date.now() + 20_000;
+    while (cluster.masterOf(key) !== replica && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cluster.masterOf(key)).toBe(replica);
+    await cluster.whenOk();
+    const count = seen.get(other)!.length;
+    await firstValueFrom(consumer.trades(other).pipe(skip(40)));
+    expect(seen.get(other)!.length).toBeGreaterThan(count + 30);
 
     // Each trade once, in order; whatever the gateway received and the consumer did not get lies in a signalled gap.
     const g = gateway;
