@@ -373,10 +373,14 @@ export class RelayReader {
    */
   private checkTrades(symbol: string, id: string, frame: string, prev: string | undefined, epoch: number): void {
     const mark = this.tradeMarks.get(symbol);
-    if (mark !== undefined && compareIds(id, mark.id) < 0) return; // an older entry again (a late joiner's latest): judged already
-    this.tradeMarks.set(symbol, { id, frame });
-    if (mark === undefined || id === mark.id || prev === mark.id || REPLAY.test(frame)) return;
-    const lastSeenId = tradeIds(mark.frame).max;
+    if (mark === undefined) return void this.tradeMarks.set(symbol, { id, frame });
+    if (id === mark.id || compareIds(id, mark.id) < 0) return; // an entry delivered again (a new epoch's latest): judged already
+    const lastFrame = mark.frame;
+    const ok = prev === mark.id;
+    mark.id = id;
+    mark.frame = frame;
+    if (ok || REPLAY.test(frame)) return;
+    const lastSeenId = tradeIds(lastFrame).max;
     const firstNewId = tradeIds(frame).min;
     if (lastSeenId !== undefined && firstNewId !== undefined && compareDecimal(firstNewId, lastSeenId) > 0) {
       this.config.onTradeGap({ symbol, lastSeenId, firstNewId, epoch });
