@@ -7,7 +7,8 @@ import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { EntryWriter } from './internal/entryWriter';
-import { frameRoute, frameTap } from './internal/frameTap';
+import { tapWebSocketCtor } from '../node/internal/tapWebSocketCtor';
+import { frameRoute } from './internal/frameRoute';
 import { checkTarget, openRedis } from './internal/openRedis';
 import { shardOf, streamKey } from './marketKeys';
 import { RedisRelayError, relayError, targetSecrets } from './redisRelayError';
@@ -218,8 +219,13 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     venueOpen = false;
     writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch, open: false }), scheduler.now());
   };
-  const Tapped = frameTap(WebSocketCtor, {
-    frame: (text) => {
+  // The venue socket, tapped as the recorder taps it: each text frame is published before the gateway's own
+  // connection handles it; its open and close are the in-band epochs.
+  const Tapped = tapWebSocketCtor(WebSocketCtor, {
+    created: () => undefined,
+    frame: (data) => {
+      if (typeof data !== 'string') return;
+      const text = data;
       const route = frameRoute(text);
       if (route !== undefined) writer.message(shardOf(route.symbol, shards), route.symbol, route.topic, text, scheduler.now());
     },
@@ -228,7 +234,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
       venueOpen = true;
       writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch: e, open: true }), scheduler.now());
     },
-    closed: venueClosed,
+    closed: () => venueClosed(),
   });
   const market = marketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false });
   const subscriptions = new Subscription();

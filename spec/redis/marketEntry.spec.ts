@@ -1,7 +1,7 @@
 import { entryFields, type MarketEntry, readEntry } from '../../lib/redis/marketEntry';
 import { compareIds, shardOf } from '../../lib/redis/marketKeys';
 import { tradeIds, withRequestId } from '../../lib/redis/internal/relayReader';
-import { frameRoute } from '../../lib/redis/internal/frameTap';
+import { frameRoute } from '../../lib/redis/internal/frameRoute';
 
 describe('marketEntry', () => {
   const entries: MarketEntry[] = [

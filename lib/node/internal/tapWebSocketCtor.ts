@@ -10,12 +10,21 @@ export interface SocketTap {
   closed(code: number, wasClean: boolean): void;
 }
 
+/** Calls a tap's method; whatever it throws is swallowed (the tap never disturbs the connection: its owner reports its own failures). */
+const safely = (f: () => void): void => {
+  try {
+    f();
+  } catch {
+    // the tap's to report
+  }
+};
+
 /**
- * The recorder's tap on the `WebSocketCtor` seam: a {@link WebSocketCtor} whose sockets wrap `Inner`'s and report
- * their open, every frame (until the client closes the socket) and their close to `tap` before handing them to the
- * client. Everything else passes
- * through. The client sees a plain `WebSocketLike` (read through `onmessage`; a `ws` socket's `'message'` event
- * and its `terminate()` are not used).
+ * The one tap on the `WebSocketCtor` seam (the recorder's and the Redis gateway's): a {@link WebSocketCtor} whose
+ * sockets wrap `Inner`'s and report their creation, their open, every frame (until the client closes the socket)
+ * and their close to `tap` before handing them to the client. Whatever `tap` throws is swallowed. Everything else
+ * passes through. The client sees a plain `WebSocketLike` (read through `onmessage`; a `ws` socket's `'message'`
+ * event and its `terminate()` are not used).
  * @internal
  */
 export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocketCtor {
@@ -29,19 +38,19 @@ export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocke
 
     constructor(url: string) {
       const inner = new Inner(url);
-      tap.created(url);
+      safely(() => tap.created(url));
       this.inner = inner;
       inner.onopen = (event) => {
-        tap.opened();
+        safely(() => tap.opened());
         this.onopen?.(event);
       };
       inner.onmessage = (event) => {
-        // After the client's close() nothing more is for it (its session has ended): not recorded either.
-        if (!this.closing) tap.frame(event.data, url);
+        // After the client's close() nothing more is for it (its session has ended): not tapped either.
+        if (!this.closing) safely(() => tap.frame(event.data, url));
         this.onmessage?.(event);
       };
       inner.onclose = (event) => {
-        tap.closed(event.code, event.wasClean);
+        safely(() => tap.closed(event.code, event.wasClean));
         this.onclose?.(event);
       };
       inner.onerror = (event) => this.onerror?.(event);
