@@ -10,7 +10,7 @@ export { nodeWebSocket } from './nodeWebSocket';
 
 // Recording (replay: replayMarket of ex-streams/testing)
 export { recordMarket } from './recordMarket';
-export type { RecordMarketOptions, MarketRecording } from './recordMarket';
+export type { RecordMarketOptions, RecordingOutputOptions, MarketRecording } from './recordMarket';
 export { recordUser } from './recordUser';
 export type { RecordUserOptions, UserRecording } from './recordUser';
 export { loadRecording } from './loadRecording';

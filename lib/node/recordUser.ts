@@ -1,8 +1,8 @@
-import { asyncScheduler, merge, type Observable, type SchedulerLike } from 'rxjs';
-import type { WebSocketCtor } from '../socket/webSocketLike';
+import { asyncScheduler, merge, type Observable } from 'rxjs';
 import { userStream, type UserStream, type UserStreamConfig } from '../user/userStream';
 import { recorderCore } from './internal/recorderCore';
 import { nodeWebSocket } from './nodeWebSocket';
+import type { RecordingOutputOptions } from './recordMarket';
 import type { RecordingProgress } from './recordingProgress';
 
 /**
@@ -16,23 +16,9 @@ import type { RecordingProgress } from './recordingProgress';
  * const options: RecordUserOptions = { user: { url: 'wss://stream.example.com/api/v1/ws', rest }, out: './rec/private' };
  * ```
  */
-export interface RecordUserOptions {
+export interface RecordUserOptions extends RecordingOutputOptions {
   /** The `userStream` config (its `url` without the key, its `rest`); `scheduler` and `WebSocketCtor` are the recorder's. */
   readonly user: Omit<UserStreamConfig, 'scheduler' | 'WebSocketCtor'>;
-  /** The recording's directory. */
-  readonly out: string;
-  /** See `RecordMarketOptions.maxFileBytes`. Default 64 MiB. */
-  readonly maxFileBytes?: number | undefined;
-  /** See `RecordMarketOptions.maxFileMs`. Default one hour. */
-  readonly maxFileMs?: number | undefined;
-  /** See `RecordMarketOptions.flushIntervalMs`. Default 1000. */
-  readonly flushIntervalMs?: number | undefined;
-  /** The socket class under the tap. Default `nodeWebSocket`. */
-  readonly WebSocketCtor?: WebSocketCtor | undefined;
-  /** Receive times and flushes. Default `asyncScheduler`. */
-  readonly scheduler?: SchedulerLike | undefined;
-  /** Where write failures and stream errors are reported. Default: ignored. */
-  readonly onError?: ((error: Error) => void) | undefined;
 }
 
 /**

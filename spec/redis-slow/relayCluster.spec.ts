@@ -1,38 +1,13 @@
 import { filter, firstValueFrom, skip, type Subscription } from 'rxjs';
-import { WebSocket } from 'ws';
 import { compareDecimal } from '../../lib/internal/decimal';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { type MarketGateway, publishMarket, type RedisMarketStreams, redisMarketStreams, type RelayGap } from '../../lib/redis';
 import { shardOf, streamKey } from '../../lib/redis/marketKeys';
 import { startSimulator, type Simulator } from '../../lib/simulator';
-import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { describeWithRedisCluster, type RedisCluster, startRedisCluster } from '../helpers/redisServer';
+import { SYMBOLS, MARKET, recordingWs, tradeIdsOf } from '../redis/relayFixtures';
 
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'ETHBTC'];
 const SHARDS = 4;
-const MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 20, connection: { reconnect: { minDelayMs: 20, maxDelayMs: 200, random: () => 0.5 } } };
-
-/** `ws`, every text frame also pushed to `frames` (what the gateway received). */
-function recordingWs(frames: string[]): WebSocketCtor {
-  return class extends WebSocket {
-    constructor(url: string) {
-      super(url);
-      this.on('message', (data, isBinary) => {
-        if (!isBinary) frames.push(data.toString());
-      });
-    }
-  } as unknown as WebSocketCtor;
-}
-
-/** The distinct trade ids of `symbol` in `frames`, ascending. */
-function tradeIdsOf(frames: readonly string[], symbol: string): string[] {
-  const ids = new Set<string>();
-  for (const text of frames) {
-    const m = JSON.parse(text) as { symbol?: string; topic?: string; data?: { v: string }[] };
-    if (m.symbol === symbol && m.topic === 'trade') for (const r of m.data ?? []) ids.add(r.v);
-  }
-  return [...ids].sort(compareDecimal);
-}
 
 describeWithRedisCluster('redis relay through a Redis Cluster (slow)', () => {
   let cluster: RedisCluster | undefined;

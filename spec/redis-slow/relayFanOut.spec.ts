@@ -1,5 +1,4 @@
 import { filter, firstValueFrom } from 'rxjs';
-import { WebSocket } from 'ws';
 import { Redis } from 'ioredis';
 import { compareDecimal } from '../../lib/internal/decimal';
 import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../../lib/redis';
@@ -7,35 +6,11 @@ import { readEntry } from '../../lib/redis/marketEntry';
 import { streamKey } from '../../lib/redis/marketKeys';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import type { PeriodsMs } from '../../lib/simulator/simulatorOptions';
-import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { type ConsumerProcess, type ConsumerReport, startConsumer } from './relayConsumerProcess';
+import { SYMBOLS, MARKET, recordingWs, tradeIdsOf } from '../redis/relayFixtures';
 
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'ETHBTC'];
 const FAST: Partial<PeriodsMs> = { kline: 50, realtimes: 50, trade: 20, depth: 50 };
-const MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 20, connection: { reconnect: { minDelayMs: 20, maxDelayMs: 200, random: () => 0.5 } } };
-
-/** `ws`, every text frame also pushed to `frames` (what the gateway received). */
-function recordingWs(frames: string[]): WebSocketCtor {
-  return class extends WebSocket {
-    constructor(url: string) {
-      super(url);
-      this.on('message', (data, isBinary) => {
-        if (!isBinary) frames.push(data.toString());
-      });
-    }
-  } as unknown as WebSocketCtor;
-}
-
-/** The distinct trade ids of `symbol` in trade frames `frames`, ascending. */
-function tradeIdsOf(frames: readonly string[], symbol: string): string[] {
-  const ids = new Set<string>();
-  for (const text of frames) {
-    const m = JSON.parse(text) as { symbol?: string; topic?: string; data?: { v: string }[] };
-    if (m.symbol === symbol && m.topic === 'trade') for (const r of m.data ?? []) ids.add(r.v);
-  }
-  return [...ids].sort(compareDecimal);
-}
 
 /** The data frames of a topic as Redis holds them (every shard, in order). */
 async function publishedFrames(url: string, prefix: string, shards: number, topic: string): Promise<string[]> {

@@ -13,25 +13,11 @@ import type { RelayGap } from '../../lib/redis/relayGap';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import type { PeriodsMs } from '../../lib/simulator/simulatorOptions';
-import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
+import { SYMBOLS, MARKET, recordingWs } from './relayFixtures';
 
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'ETHBTC'];
 const TOPICS = ['trade', 'depth', 'realtimes', 'kline_1m'] as const;
 const FAST: Partial<PeriodsMs> = { kline: 20, realtimes: 20, trade: 20, depth: 20 };
-const MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 20, connection: { reconnect: { minDelayMs: 20, maxDelayMs: 200, random: () => 0.5 } } };
-
-/** `ws`, every text frame also pushed to `frames` (what the gateway received). */
-function recordingWs(frames: string[]): WebSocketCtor {
-  return class extends WebSocket {
-    constructor(url: string) {
-      super(url);
-      this.on('message', (data, isBinary) => {
-        if (!isBinary) frames.push(data.toString());
-      });
-    }
-  } as unknown as WebSocketCtor;
-}
 
 /** The records of `topic` frames of `symbol` among `frames`, decoded with `decode`. */
 function recordsOf<R>(frames: readonly string[], symbol: string, topic: string, decode: (x: unknown) => R | undefined): R[] {

@@ -1,12 +1,20 @@
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { ConfigError } from '../../errors';
 import type { RedisTarget } from '../redisTarget';
 
 /** A client of a single Redis or of a cluster (the commands ex-streams uses exist on both). @internal */
 export type RedisClient = Redis | Cluster;
 
+/** What a URL sets of ioredis' options (written out: its `RedisOptions` does not hold under `exactOptionalPropertyTypes`). */
+interface UrlOptions {
+  readonly username?: string;
+  readonly password?: string;
+  readonly db?: number;
+  readonly tls?: { readonly servername: string };
+}
+
 /** The connection options of one URL (credentials, db, TLS), without its host. @internal */
-function urlOptions(url: string): { host: string; port: number; options: RedisOptions } {
+function urlOptions(url: string): { host: string; port: number; options: UrlOptions } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -16,7 +24,7 @@ function urlOptions(url: string): { host: string; port: number; options: RedisOp
   if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new ConfigError('redis', 'must be a redis:// or rediss:// URL');
   const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
   if (!Number.isInteger(db) || db < 0) throw new ConfigError('redis', 'the database (URL path) must be a non-negative integer');
-  const options: RedisOptions = {
+  const options: UrlOptions = {
     ...(parsed.username && { username: decodeURIComponent(parsed.username) }),
     ...(parsed.password && { password: decodeURIComponent(parsed.password) }),
     ...(db !== 0 && { db }),
@@ -40,13 +48,13 @@ export function checkTarget(target: RedisTarget): void {
  * @internal
  */
 export function openRedis(target: RedisTarget, name: string, maxReconnectDelayMs = 2000): RedisClient {
-  const common: RedisOptions = {
+  const common = {
     connectionName: name,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     // `disconnect()` waits this long for a socket that never closes (one that never connected) before dropping it.
     disconnectTimeout: 100,
-    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), maxReconnectDelayMs),
+    retryStrategy: (times: number) => Math.min(50 * 2 ** Math.min(times, 10), maxReconnectDelayMs),
   };
   if (typeof target === 'string') {
     const { host, port, options } = urlOptions(target);
