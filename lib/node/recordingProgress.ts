@@ -8,7 +8,7 @@
  * ```
  */
 export interface RecordingProgress {
-  /** Frames recorded. */
+  /** Frames on disk: recorded and flushed (what a crash now would keep; frames that came during the flush count at the next one). */
   readonly messages: number;
   /** Compressed bytes written. */
   readonly bytes: number;

@@ -53,7 +53,7 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
   // The last progress replays to late subscribers, also after the end (then with the completion).
   const progress = new ReplaySubject<RecordingProgress>(1);
   progress.next({ messages: 0, bytes: 0, files: 0 });
-  const report = (): void => progress.next({ messages: files.messages, bytes: files.bytes, files: files.files });
+  const report = (): void => progress.next({ messages: files.flushedMessages, bytes: files.bytes, files: files.files });
   let epoch = 0;
   const live = new BehaviorSubject(0);
   const write = (event: RecordedEvent): void => {

@@ -58,8 +58,10 @@ export class RecordingFiles {
   private readonly closing: Promise<void>[] = [];
   private count = 0;
   private stopped = false;
-  /** Frames, bytes and files so far (progress). */
+  /** Frames written so far (handed to the file or still pending). */
   messages = 0;
+  /** Frames on disk: those handed to zlib at the last completed flush (what a crash now would keep). */
+  flushedMessages = 0;
   bytes = 0;
 
   constructor(private readonly settings: RecordingFilesSettings) {
@@ -108,10 +110,15 @@ export class RecordingFiles {
       this.writeManifest(false);
       return Promise.resolve();
     }
+    // What this flush puts on disk: the lines written so far. Lines written while zlib flushes stay pending; the
+    // manifest and the progress must not count them yet (a crash before the next flush loses them).
+    const { messages, lines, last } = file.info;
+    const total = this.messages;
     this.handOver(file);
     return new Promise<void>((resolve) => {
       file.gzip.flush(constants.Z_SYNC_FLUSH, () => {
-        this.writeManifest(false);
+        this.flushedMessages = Math.max(this.flushedMessages, total);
+        this.writeManifest(false, this.current === file ? { ...file.info, messages, lines, last } : undefined);
         resolve();
       });
     });
@@ -123,6 +130,7 @@ export class RecordingFiles {
     this.stopped = true;
     this.rotate();
     await Promise.all(this.closing);
+    this.flushedMessages = this.messages;
     this.writeManifest(true);
   }
 
@@ -192,8 +200,9 @@ export class RecordingFiles {
     );
   }
 
-  private writeManifest(complete: boolean): void {
-    const files = [...this.done, ...(this.current ? [this.current.info] : [])].map((info) => ({ ...info }));
+  /** Rewrites the manifest; `current`: what of the current file is on disk (default: all it was written). */
+  private writeManifest(complete: boolean, current?: RecordingFileInfo): void {
+    const files = [...this.done, ...(this.current ? [current ?? this.current.info] : [])].map((info) => ({ ...info }));
     const manifest: RecordingManifest = { version: 1, stream: this.settings.stream, files, complete: complete && files.every((f) => f.complete) };
     const path = join(this.settings.dir, MANIFEST);
     try {
