@@ -1,4 +1,4 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
+import { type SchedulerLike, Subscription } from 'rxjs';
 import { entryFields, type MarketEntry } from '../marketEntry';
 import { lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
@@ -141,6 +141,18 @@ export class EntryWriter {
 
   private schedule(delayMs: number): void {
     if (this.pending !== undefined || this.inFlight > 0 || this.stopped) return;
+    if (delayMs === 0) {
+      // Right after the frames at hand (those one socket read delivers together go in one batch), not after a 0 ms
+      // timer: Node's timers wait at least 1 ms, which was most of the latency the relay added on a quiet machine.
+      const pending = new Subscription();
+      this.pending = pending;
+      void Promise.resolve().then(() => {
+        if (pending.closed) return;
+        this.pending = undefined;
+        this.flush();
+      });
+      return;
+    }
     this.pending = this.config.scheduler.schedule(() => {
       this.pending = undefined;
       this.flush();
