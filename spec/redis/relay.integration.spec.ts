@@ -139,10 +139,12 @@ describeWithRedis('redis relay (gateway → Redis → consumer, real processes)'
     keep(relay.depth('BTCUSDT'), (b) => books.push(b.t));
     keep(relay.trades('ETHUSDT'));
     await firstValueFrom(relay.depth('BTCUSDT').pipe(skip(3)));
+    // Listened to before the kill: the gap may be signalled before the restarted Redis answers the test's own PING.
+    const signalled = firstValueFrom(relay.relayGaps$.pipe(filter((x) => x.reason === 'gateway-dropped' || x.reason === 'sequence')));
     await redis.kill('SIGKILL');
     await firstValueFrom(g.status$.pipe(filter((s) => s.redis === 'down' && s.dropped > 0)));
     await redis.restart();
-    const gap = await firstValueFrom(relay.relayGaps$.pipe(filter((x) => x.reason === 'gateway-dropped' || x.reason === 'sequence')));
+    const gap = await signalled;
     expect(gap.symbols).toEqual(expect.arrayContaining([]));
     const status = await firstValueFrom(g.status$.pipe(filter((s) => s.redis === 'ready')));
     expect(status.dropped).toBeGreaterThan(0);
@@ -167,10 +169,12 @@ describeWithRedis('redis relay (gateway → Redis → consumer, real processes)'
     keep(relay.trades('BTCUSDT'), (t) => seen.push(t.v));
     await firstValueFrom(relay.trades('BTCUSDT').pipe(skip(30)));
     expect(tradeGaps).toEqual([]); // nothing lost so far: no false gap
+    // Listened to before the kill: the gap may come before the restarted Redis answers the test's own PING.
+    const signalled = firstValueFrom(relay.gaps$);
     await redis.kill('SIGKILL');
     await firstValueFrom(g.status$.pipe(filter((s) => s.redis === 'down' && s.dropped > 100)));
     await redis.restart();
-    await firstValueFrom(relay.gaps$);
+    await signalled;
     const after = seen.length;
     await firstValueFrom(relay.trades('BTCUSDT').pipe(skip(20)));
     // Every trade the gateway received between the first and the last one this consumer got, and that it did not
