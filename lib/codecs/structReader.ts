@@ -120,6 +120,13 @@ export interface StructReaderOptions {
    * `data`, by its `topic`); `undefined` from `reader`, or the other field not read yet, is {@link FAIL}.
    */
   readonly dependent?: { readonly field: string; readonly on: string; readonly reader: (value: unknown) => Reader | undefined } | undefined;
+  /**
+   * Each declared string field remembers the last string it made, and the same text again gives the same string
+   * (no new string). For values that stay alive in numbers (the private stream's events in the reorder hold and
+   * the order states): `JSON.parse` shares its short strings between the values it makes, a reader without this
+   * makes each its own. Default `false`.
+   */
+  readonly remember?: boolean | undefined;
 }
 
 /** Most fields a reader tells apart (one bit each). */
@@ -150,12 +157,20 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   const line = (text: string): number => lines.push(text);
   // A string's text is taken between its quotes. A check that accepts only digits (a time, a decimal, a boolean's
   // text) refuses an escape or a control character itself; any other string is scanned for them.
-  const readString = (scan: boolean): string =>
+  const remember = options.remember === true;
+  // The text between the quotes at `i` and `e` as a string of its own (a declared field `n` remembering: the last
+  // string it made, when its text is the same).
+  const own = (n?: number): string =>
+    remember && n !== undefined
+      ? `(m${n}.length === e - i - 1 && s.startsWith(m${n}, i + 1) ? m${n} : (m${n} = ownQuotedText(s, i + 1, e)))`
+      : 'ownQuotedText(s, i + 1, e)';
+  const readString = (scan: boolean, n?: number): string =>
     scan
-      ? `if (c === 34) { e = plainStringEnd(s, i + 1); if (e < 0) return FAIL; v = ownQuotedText(s, i + 1, e); i = e + 1; }`
+      ? `if (c === 34) { e = plainStringEnd(s, i + 1); if (e < 0) return FAIL; v = ${own(n)}; i = e + 1; }`
       : `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0) return FAIL; v = s.slice(i + 1, e); i = e + 1; }`;
   const readOther = 'else { p.i = i; v = readPrimitive(s, p); if (v === FAIL) return FAIL; i = p.i; }';
   const xs = keys.map((_, n) => `x${n}`).join(', ');
+  if (remember) line(`let ${keys.map((_, n) => `m${n} = ''`).join(', ')};`);
   line('return function read(s, p) {');
   line('  let i = p.i;');
   line('  if (s.charCodeAt(i) !== 123) return FAIL;');
@@ -217,8 +232,8 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
     line(`      case ${n}:`);
     // The field a dependent field's reader was chosen by cannot change after it (a duplicate key: the last wins).
     if (dependent !== undefined && dependent.on === key) line(`        if ((seen & ${dependentBit}) !== 0) return FAIL;`);
-    const nested = structReader(field, { undeclared: options.undeclared });
-    const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared }) : undefined;
+    const nested = structReader(field, { undeclared: options.undeclared, remember });
+    const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared, remember }) : undefined;
     if (dependent !== undefined && dependent.field === key) {
       const on = keys.indexOf(dependent.on);
       if (on < 0) return undefined;
@@ -235,11 +250,11 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
       // A string kept is a copy (`ownText`), not a view that keeps the frame alive: a string no check restricts is
       // copied when it is read (its content scanned first), one restricted to digits once its check passed.
       const scan = !DIGITS_ONLY.includes(kind);
-      const general = `${readString(scan)} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }${scan ? '' : "\n        if (typeof v === 'string') v = ownText(v);"}`;
+      const general = `${readString(scan, n)} ${readOther}\n        if (!(${test ?? 'false'})) { v = checks[${n}](v); if (v === FAIL) return FAIL; }${scan ? '' : "\n        if (typeof v === 'string') v = ownText(v);"}`;
       if (kind === AsIs.decimalText) {
         // The common form, "digits[.digits]", read once: it is decimal text, so no check runs.
         line(`        e = c === 34 ? quotedDecimalEnd(s, i + 1) : -1;`);
-        line(`        if (e > 0) { v = ownQuotedText(s, i + 1, e); i = e + 1; }`);
+        line(`        if (e > 0) { v = ${own(n)}; i = e + 1; }`);
         line(`        else { ${general} }`);
       } else if (kind === AsIs.safeInteger) {
         // The common form, a time as text of at most 15 digits, read into its number at once (as its check would).

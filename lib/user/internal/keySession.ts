@@ -12,6 +12,7 @@ import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { SessionItem } from './items';
 import { frameSink } from './privateFrameSink';
+import { privateFrameReader } from './privateFrameReader';
 
 /** Close code with which the service (and the simulator) ends a stream whose listen key is not valid. @internal */
 export const INVALID_KEY_CLOSE_CODE = 4001;
@@ -108,7 +109,7 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
       ...s.connection,
       url: s.url,
       reconnect: reconnect === false ? false : { ...reconnect, shouldReconnect: reconnect?.shouldReconnect ?? retryUnlessKeyDead },
-    }, { exactIntegers: 'on-demand' });
+    }, { exactIntegers: 'on-demand', readFrame: privateFrameReader() });
     const conn = core.connection;
     const watch = keySuspicion(s.suspectAfterFailures, s.onKeySuspect);
     let live = 3;

@@ -13,6 +13,7 @@ import { decodePrivateFrame, type PrivateEvent, PrivateEventCodec } from '../../
 import type { DecodeError } from '../../errors';
 import type { FrameSink } from '../../socket/socketSession';
 import type { SessionItem } from './items';
+import { ReadEvents } from './privateFrameReader';
 
 /** The private event check in place: the parsed frame is this session's alone (converted fields are written into it). */
 const eventInPlace = inPlaceCheckOf(PrivateEventCodec);
@@ -41,6 +42,12 @@ export function frameSink(
   onEvent: (event: PrivateEvent, now: number) => void,
 ): FrameSink {
   return (message, now, exact) => {
+    // The usual frame, read from its text with its events checked (privateFrameReader): handed on as they are.
+    if (message instanceof ReadEvents) {
+      const events = message.events;
+      for (let i = 0; i < events.length && !subscriber.closed; i++) onEvent(events[i]!, now);
+      return;
+    }
     if (!Array.isArray(message)) {
       if (isHeartbeat(message)) return;
       // One event object, or something that is no frame at all: one result either way (after a failure,
