@@ -1,4 +1,4 @@
-import type { SchedulerLike } from 'rxjs';
+import type { SchedulerLike, Subscription } from 'rxjs';
 import { compareDecimal } from '../../internal/decimal';
 import type { TradeGap } from '../../operators/distinctTrades';
 import type { RedisTarget } from '../redisTarget';
@@ -75,9 +75,6 @@ export function tradeIds(frame: string): { min: string | undefined; max: string 
   return { min, max };
 }
 
-/** `ms` on `scheduler`, as a promise. */
-const sleep = (scheduler: SchedulerLike, ms: number): Promise<void> => new Promise((resolve) => scheduler.schedule(() => resolve(), ms));
-
 /** The frame `frame` with its envelope's echoed request id replaced by `id` (as the venue answers this consumer's own `sub`). @internal */
 export function withRequestId(frame: string, id: string): string {
   // `"id":` occurs in compact JSON only as a key (a quote inside a string is escaped), and no market record has one:
@@ -101,6 +98,8 @@ class ShardLoop {
   /** Resolves once the loop knows where it starts. */
   readonly ready: Promise<void>;
   private readonly conn: RedisClient;
+  /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
+  private waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined;
 
   constructor(
     private readonly reader: RelayReader,
@@ -117,6 +116,19 @@ class ShardLoop {
     this.stopped = true;
     this.conn.disconnect();
     this.conn.emit('end');
+    this.waiting?.timer.unsubscribe();
+    this.waiting?.wake();
+  }
+
+  /** `ms` on the reader's scheduler (ended early by a stop). */
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        this.waiting = undefined;
+        resolve();
+      };
+      this.waiting = { timer: this.reader.config.scheduler.schedule(wake, ms), wake };
+    });
   }
 
   /** Resolves when the loop's connection is ready (at once if it is), or ends. */
@@ -153,14 +165,14 @@ class ShardLoop {
       } catch (e) {
         if (this.stopped) return;
         reader.config.onError('xrange', e);
-        await sleep(reader.config.scheduler, wait);
+        await this.sleep(wait);
       }
     }
   }
 
   private async run(): Promise<void> {
     const { reader, shard } = this;
-    const { prefix, blockMs, count, scheduler } = reader.config;
+    const { prefix, blockMs, count } = reader.config;
     const key = streamKey(prefix, shard);
     let wait = MIN_RETRY_MS;
     while (!this.stopped) {
@@ -174,7 +186,7 @@ class ShardLoop {
       } catch (e) {
         if (this.stopped) return;
         reader.config.onError('xread', e);
-        await sleep(scheduler, wait);
+        await this.sleep(wait);
         wait = Math.min(wait * 2, MAX_RETRY_MS);
         continue;
       }
@@ -198,8 +210,13 @@ export class RelayReader {
   private readonly interest = new Map<string, Interest>();
   private readonly loops = new Map<number, ShardLoop>();
   private readonly loopTopics = new Map<number, number>();
+  /** The command connection (`PING`, `HGET`, `XRANGE`) while a socket is attached or attaching, once ready. */
   private command: Promise<RedisClient> | undefined;
+  /** Its client, from its opening on (closed when no socket is attached or attaching: none outlives the consumer). */
+  private commandConn: RedisClient | undefined;
   private socket: RelaySocketSink | undefined;
+  /** Sockets waiting for Redis to answer (`attach`); one detached meanwhile is never installed. */
+  private readonly attaching = new Set<RelaySocketSink>();
   /** Per symbol whose trades are followed: the last trade entry delivered (kept across sockets, as the cursors). */
   private readonly tradeMarks = new Map<string, { id: string; frame: string }>();
 
@@ -207,52 +224,91 @@ export class RelayReader {
     this.cursors = new Map(config.resumeFrom);
   }
 
-  /** The command connection, once ready (rejects when it could not connect). */
+  /** The command connection, once ready (rejects when it could not connect, or was closed before it was ready). */
   commandClient(): Promise<RedisClient> {
     this.command ??= new Promise<RedisClient>((resolve, reject) => {
       const client = openRedis(this.config.target, 'ex-streams-relay');
-      const failed = (e: unknown): void => {
+      this.commandConn = client;
+      const settled = (): void => {
         client.off('ready', ready);
+        client.off('error', failed);
+        client.off('end', closed);
+      };
+      const failed = (e: unknown): void => {
+        settled();
+        // Forgotten only if still the current one (not one closed and replaced meanwhile); dropped at once, so that
+        // ioredis schedules no reconnect.
+        if (this.commandConn === client) {
+          this.commandConn = undefined;
+          this.command = undefined;
+        }
         client.disconnect();
-        this.command = undefined;
         reject(e instanceof Error ? e : new Error(String(e)));
       };
+      const closed = (): void => failed(new Error('Connection is closed.'));
       const ready = (): void => {
-        client.off('error', failed);
+        settled();
         client.on('error', () => undefined); // later failures surface on the commands
         resolve(client);
       };
       client.once('ready', ready);
       client.once('error', failed);
+      client.once('end', closed);
     });
     return this.command;
   }
 
-  /** `socket` is now the one served (once Redis answers). */
-  async attach(socket: RelaySocketSink): Promise<void> {
-    await (await this.commandClient()).ping();
+  /** Closes the command connection, whatever its state (a connection not yet ready is dropped, not waited for). */
+  private closeCommand(): void {
+    const client = this.commandConn;
+    this.commandConn = undefined;
+    this.command = undefined;
+    // `quit` fails at once on a connection that is not ready (no offline queue): then it is dropped.
+    void client?.quit().catch(() => client.disconnect());
+  }
+
+  /** Closes the command connection when no socket is attached or attaching. */
+  private closeIfIdle(): void {
+    if (this.socket === undefined && this.attaching.size === 0) this.closeCommand();
+  }
+
+  /**
+   * `socket` is now the one served, once Redis answers: resolves `true`, or `false` when it was detached meanwhile
+   * (it is not installed then). Rejects when Redis does not answer.
+   */
+  async attach(socket: RelaySocketSink): Promise<boolean> {
+    this.attaching.add(socket);
+    try {
+      await (await this.commandClient()).ping();
+    } catch (e) {
+      this.attaching.delete(socket);
+      this.closeIfIdle();
+      throw e;
+    }
+    if (!this.attaching.delete(socket)) return false;
     this.socket = socket;
+    return true;
   }
 
   /**
    * `socket` is gone: its topics, its loops, and (`keepCursors` false: closed normally, no subscriber left) the
-   * cursors go with it.
+   * cursors go with it; and the command connection, when no other socket is attaching.
    */
   detach(socket: RelaySocketSink, keepCursors: boolean): void {
-    if (this.socket !== socket) return;
-    this.socket = undefined;
-    this.interest.clear();
-    this.loopTopics.clear();
-    for (const loop of this.loops.values()) loop.stop();
-    this.loops.clear();
-    if (!keepCursors) {
-      this.cursors.clear();
-      this.expected.clear();
-      this.tradeMarks.clear();
+    this.attaching.delete(socket);
+    if (this.socket === socket) {
+      this.socket = undefined;
+      this.interest.clear();
+      this.loopTopics.clear();
+      for (const loop of this.loops.values()) loop.stop();
+      this.loops.clear();
+      if (!keepCursors) {
+        this.cursors.clear();
+        this.expected.clear();
+        this.tradeMarks.clear();
+      }
     }
-    const command = this.command;
-    this.command = undefined;
-    void command?.then((c) => c.quit().catch(() => c.disconnect()), () => undefined);
+    this.closeIfIdle();
   }
 
   /** The socket's `sub` of `symbol`'s `topic` with request `id`: reads its shard, delivers its latest entry at once. */
@@ -287,8 +343,9 @@ export class RelayReader {
     this.expected.delete(interest.shard);
   }
 
-  /** Answers a ping once Redis answers one: liveness of the socket is liveness of Redis. */
-  async ping(): Promise<boolean> {
+  /** Answers a ping of `socket` once Redis answers one: liveness of the socket is liveness of Redis. */
+  async ping(socket: RelaySocketSink): Promise<boolean> {
+    if (this.socket !== socket) return false; // (a socket gone opens no connection)
     try {
       await (await this.commandClient()).ping();
       return true;

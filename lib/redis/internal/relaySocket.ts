@@ -25,8 +25,8 @@ export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, s
 
     constructor(readonly url: string) {
       reader.attach(this).then(
-        () => {
-          if (this.readyState !== 0) return reader.detach(this, false);
+        (attached) => {
+          if (!attached) return; // closed while Redis was being asked (and detached then)
           this.readyState = 1;
           this.epoch = ++opened;
           this.onopen?.({ type: 'open' });
@@ -44,7 +44,7 @@ export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, s
         return;
       }
       if (request.ping !== undefined) {
-        void reader.ping().then((ok) => {
+        void reader.ping(this).then((ok) => {
           if (ok && this.readyState === 1) this.deliver(`{"pong":${Math.round(scheduler.now())}}`);
         });
         return;
