@@ -39,6 +39,7 @@ import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import { marketFeed } from './internal/marketFeed';
 import { marketFrameReader } from './internal/marketFrameReader';
+import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
@@ -368,6 +369,39 @@ function positive(option: string, value: number, integer: boolean): number {
  * ```
  */
 export function marketStreams(config: MarketStreamsConfig): MarketStreams {
+  return openMarketStreams(config, false).api;
+}
+
+/**
+ * The topics of one venue connection held for a gateway that forwards the frames themselves (the Redis relay's
+ * `publishMarket`, which taps the socket): what {@link marketStreams} does for a topic (its `sub` on every socket,
+ * pacing, batching, resends, staleness, rejection, quarantine), without reading the records. @internal
+ */
+export interface ForwardingMarketStreams {
+  /**
+   * Holds `symbol`'s request `topic` (`trade`, `depth`, `realtimes`, `kline_<interval>`) while subscribed: its
+   * messages with their envelope facts and no records (`data` is empty). Errors as `depthMessages` and the like do.
+   */
+  hold(symbol: string, topic: string): Observable<MarketMessage<unknown>>;
+  readonly status$: MarketStreams['status$'];
+  readonly errors$: MarketStreams['errors$'];
+}
+
+/**
+ * A connection whose topics are only held (see {@link ForwardingMarketStreams}): a data frame's envelope is read
+ * from its text without its records (`forwardingFrameReader`), so a book costs a few µs rather than its parse and
+ * level checks. @internal
+ */
+export function forwardingMarketStreams(config: MarketStreamsConfig): ForwardingMarketStreams {
+  const { api, hold } = openMarketStreams(config, true);
+  return { hold, status$: api.status$, errors$: api.errors$ };
+}
+
+/** The streams of `config`; `forwarding`: frames are read by `forwardingFrameReader` (for `hold`). */
+function openMarketStreams(
+  config: MarketStreamsConfig,
+  forwarding: boolean,
+): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const {
     url,
     connection: connectionOptions = {},
@@ -411,7 +445,7 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
     {
       exactIntegers: 'on-demand',
-      readFrame: marketFrameReader(),
+      readFrame: forwarding ? forwardingFrameReader : marketFrameReader(),
       sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
     },
   );
@@ -637,5 +671,5 @@ export function marketStreams(config: MarketStreamsConfig): MarketStreams {
     klineGaps$: klineGaps.asObservable(),
     serverClock: conn.serverClock,
   };
-  return api;
+  return { api, hold: (symbol, topic) => messages(symbol, topic, ForwardedRecordCodec) };
 }

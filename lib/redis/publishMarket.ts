@@ -1,7 +1,7 @@
 import { asyncScheduler, BehaviorSubject, combineLatest, filter, firstValueFrom, map, type Observable, race, type SchedulerLike, Subject, Subscription, timer } from 'rxjs';
 import { ConfigError } from '../errors';
 import type { KlineInterval } from '../market/klineInterval';
-import { marketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import { forwardingMarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
 import { nodeWebSocket } from '../node/nodeWebSocket';
 import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
@@ -129,14 +129,16 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  * processes or machines (docs/scaling.md).
  *
  * - A tap on the `WebSocketCtor` seam sees each text frame before the connection handles it: its symbol and topic are
- *   read (one `JSON.parse`), and the frame's text is written as it came (exact decimal text, 64-bit ids). The
- *   gateway subscribes the topics' `*Messages` observables, so reconnects, resubscription, pacing and quarantine
- *   are `marketStreams`' own; pongs and error frames are not published.
+ *   read (the envelope's keys, not its records), and the frame's text is written as it came (exact decimal text,
+ *   64-bit ids). The gateway holds the topics with `marketStreams`' own subscription machinery (reconnects,
+ *   resubscription, pacing, quarantine) without decoding their records: that is each consumer's `marketStreams`'
+ *   job, as it would be a direct subscriber's. Pongs and error frames are not published.
  * - Keys: symbols spread over `shards` streams `${prefix}{${shard}}` (FNV-1a of the symbol modulo `shards`), each
  *   entry `s` symbol, `c` topic, `n` per-shard sequence, `r` receive time, `f` frame; retention `MAXLEN ~ maxLen`;
  *   the id of each topic's newest entry in `${prefix}{${shard}}:last` (late joiners start from it).
  * - In band, on every shard: `k=start` when the gateway starts (its sequence restarts), `k=epoch` when its venue
- *   socket opens or closes, `k=gap` for a venue trade gap or for frames it had to drop.
+ *   socket opens or closes, `k=gap` for frames it had to drop. A venue trade gap is judged by each consumer's
+ *   `trades()` from the venue's replay, which reaches it through the relay as it reached the gateway.
  * - Writes of one event-loop turn leave in one pipeline per shard. While Redis is down, up to `maxQueued` entries
  *   wait; later frames are dropped and counted, and a `gap` entry is written when Redis is back. The gateway never
  *   stops on a Redis failure: the client reconnects, failures go to `errors$` (redacted).
@@ -236,27 +238,19 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     },
     closed: () => venueClosed(),
   });
-  const market = marketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false });
+  // The topics are held (subscribed, resubscribed, paced, quarantined as by `marketStreams`) without reading their
+  // records: the frames are the consumers' to decode. A venue trade gap is judged by each consumer's `trades()`, from
+  // the venue's replay that reaches it as it reached the gateway.
+  const market = forwardingMarketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false });
   const subscriptions = new Subscription();
   subscriptions.add(market.errors$.subscribe(errors));
-  subscriptions.add(
-    market.gaps$.subscribe((gap) => {
-      const at = scheduler.now();
-      writer.control((seq) => ({ kind: 'gap', seq, receivedAt: 0, reason: 'venue', fromMs: at, toMs: at, dropped: 0, symbol: gap.symbol }), at);
-    }),
-  );
 
   const subscribeTopics = (symbols: readonly string[]): void => {
     symbolCount = symbols.length;
     const ignore = { next: () => undefined, error: (e: unknown) => errors.next(e instanceof Error ? e : new Error(String(e))) };
     for (const symbol of symbols) {
       for (const topic of topics) {
-        const source: Observable<unknown> =
-          topic === 'trade' ? market.tradeMessages(symbol)
-          : topic === 'depth' ? market.depthMessages(symbol)
-          : topic === 'realtimes' ? market.realtimesMessages(symbol)
-          : market.klineMessages(symbol, topic.slice('kline_'.length) as KlineInterval);
-        subscriptions.add(source.subscribe(ignore));
+        subscriptions.add(market.hold(symbol, topic).subscribe(ignore));
       }
     }
   };
