@@ -10,34 +10,9 @@
  */
 const path = require('node:path');
 const fs = require('node:fs');
+const { loadCommand } = require('./load');
 
 const root = path.join(__dirname, '..');
-
-function loadCli() {
-  const source = path.join(root, 'lib', 'simulator', 'cli.ts');
-  if (fs.existsSync(source) && canResolve('ts-node')) {
-    require('ts-node').register({
-      transpileOnly: true,
-      compilerOptions: { module: 'CommonJS', moduleResolution: 'node' },
-    });
-    return require(source);
-  }
-  const built = path.join(root, 'dist', 'cjs', 'simulator.js');
-  if (fs.existsSync(built)) {
-    const mod = require(built);
-    if (typeof mod.runSimulatorCli === 'function') return mod;
-  }
-  throw new Error(`no build found at ${built}: run npm run build (or install ts-node to run the sources)`);
-}
-
-function canResolve(id) {
-  try {
-    require.resolve(id, { paths: [root] });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function guide() {
   const local = path.join(root, 'docs', 'simulator.md');
@@ -45,7 +20,7 @@ function guide() {
 }
 
 async function main() {
-  const { runSimulatorCli } = loadCli();
+  const { runSimulatorCli } = loadCommand('lib/simulator/cli.ts', 'dist/cjs/simulator.js', 'runSimulatorCli');
   const docs = guide();
   // Signals are handled from the start: the addresses are printed before runSimulatorCli resolves, so a
   // script may send SIGTERM before the simulator is handed back; it is stopped as soon as it is.

@@ -8,38 +8,10 @@
  * In a clone (lib/ beside this file and ts-node installed) it runs the TypeScript sources; installed from npm it
  * runs the built dist/cjs/node.js.
  */
-const path = require('node:path');
-const fs = require('node:fs');
+const { loadCommand } = require('./load');
 
-const root = path.join(__dirname, '..');
 const USAGE = 'Usage: ex-streams record --symbols A,B --out DIR [--topics trade,depth,kline_1m] [--url URL] [--duration 30s]\n' +
   'Run ex-streams record --help for every option.\n';
-
-function loadNode() {
-  const source = path.join(root, 'lib', 'node', 'recordCli.ts');
-  if (fs.existsSync(source) && canResolve('ts-node')) {
-    require('ts-node').register({
-      transpileOnly: true,
-      compilerOptions: { module: 'CommonJS', moduleResolution: 'node' },
-    });
-    return require(source);
-  }
-  const built = path.join(root, 'dist', 'cjs', 'node.js');
-  if (fs.existsSync(built)) {
-    const mod = require(built);
-    if (typeof mod.runRecordCli === 'function') return mod;
-  }
-  throw new Error(`no build found at ${built}: run npm run build (or install ts-node to run the sources)`);
-}
-
-function canResolve(id) {
-  try {
-    require.resolve(id, { paths: [root] });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function main() {
   const [command, ...argv] = process.argv.slice(2);
@@ -52,7 +24,7 @@ async function main() {
     process.exitCode = 2;
     return;
   }
-  const { runRecordCli } = loadNode();
+  const { runRecordCli } = loadCommand('lib/node/recordCli.ts', 'dist/cjs/node.js', 'runRecordCli');
   // Signals are handled from the start; a stop asked before the recording is handed back happens once it is.
   let run;
   let stopRequested = false;
