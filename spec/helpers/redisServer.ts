@@ -43,7 +43,8 @@ export function describeWithRedis(name: string, body: () => void): void {
   describe.skip(name, body);
 }
 
-async function freePort(): Promise<number> {
+/** A loopback port free at the time of asking (nothing listens on it until something binds it). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

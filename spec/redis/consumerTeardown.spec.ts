@@ -1,8 +1,7 @@
 import { type AsyncHook, createHook } from 'node:async_hooks';
-import { type AddressInfo, createServer } from 'node:net';
 import { filter, firstValueFrom, type Subscription } from 'rxjs';
 import { redisMarketStreams, type RedisMarketStreams } from '../../lib/redis/redisMarketStreams';
-import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
+import { describeWithRedis, freePort, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { MARKET } from './relayFixtures';
 
 /**
@@ -27,15 +26,6 @@ async function nothingLeft(timeoutMs = 3_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (openHandles().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50).unref());
   expect(openHandles()).toEqual([]);
-}
-
-/** A loopback port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 const relayConnections = (redis: RedisServer): string[] =>
@@ -78,7 +68,7 @@ describeWithRedis('redisMarketStreams teardown: an unsubscribed consumer leaves 
   });
 
   it('subscribed while Redis is down (nothing listens on its port), then unsubscribed', async () => {
-    const relay = redisMarketStreams({ redis: `redis://127.0.0.1:${await deadPort()}`, market: MARKET });
+    const relay = redisMarketStreams({ redis: `redis://127.0.0.1:${await freePort()}`, market: MARKET });
     const s = relay.depth('BTCUSDT').subscribe({ error: () => undefined });
     await reconnecting(relay);
     await reconnecting(relay); // a second attempt: its reconnect timers are running
