@@ -1,10 +1,10 @@
-import { asyncScheduler, type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { ConfigError } from '../errors';
 import { customKlineInterval } from '../market/klineInterval';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import { recorderCore } from './internal/recorderCore';
-import { nodeWebSocket } from './nodeWebSocket';
+import { recordingOutput } from './internal/recordingOutput';
 import type { RecordingProgress } from './recordingProgress';
 
 /**
@@ -107,38 +107,14 @@ const TOPIC = /^(trade|depth|realtimes|kline_[0-9]{1,4}[smhdwM])$/;
  * ```
  */
 export function recordMarket(options: RecordMarketOptions): MarketRecording {
-  const {
-    url,
-    symbols,
-    topics,
-    out,
-    maxFileBytes = 64 * 1024 * 1024,
-    maxFileMs = 3_600_000,
-    flushIntervalMs = 1000,
-    binary = false,
-    market: marketOptions = {},
-    WebSocketCtor = nodeWebSocket,
-    scheduler = asyncScheduler,
-    onError = () => undefined,
-  } = options;
+  const { url, symbols, topics, binary = false, market: marketOptions = {} } = options;
+  const output = recordingOutput(options);
+  const { scheduler, onError } = output;
   if (symbols.length === 0) throw new ConfigError('symbols', 'must name at least one pair');
   if (topics.length === 0) throw new ConfigError('topics', 'must name at least one topic');
   const unknown = topics.find((topic) => !TOPIC.test(topic));
   if (unknown !== undefined) throw new ConfigError('topics', `must be trade, depth, realtimes or kline_<interval>, got '${unknown.slice(0, 40)}'`);
-  const core = recorderCore({
-    dir: out,
-    prefix: 'market',
-    stream: 'public',
-    symbols,
-    topics,
-    maxFileBytes,
-    maxFileMs,
-    flushIntervalMs,
-    closeWaitMs: 2000,
-    WebSocketCtor,
-    scheduler,
-    onError,
-  });
+  const core = recorderCore({ ...output, prefix: 'market', stream: 'public', symbols, topics });
   const market = marketStreams({ ...marketOptions, url, binary, scheduler, WebSocketCtor: core.WebSocketCtor });
   const subscriptions = new Subscription();
   const ignore = { error: onError };

@@ -1,7 +1,7 @@
-import { asyncScheduler, merge, type Observable } from 'rxjs';
+import { merge, type Observable } from 'rxjs';
 import { userStream, type UserStream, type UserStreamConfig } from '../user/userStream';
 import { recorderCore } from './internal/recorderCore';
-import { nodeWebSocket } from './nodeWebSocket';
+import { recordingOutput } from './internal/recordingOutput';
 import type { RecordingOutputOptions } from './recordMarket';
 import type { RecordingProgress } from './recordingProgress';
 
@@ -60,30 +60,10 @@ export interface UserRecording {
  * ```
  */
 export function recordUser(options: RecordUserOptions): UserRecording {
-  const {
-    user: config,
-    out,
-    maxFileBytes = 64 * 1024 * 1024,
-    maxFileMs = 3_600_000,
-    flushIntervalMs = 1000,
-    WebSocketCtor = nodeWebSocket,
-    scheduler = asyncScheduler,
-    onError = () => undefined,
-  } = options;
-  const core = recorderCore({
-    dir: out,
-    prefix: 'user',
-    stream: 'private',
-    symbols: [],
-    topics: ['private'],
-    maxFileBytes,
-    maxFileMs,
-    flushIntervalMs,
-    closeWaitMs: 2000,
-    WebSocketCtor,
-    scheduler,
-    onError,
-  });
+  const { user: config } = options;
+  const output = recordingOutput(options);
+  const { scheduler, onError } = output;
+  const core = recorderCore({ ...output, prefix: 'user', stream: 'private', symbols: [], topics: ['private'] });
   const user = userStream({ ...config, scheduler, WebSocketCtor: core.WebSocketCtor });
   const subscription = merge(user.executionReports$, user.accountUpdates$, user.tickets$).subscribe({ error: onError });
   subscription.add(
