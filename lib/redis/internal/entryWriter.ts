@@ -6,11 +6,17 @@ import type { RedisClient } from './openRedis';
 /**
  * The gateway's writer (docs/scaling.md, "Key layout" and "Failures"): entries wait in one bounded queue, each with
  * the stream id the gateway gave it; whatever one event-loop turn queued leaves in one pipeline per shard
- * (`XADD key MAXLEN ~ maxLen id ...` and, for data, `HSET key:last topic|symbol id`: one round trip, since the id
- * is known before the write). One write in flight at a time; while Redis is down the queue holds up to
- * `maxQueued` entries, later frames are dropped and counted, and a `gap` entry goes to every shard once writing
- * works again. A batch whose write failed is written again with the same ids: what had reached Redis is refused
- * as "equal or smaller" and counted as written, so a retry never duplicates an entry.
+ * (`XADD key MAXLEN ~ maxLen id ...` for each entry, then one `HSET key:last topic|symbol id ...` with the newest id
+ * of each topic of the batch: one round trip, since the ids are known before the write). Two writes in flight at most
+ * (a frame need not wait for the previous write's reply); while Redis is down the queue holds up to `maxQueued`
+ * entries, later frames are dropped and counted, and a `gap` entry goes to every shard once writing works again.
+ *
+ * A batch whose write failed is written again with the same ids, so a retry never duplicates an entry (Redis refuses
+ * an id "equal or smaller" than the stream's newest). What the retry finds refused is looked up (`XRANGE key id id`
+ * in the same pipeline): there, it was written by the attempt that failed to answer; not there, a later entry got in
+ * before it (a write in flight after it succeeded, a command-level error on it alone): it is lost, counted as dropped
+ * and reported, and consumers see the hole in the shard's sequence. Retries keep the order of the flights they come
+ * from, and nothing new leaves until every flight has settled and the retries have gone first.
  *
  * @internal
  * @module
@@ -22,6 +28,8 @@ const MAX_BATCH = 2000;
 const DROPPED = '0-0';
 /** Wait before writing again after a write failed while the client said it was ready, in ms. */
 const RETRY_MS = 200;
+/** Writes (pipelines per shard of one batch) in flight at most. */
+const MAX_FLIGHTS = 2;
 
 interface Pending {
   readonly shard: number;
@@ -51,7 +59,14 @@ export class EntryWriter {
   written = 0;
   dropped = 0;
   private queue: Pending[] = [];
+  /** Entries of the batches in flight. */
   private inFlight = 0;
+  /** Batches in flight. */
+  private flights = 0;
+  /** Entries of settled flights to write again, in the order they left; they go first once every flight settled. */
+  private retries: Pending[] = [];
+  /** The flights settle one after the other, in the order they left (so their retries stay in order). */
+  private settled: Promise<void> = Promise.resolve();
   private readonly seq: number[];
   private readonly lastMs: number[];
   private readonly lastSub: number[];
@@ -69,7 +84,7 @@ export class EntryWriter {
 
   /** Entries waiting (queued or being written). */
   get queued(): number {
-    return this.queue.length + this.inFlight;
+    return this.queue.length + this.inFlight + this.retries.length;
   }
 
   /** Ids of later entries will be above `id` in `shard` (the stream's newest entry, read at start). */
@@ -140,7 +155,7 @@ export class EntryWriter {
   }
 
   private schedule(delayMs: number): void {
-    if (this.pending !== undefined || this.inFlight > 0 || this.stopped) return;
+    if (this.pending !== undefined || this.flights >= MAX_FLIGHTS || this.retries.length > 0 || this.stopped) return;
     if (delayMs === 0) {
       // Right after the frames at hand (those one socket read delivers together go in one batch), not after a 0 ms
       // timer: Node's timers wait at least 1 ms, which was most of the latency the relay added on a quiet machine.
@@ -161,25 +176,35 @@ export class EntryWriter {
 
   private flush(): void {
     const { client } = this.config;
-    if (this.queue.length === 0 || this.stopped || client.status !== 'ready') return;
+    if (this.queue.length === 0 || this.stopped || client.status !== 'ready' || this.flights >= MAX_FLIGHTS || this.retries.length > 0) return;
     const batch = this.queue.splice(0, MAX_BATCH);
-    this.inFlight = batch.length;
-    void this.write(batch).then((retry) => {
-      this.inFlight = 0;
-      if (retry.length > 0) this.queue = retry.concat(this.queue);
-      if (retry.length < batch.length && this.drop !== undefined) {
-        const { fromMs, toMs, count } = this.drop;
-        this.drop = undefined;
-        this.control((seq) => ({ kind: 'gap', seq, receivedAt: 0, reason: 'redis', fromMs, toMs, dropped: count }), toMs);
-      }
-      this.config.onChange();
-      if (retry.length === 0) this.schedule(0);
-      else if (client.status === 'ready') this.schedule(RETRY_MS);
-      // else: `kick()` on the client's next 'ready'
-    }).catch((e: unknown) => {
-      this.inFlight = 0;
-      this.config.onError('xadd', e);
-    });
+    this.flights++;
+    this.inFlight += batch.length;
+    const written = this.write(batch);
+    this.settled = this.settled
+      .then(() => written)
+      .then((retry) => this.settle(batch.length, retry))
+      .catch((e: unknown) => this.config.onError('xadd', e));
+  }
+
+  /** A flight of `sent` entries settled; `retry`: those to write again. */
+  private settle(sent: number, retry: Pending[]): void {
+    const { client } = this.config;
+    this.flights--;
+    this.inFlight -= sent;
+    for (const p of retry) this.retries.push(p);
+    if (retry.length < sent && this.drop !== undefined) {
+      const { fromMs, toMs, count } = this.drop;
+      this.drop = undefined;
+      this.control((seq) => ({ kind: 'gap', seq, receivedAt: 0, reason: 'redis', fromMs, toMs, dropped: count }), toMs);
+    }
+    this.config.onChange();
+    if (this.retries.length === 0) return this.schedule(0);
+    if (this.flights > 0) return; // the last flight to settle puts the retries back
+    this.queue = this.retries.concat(this.queue);
+    this.retries = [];
+    if (client.status === 'ready') this.schedule(RETRY_MS);
+    // else: `kick()` on the client's next 'ready'
   }
 
   /** Writes `batch`; resolves with the entries to write again (never rejects). */
@@ -197,11 +222,15 @@ export class EntryWriter {
         // A Redis Cluster pipeline holds keys of one slot: one pipeline per shard (its keys share the hash tag).
         const pipeline = client.pipeline();
         const key = streamKey(prefix, shard);
-        const lastHash = lastKey(prefix, shard);
+        // Each topic's newest id of the batch, in one HSET after the XADDs (an HSET per entry was half the commands).
+        const lasts = new Map<string, string>();
         for (const p of entries) {
           pipeline.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields);
-          if (p.last !== undefined) pipeline.hset(lastHash, p.last, p.id);
+          // a retry: whether the stream holds it, should it be refused
+          if (p.attempted) pipeline.xrange(key, p.id, p.id);
+          if (p.last !== undefined) lasts.set(p.last, p.id);
         }
+        if (lasts.size > 0) pipeline.hset(lastKey(prefix, shard), lasts);
         let results: [Error | null, unknown][] | null;
         try {
           results = await pipeline.exec();
@@ -212,21 +241,35 @@ export class EntryWriter {
         let at = 0;
         let reported = false;
         for (const p of entries) {
-          const result = results?.[at];
-          at += p.last === undefined ? 1 : 2;
+          const result = results?.[at++];
+          const held = p.attempted ? results?.[at++] : undefined;
           const error = results === null ? new Error('pipeline failed') : (result?.[0] ?? null);
-          if (error === null || (p.attempted && /equal or smaller/i.test(error.message))) {
+          if (error === null) {
             this.written++;
             continue;
           }
-          if (!reported && results !== null) {
+          if (/equal or smaller/i.test(error.message)) {
+            if (!p.attempted) {
+              // Another writer's ids (a clock stepped back, two gateways on one prefix): this entry cannot be written.
+              if (!reported) this.config.onError('xadd', error);
+              reported = true;
+              this.dropped++;
+              continue;
+            }
+            if (held?.[0] === null) {
+              if (Array.isArray(held[1]) && held[1].length > 0) {
+                this.written++; // by the attempt whose answer was lost
+                continue;
+              }
+              this.dropped++;
+              if (!reported) this.config.onError('xadd', new Error(`entry ${p.id} refused on a retry and not in the stream: lost (a later entry was written before it)`));
+              reported = true;
+              continue;
+            }
+            // the lookup failed: again
+          } else if (!reported && results !== null) {
             reported = true;
             this.config.onError('xadd', error);
-          }
-          if (/equal or smaller/i.test(error.message)) {
-            // Another writer's ids (a clock stepped back, two gateways on one prefix): this entry cannot be written.
-            this.dropped++;
-            continue;
           }
           p.attempted = true;
           retry.push(p);
