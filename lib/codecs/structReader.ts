@@ -85,17 +85,19 @@ export function readPrimitive(s: string, p: ReadPosition): unknown {
 /** The array at `p.i` (its `[`), each element read by `item`. @internal */
 export function readArray(s: string, p: ReadPosition, item: Reader): unknown {
   if (s.charCodeAt(p.i) !== OPEN_BRACKET) return FAIL;
-  const out: unknown[] = [];
   let i = p.i + 1;
   if (s.charCodeAt(i) === CLOSE_BRACKET) {
     p.i = i + 1;
-    return out;
+    return [];
   }
+  // Made with its first element (the usual array holds one: no room for 16 more allocated by a first `push`).
+  let out: unknown[] | undefined;
   for (;;) {
     p.i = i;
     const value = item(s, p);
     if (value === FAIL) return FAIL;
-    out.push(value);
+    if (out === undefined) out = [value];
+    else out.push(value);
     i = p.i;
     const c = s.charCodeAt(i++);
     if (c === CLOSE_BRACKET) break;
@@ -129,6 +131,9 @@ export interface StructReaderOptions {
   readonly remember?: boolean | undefined;
 }
 
+/** Undeclared fields a reader keeps in locals (and, remembering, whose keys and text it remembers); more go in arrays. */
+const EXTRA_SLOTS = 3;
+
 /** Most fields a reader tells apart (one bit each). */
 const MAX_FIELDS = 30;
 
@@ -160,21 +165,26 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   const remember = options.remember === true;
   // The text between the quotes at `i` and `e` as a string of its own (a declared field `n` remembering: the last
   // string it made, when its text is the same).
-  const own = (n?: number): string =>
-    remember && n !== undefined
-      ? `(m${n}.length === e - i - 1 && s.startsWith(m${n}, i + 1) ? m${n} : (m${n} = ownQuotedText(s, i + 1, e)))`
-      : 'ownQuotedText(s, i + 1, e)';
+  const remembered = (memory: string, from: string, to: string, make: string): string =>
+    `(${memory}.length === ${to} - (${from}) && s.startsWith(${memory}, ${from}) ? ${memory} : (${memory} = ${make}))`;
+  const own = (n?: number): string => (remember && n !== undefined ? remembered(`m${n}`, 'i + 1', 'e', 'ownQuotedText(s, i + 1, e)') : 'ownQuotedText(s, i + 1, e)');
+  // An undeclared field's key and string value, in the first `EXTRA_SLOTS` slots remembered per slot.
+  const bySlot = (memory: string, from: string, to: string, make: string): string =>
+    remember ? `${[...Array(EXTRA_SLOTS).keys()].map((j) => `nx === ${j} ? ${remembered(`${memory}${j}`, from, to, make)} : `).join('')}${make}` : make;
   const readString = (scan: boolean, n?: number): string =>
     scan
       ? `if (c === 34) { e = plainStringEnd(s, i + 1); if (e < 0) return FAIL; v = ${own(n)}; i = e + 1; }`
       : `if (c === 34) { e = s.indexOf('"', i + 1); if (e < 0) return FAIL; v = s.slice(i + 1, e); i = e + 1; }`;
   const readOther = 'else { p.i = i; v = readPrimitive(s, p); if (v === FAIL) return FAIL; i = p.i; }';
   const xs = keys.map((_, n) => `x${n}`).join(', ');
-  if (remember) line(`let ${keys.map((_, n) => `m${n} = ''`).join(', ')};`);
+  if (remember) {
+    line(`let ${keys.map((_, n) => `m${n} = ''`).join(', ')};`);
+    line(`let ${[...Array(EXTRA_SLOTS).keys()].map((j) => `u${j} = '', w${j} = ''`).join(', ')};`);
+  }
   line('return function read(s, p) {');
   line('  let i = p.i;');
   line('  if (s.charCodeAt(i) !== 123) return FAIL;');
-  line(`  let seen = 0, v, e, ek, ev, ${xs};`);
+  line(`  let seen = 0, v, e, ek, ev, nx = 0, ${[...Array(EXTRA_SLOTS).keys()].map((j) => `xk${j}, xv${j}`).join(', ')}, ${xs};`);
   line('  let c = s.charCodeAt(++i);');
   line('  if (c === 125) i++;');
   line('  else for (;;) {');
@@ -279,9 +289,11 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('      default:');
   line('        if (c === 123 || c === 91) return FAIL;');
   if (keep) {
-    line(`        ${readString(true)} ${readOther}`);
-    line('        { const key = s.slice(k0, ke); if (key === "__proto__") return FAIL;');
-    line('          if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } }');
+    // The first few in locals (no array), the rest in two arrays; keys and text copied out of the frame.
+    line(`        if (c === 34) { e = plainStringEnd(s, i + 1); if (e < 0) return FAIL; v = ${bySlot('w', 'i + 1', 'e', 'ownQuotedText(s, i + 1, e)')}; i = e + 1; } ${readOther}`);
+    line(`        { const key = ${bySlot('u', 'k0', 'ke', 'ownText(s, k0, ke)')}; if (key === "__proto__") return FAIL;`);
+    line(`          switch (nx++) { ${[...Array(EXTRA_SLOTS).keys()].map((j) => `case ${j}: xk${j} = key; xv${j} = v; break;`).join(' ')}`);
+    line('            default: if (ek === undefined) { ek = [key]; ev = [v]; } else { ek.push(key); ev.push(v); } } }');
   } else {
     // A value dropped is checked (a string plain, a primitive valid) and skipped, not taken out of the text.
     line(`        if (c === 34) { e = plainStringEnd(s, i + 1); if (e < 0) return FAIL; i = e + 1; } ${readOther}`);
@@ -305,7 +317,8 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
     line('  let o;');
     line(`  if (seen === ${all}) o = ${literal};`);
     line(`  else { o = {}; ${keys.map((k, n) => `if ((seen & ${1 << n}) !== 0) o[${JSON.stringify(k)}] = x${n};`).join(' ')} }`);
-    line('  if (ek !== undefined) for (let j = 0; j < ek.length; j++) o[ek[j]] = ev[j];');
+    line(`  if (nx > 0) { ${[...Array(EXTRA_SLOTS).keys()].map((j) => `${j > 0 ? `if (nx > ${j}) { ` : ''}o[xk${j}] = xv${j}; `).join('')}`);
+    line(`    if (ek !== undefined) for (let j = 0; j < ek.length; j++) o[ek[j]] = ev[j]; ${'} '.repeat(EXTRA_SLOTS)}`);
     line('  return o;');
   }
   line('};');

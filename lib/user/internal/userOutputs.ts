@@ -5,7 +5,8 @@
  * @internal
  * @module
  */
-import { filter, map, Observable, share, Subject, type Subscription } from 'rxjs';
+import { filter, map, Observable, Subject, type Subscription } from 'rxjs';
+import { lightShare } from '../../internal/lightShare';
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { UserItem } from './items';
 
@@ -33,8 +34,9 @@ type CoreValue = PrivateEvent | UserItem;
 const isEvent = (value: CoreValue): value is PrivateEvent => 'e' in value;
 
 /**
- * The outputs of a user stream: `share()` of the core (the first subscriber starts a run, the last one stops
- * it; after an error or completion the next subscriber starts it afresh), each output a `filter` (+ `map`) of it.
+ * The outputs of a user stream: `share()` of the core (`lightShare()`: `share()` with a subject that allocates
+ * nothing per value; the first subscriber starts a run, the last one stops it; after an error or completion the
+ * next subscriber starts it afresh), each output a `filter` (+ `map`) of it.
  *
  * Passive outputs (`status$`, `errors$`, `gaps$`) observe without starting anything: they get the items of the
  * run under way, and stay subscribed across runs. When a run ends they are told with items instead of being
@@ -56,6 +58,8 @@ export class UserOutputs {
   /** The items of the runs, for the passive outputs. */
   private readonly observed$ = new Subject<UserItem>();
   private readonly run$: Observable<CoreValue>;
+  /** The item types passive outputs were made for. */
+  private readonly passiveTypes = new Set<ItemType>();
   /** Subscribers of the outputs of each item type. */
   private readonly watchers = new Map<ItemType | 'events', number>();
 
@@ -71,7 +75,9 @@ export class UserOutputs {
         item: (item) => {
           if (subscriber.closed) return;
           if (item.type === 'status') epoch = item.status.epoch;
-          this.observed$.next(item);
+          // Only the types a passive output reads (`Subject#next` allocates an iterator per value, and `status$`
+          // always observes: the orders and balances states would each pay it for nothing).
+          if (this.passiveTypes.has(item.type)) this.observed$.next(item);
           subscriber.next(item);
         },
         error: (error) => {
@@ -85,7 +91,7 @@ export class UserOutputs {
         run.unsubscribe();
         this.ended(epoch, cause);
       };
-    }).pipe(share());
+    }).pipe(lightShare());
   }
 
   /** The events of one kind (`e`), or every event, as themselves. */
@@ -98,6 +104,7 @@ export class UserOutputs {
 
   /** The items of one type, unwrapped by `value`; `passive`: observe only (see the class). */
   pick<K extends ItemType, A>(type: K, value: (item: Extract<UserItem, { type: K }>) => A, passive = false): Observable<A> {
+    if (passive) this.passiveTypes.add(type);
     const source$: Observable<CoreValue> = passive ? this.observed$ : this.run$;
     return this.counted(
       type,
