@@ -205,18 +205,35 @@ export class OrdersFold {
     return this.orders === before ? undefined : this.orders;
   }
 
-  /** Folds `reports` in order: the orders `apply` would give after the last one, or `undefined` when none changed anything. */
+  /**
+   * Folds `reports` in order: the orders `apply` would give after the last one, or `undefined` when none changed
+   * anything. The states in between are folded in a scratch map (no map of its own per report), and each order
+   * changed is written once, with its average price computed once, on its last fill.
+   */
   applyAll(reports: readonly ExecutionReport[]): PersistentMap<OrderState> | undefined {
-    const before = this.orders;
-    for (let k = 0; k < reports.length; k++) this.step(reports[k]!, deferAverage);
-    if (this.orders === before) return undefined;
-    // The averages left for later: once per order whose fill changed, on its last fill.
-    for (const id of new Set(reports.map((r) => r.i))) {
-      const state = this.orders.get(id);
-      if (state === undefined || state.averagePrice !== AVERAGE_LATER) continue;
-      this.orders = this.orders.with(id, { ...state, averagePrice: averagePrice(state.filledQuoteQuantity, state.filledQuantity) });
+    const changed = new Map<string, OrderState>();
+    let orders = this.orders;
+    for (let k = 0; k < reports.length; k++) {
+      const report = reports[k]!;
+      const id = report.i;
+      if (this.retired.has(id)) continue;
+      const before = changed.get(id) ?? orders.get(id);
+      const after = applyExecutionReport(before, report, deferAverage);
+      if (after === before) continue;
+      // (`changed` keeps the order in which orders were first changed: new ones go last in that order, as by `apply`.)
+      changed.set(id, after);
+      const dropped = this.finish(id, after);
+      if (dropped !== undefined) {
+        changed.delete(dropped);
+        orders = orders.without(dropped);
+      }
     }
-    return this.orders;
+    if (changed.size === 0 && orders === this.orders) return undefined;
+    for (const [id, state] of changed) {
+      orders = orders.with(id, state.averagePrice === AVERAGE_LATER ? { ...state, averagePrice: averagePrice(state.filledQuoteQuantity, state.filledQuantity) } : state);
+    }
+    this.orders = orders;
+    return orders;
   }
 
   private step(report: ExecutionReport, averageOf: (Z: string, z: string) => string | undefined): void {
@@ -226,17 +243,21 @@ export class OrdersFold {
     const after = applyExecutionReport(before, report, averageOf);
     if (after === before) return;
     let next = this.orders.with(id, after);
-    if (statusRank(after.status) === FINISHED && !this.finished.has(id)) {
-      this.finished.add(id);
-      if (this.finished.size > this.maxFinishedOrders) {
-        const oldest = first(this.finished);
-        this.finished.delete(oldest);
-        next = next.without(oldest);
-        this.retired.add(oldest);
-        if (this.retired.size > this.maxRetired) this.retired.delete(first(this.retired));
-      }
-    }
+    const dropped = this.finish(id, after);
+    if (dropped !== undefined) next = next.without(dropped);
     this.orders = next;
+  }
+
+  /** Counts `id` finished when `state` is (once); the id of the finished order dropped to stay in bounds, if any. */
+  private finish(id: string, state: OrderState): string | undefined {
+    if (statusRank(state.status) !== FINISHED || this.finished.has(id)) return undefined;
+    this.finished.add(id);
+    if (this.finished.size <= this.maxFinishedOrders) return undefined;
+    const oldest = first(this.finished);
+    this.finished.delete(oldest);
+    this.retired.add(oldest);
+    if (this.retired.size > this.maxRetired) this.retired.delete(first(this.retired));
+    return oldest;
   }
 }
 
