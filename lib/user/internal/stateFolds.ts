@@ -30,7 +30,7 @@ export interface LatestStates {
 /**
  * The orders and balances of one run of a user stream. `emit` receives each new state as an item; `watched`
  * says whether anyone reads `orders` items now. While nobody does, execution reports are queued and folded by
- * batches ({@link OrdersFold.applyAll}: the average price once per order, no state object per report), and
+ * batches ({@link OrdersFold.applyAll}: the average price once per order, one map per batch, no `OrdersState` per report), and
  * when somebody looks ({@link StateFolds.orders}, a new report while watched, a sync) the queue is folded
  * first: what anyone sees is what folding every report at once would have given. Every state emitted carries
  * the sync state in force ({@link StateSync}); a change of it alone emits both states again.
