@@ -52,20 +52,22 @@ export function privateFrameReader(): PrivateFrameReader | undefined {
   return shared ?? undefined;
 }
 
+/** `{"e":"`: an event whose first key is `e`, its value text. */
+const HEAD = '{"e":"';
+
 function compilePrivateFrameReader(): PrivateFrameReader | undefined {
-  const heads: string[] = [];
+  // The member is chosen by the first character of `e`'s value (the members' tags start with different letters); its
+  // reader then reads `e` itself, so a value that is not exactly its tag is refused (FAIL: the general path, whose
+  // tagged union reports it), as is a second `e` (any duplicate key).
   const readers: Reader[] = [];
   for (const [tag, codec] of EVENT_CODECS) {
     const reader = structReader(codec, { remember: true });
-    if (reader === undefined) return undefined;
-    // The member is chosen by the text of the first key and its value, as the tagged union chooses by `e`; the
-    // member's reader then reads (and checks) `e` itself, and refuses a second `e` as any duplicate key.
-    heads.push(`{"e":${JSON.stringify(tag)},`);
-    readers.push(reader);
+    if (reader === undefined || readers[tag.charCodeAt(0)] !== undefined) return undefined;
+    readers[tag.charCodeAt(0)] = reader;
   }
   const event: Reader = (s, p) => {
-    for (let k = 0; k < heads.length; k++) if (s.startsWith(heads[k]!, p.i)) return readers[k]!(s, p);
-    return FAIL;
+    const reader = s.startsWith(HEAD, p.i) ? readers[s.charCodeAt(p.i + HEAD.length)] : undefined;
+    return reader === undefined ? FAIL : reader(s, p);
   };
   const events: Reader = (s, p) => readArray(s, p, event);
   return (text) => {
