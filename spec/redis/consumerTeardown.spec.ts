@@ -76,6 +76,15 @@ describeWithRedis('redisMarketStreams teardown: an unsubscribed consumer leaves 
     await nothingLeft();
   });
 
+  it('the same with a cluster target whose nodes are all down', async () => {
+    const relay = redisMarketStreams({ redis: { cluster: [`redis://127.0.0.1:${await freePort()}`, `redis://127.0.0.1:${await freePort()}`] }, market: MARKET });
+    const s = relay.depth('BTCUSDT').subscribe({ error: () => undefined });
+    await reconnecting(relay);
+    await reconnecting(relay);
+    s.unsubscribe();
+    await nothingLeft();
+  });
+
   it('subscribed to a Redis that answers but refuses its PING: the connection made for it is closed, not kept reconnecting', async () => {
     // A user allowed everything but PING: the command connection gets ready, then the socket's first PING fails
     // (as when Redis goes down between the two). The connection was once left open for good.
@@ -102,6 +111,23 @@ describeWithRedis('redisMarketStreams teardown: an unsubscribed consumer leaves 
     expect(opened).toEqual([]);
     subscriptions.splice(0).forEach((s) => s.unsubscribe());
     await nothingLeft();
+  });
+
+  it('reading when Redis goes down, unsubscribed while its read loops wait to retry: the waits end with them', async () => {
+    const relay = redisMarketStreams({ redis: redis.url(), shards: 2, blockMs: 100, market: MARKET });
+    const errors: Error[] = [];
+    subscriptions.push(relay.errors$.subscribe((e) => errors.push(e)));
+    const s = relay.depth('BTCUSDT').subscribe({ error: () => undefined });
+    s.add(relay.depth('ETHUSDT').subscribe({ error: () => undefined }));
+    await firstValueFrom(relay.status$.pipe(filter((x) => x.connection.type === 'open')));
+    await redis.kill('SIGKILL');
+    // Failed reads back off 50, 100, 200, 400, 800 ms: past 1.5 s of them a loop waits most of a second.
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(errors.length).toBeGreaterThan(0);
+    s.unsubscribe();
+    subscriptions.splice(0).forEach((x) => x.unsubscribe());
+    await nothingLeft(400);
+    await redis.restart();
   });
 
   it('Redis killed while consumers connect, each unsubscribed while it is down: none left once Redis is back, nor once it is gone', async () => {
