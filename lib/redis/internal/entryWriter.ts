@@ -181,10 +181,9 @@ export class EntryWriter {
     this.flights++;
     this.inFlight += batch.length;
     const written = this.write(batch);
-    this.settled = this.settled
-      .then(() => written)
-      .then((retry) => this.settle(batch.length, retry))
-      .catch((e: unknown) => this.config.onError('xadd', e));
+    // Alone in flight, it settles when written; else after the flight before it.
+    const ready = this.flights === 1 ? written : this.settled.then(() => written);
+    this.settled = ready.then((retry) => this.settle(batch.length, retry)).catch((e: unknown) => this.config.onError('xadd', e));
   }
 
   /** A flight of `sent` entries settled; `retry`: those to write again. */
@@ -230,7 +229,11 @@ export class EntryWriter {
           if (p.attempted) pipeline.xrange(key, p.id, p.id);
           if (p.last !== undefined) lasts.set(p.last, p.id);
         }
-        if (lasts.size > 0) pipeline.hset(lastKey(prefix, shard), lasts);
+        if (lasts.size > 0) {
+          const pairs: string[] = [];
+          for (const [field, id] of lasts) pairs.push(field, id);
+          pipeline.hset(lastKey(prefix, shard), ...pairs);
+        }
         let results: [Error | null, unknown][] | null;
         try {
           results = await pipeline.exec();
