@@ -4,9 +4,12 @@
  * 300 ms, realtimes every 500 ms), a real `redis-server` started here (127.0.0.1, an ephemeral port, no persistence, a
  * temporary directory, stopped at the end), and N consumer processes (`redisMarketStreams`) on loopback, each
  * subscribing every topic of every pair through the typed `*Messages` streams (`tradeMessages`, `depthMessages`,
- * `realtimesMessages`, `klineMessages(…, '1m')`), beside one direct subscriber (`marketStreams` on the simulator) that
- * subscribes the same topics in the same run. Every part is its own process (this file, forked with a role), so each
- * one's CPU time (`process.cpuUsage`, over the measured window) is its own.
+ * `realtimesMessages`, `klineMessages(…, '1m')`). The yardstick, one direct subscriber (`marketStreams` on the
+ * simulator, the same topics), runs in windows of its own after the consumers' (`--direct=beside`: in the same
+ * windows, as before: on 2 cores it took a third of a core from the relay's processes while they were measured).
+ * Every part is its own process (this file, forked with a role), so each one's CPU time (`process.cpuUsage`, over the
+ * measured window) is its own. The children run this file transpiled to JavaScript (`.tmp/fanout-js`, see
+ * `benchChildFile`; `--ts-node` runs them under ts-node, whose compiler in each heap made GC pauses the p99).
  *
  * Reported per N (2 and 8), as medians of the rounds with their ranges:
  * - the latency the Redis hop adds: from the gateway's receive time (the entry's `r`, `Date.now()` of the gateway,
@@ -14,9 +17,14 @@
  *   performance.now()`: the same clock as `Date.now()`, below the ms); each consumer message is matched to its entry
  *   by symbol, topic and the frame's `sendTime` (the entries of the window read back with `XRANGE`); median and p99;
  * - the gateway's CPU share of one core, each consumer's, and a consumer's CPU per message as a ratio to the direct
- *   subscriber's (both count the same typed messages).
+ *   subscriber's (both count the same typed messages);
+ * - per round, each process's stalls (`stalls:` lines): its event loop's delay (p99, max) and its GC pauses (count,
+ *   total, longest, of which major), and its heap: where the added latency's tail comes from.
  *
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts [--quick] [--consumers=2,8] [--shards=4] [--rounds=3] [--seconds=10]
+ *     [--pairs=300] [--arrival=smooth|burst] [--direct=alone|beside] [--ts-node]
+ *   node -r ts-node/register/transpile-only spec/bench/fanout.ts --compare-gateway=DIR [--pairs=40] [--rounds=4] [--seconds=10]
+ *     [--redis-delay-ms=N] (two gateways side by side, this tree's and checkout DIR's: see `compareGateways`)
  *
  * Skipped with a line on stderr when `redis-server` is not on PATH. `FANOUT_PROF=gateway,consumer,direct` runs those
  * processes under `node --cpu-prof` (profiles in .tmp/prof-fanout; summarise with spec/bench/topFrames.js).
@@ -24,7 +32,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { median, percentile } from './stats';
 
@@ -43,6 +51,13 @@ const SYMBOLS = Array.from({ length: PAIRS }, (_, i) => `P${i}USDT`);
 const argArrival = /--arrival[= ](smooth|burst)/.exec(process.argv.join(' '));
 const ARRIVAL = (argArrival?.[1] ?? 'smooth') as 'smooth' | 'burst';
 const MARKET = ARRIVAL === 'smooth' ? ({ resubscribeRatePerSecond: 4000, subscribeBurst: 1, maxSymbolsPerFrame: 1 } as const) : ({ resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const);
+/**
+ * When the direct subscriber (the yardstick of a consumer's CPU per message) runs: `alone` (default), in windows of its
+ * own after the consumers' (it decodes the whole venue too: beside them it took a core's third from the relay's
+ * processes on this 2-core machine); `beside`: in the same windows as the consumers, as before.
+ */
+const argDirect = /--direct[= ](alone|beside)/.exec(process.argv.join(' '));
+const DIRECT = (argDirect?.[1] ?? 'alone') as 'alone' | 'beside';
 /** The consumers' subscriptions go to Redis, not to the venue: no pacing needed. */
 const RELAY_MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
 
@@ -51,6 +66,7 @@ interface ClientReport {
   readonly type: 'report';
   readonly cpuUs: number;
   readonly wallMs: number;
+  readonly stalls: Stalls;
   readonly messages: number;
   readonly byTopic: Record<string, number>;
   /** Per message: key `topic|symbol|sendTime` and arrival (epoch ms, sub-ms). */
@@ -116,18 +132,69 @@ const r2 = (x: number): number => Math.round(x * 100) / 100;
 /** Sends `m` to the parent. */
 const tell = (m: unknown): void => void process.send!(m as never);
 
-/** A window's CPU and wall time, started at `begin` and read at `end`. */
-function windowMeter(): { begin(): void; end(): { cpuUs: number; wallMs: number } } {
+/** Where a process's own stalls come from over a window: its event loop's delay and its GC pauses (ms). */
+interface Stalls {
+  readonly loopP50Ms: number;
+  readonly loopP99Ms: number;
+  readonly loopMaxMs: number;
+  readonly gcCount: number;
+  readonly gcTotalMs: number;
+  readonly gcMaxMs: number;
+  /** Of which major (mark-compact): count, total ms. */
+  readonly gcMajor: number;
+  readonly gcMajorMs: number;
+  /** The heap in use at the window's end, MB. */
+  readonly heapMb: number;
+}
+
+/** A window's CPU and wall time, started at `begin` and read at `end`, with the process's {@link Stalls}. */
+function windowMeter(): { begin(): void; end(): { cpuUs: number; wallMs: number; stalls: Stalls } } {
   let c0 = 0;
   let t0 = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  const gc: number[] = [];
+  const major: number[] = [];
+  let measuring = false;
+  new PerformanceObserver((list) => {
+    if (!measuring) return;
+    for (const e of list.getEntries()) {
+      gc.push(e.duration);
+      // NODE_PERFORMANCE_GC_MAJOR
+      if (((e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0) === 4) major.push(e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
   return {
     begin: () => {
       c0 = cpuUs();
       t0 = performance.now();
+      loop.reset();
+      loop.enable();
+      gc.length = 0;
+      major.length = 0;
+      measuring = true;
     },
-    end: () => ({ cpuUs: cpuUs() - c0, wallMs: performance.now() - t0 }),
+    end: () => {
+      loop.disable();
+      measuring = false;
+      const stalls: Stalls = {
+        loopP50Ms: loop.percentile(50) / 1e6,
+        loopP99Ms: loop.percentile(99) / 1e6,
+        loopMaxMs: loop.max / 1e6,
+        gcCount: gc.length,
+        gcTotalMs: gc.reduce((a, b) => a + b, 0),
+        gcMaxMs: Math.max(0, ...gc),
+        gcMajor: major.length,
+        gcMajorMs: major.reduce((a, b) => a + b, 0),
+        heapMb: process.memoryUsage().heapUsed / 1e6,
+      };
+      return { cpuUs: cpuUs() - c0, wallMs: performance.now() - t0, stalls };
+    },
   };
 }
+
+/** A process's stalls in a line: event-loop delay p99 / max, GC pauses. */
+const stallLine = (s: Stalls): string =>
+  `loop delay p99 ${r2(s.loopP99Ms)} max ${r2(s.loopMaxMs)} ms, GC ${s.gcCount} pauses ${r2(s.gcTotalMs)} ms (max ${r2(s.gcMaxMs)}; major ${s.gcMajor}, ${r2(s.gcMajorMs)} ms), heap ${Math.round(s.heapMb)} MB`;
 
 async function simChild(): Promise<void> {
   const { startSimulator } = await import('../../lib/simulator');
@@ -240,10 +307,42 @@ interface Child {
   stop(): Promise<void>;
 }
 
-function spawnChild(role: Role, args: readonly string[]): Child {
+/** The repository's root (this file is spec/bench/fanout.ts, or its transpiled copy under .tmp/fanout-js). */
+const ROOT = path.resolve(__dirname, __filename.endsWith('.ts') ? '../..' : '../../../..');
+
+/**
+ * The file the children run: this one transpiled to CommonJS JavaScript (with `lib/`, `spec/bench/`, `spec/helpers/`:
+ * TypeScript's `transpileModule`, what ts-node's transpile-only mode does, ahead of time) under `.tmp/fanout-js`, so
+ * that no child carries the TypeScript compiler in its heap: under ts-node each had 50-90 MB of heap (14-36 MB
+ * without), and its GC pauses were the added latency's p99. `--ts-node`: the children run this file under ts-node.
+ */
+let childFile: string | undefined;
+async function benchChildFile(): Promise<string> {
+  if (childFile !== undefined) return childFile;
+  if (!__filename.endsWith('.ts') || process.argv.includes('--ts-node')) return (childFile = __filename);
+  const ts = await import('typescript');
+  const { mkdirSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
+  const out = path.join(ROOT, '.tmp/fanout-js');
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  for (const dir of ['lib', 'spec/bench', 'spec/helpers']) {
+    for (const file of walk(path.join(ROOT, dir))) {
+      if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+      const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true };
+      const js = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions, fileName: file }).outputText;
+      const dest = path.join(out, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
+      mkdirSync(path.dirname(dest), { recursive: true });
+      writeFileSync(dest, js);
+    }
+  }
+  return (childFile = path.join(out, 'spec/bench/fanout.js'));
+}
+
+function spawnChild(role: Role, args: readonly string[], file = childFile ?? __filename): Child {
   const prof = (process.env['FANOUT_PROF'] ?? '').split(',').includes(role);
-  const execArgv = ['-r', 'ts-node/register/transpile-only', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(__dirname, '../../.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
-  const child = fork(__filename, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // ts-node only for a TypeScript file (a transpiled bench runs as plain JavaScript)
+  const execArgv = [...(file.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
+  const child = fork(file, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters: Array<(m: Record<string, unknown>) => void> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (m: Record<string, unknown>) => waiters.shift()?.(m));
@@ -350,6 +449,56 @@ async function receiveTimes(redisUrl: string, prefix: string, shards: number, fr
   return out;
 }
 
+/**
+ * Two gateways side by side (`--compare-gateway=DIR`): this tree's and the one in checkout `DIR` (its own
+ * `spec/bench/fanout.ts`, e.g. a `git archive` of an earlier commit with `node_modules` linked), following the same
+ * simulator into the same `redis-server` (each its own prefix) in the same windows, with a bare ioredis reader per
+ * gateway in this process: their CPU per entry and their `r` → read latency under the same load. On a machine shared
+ * with other work this is the comparison that holds (the load moves both alike). Returns the lines it logged.
+ */
+export async function compareGateways(otherDir: string, windows: number, seconds: number, shards: number, log: (line: string) => void, redisDelayMs = 0): Promise<void> {
+  const { startRedisServer } = await import('../helpers/redisServer');
+  const { startTcpProxy } = await import('../helpers/tcpProxy');
+  const redis = await startRedisServer();
+  // `--redis-delay-ms`: the gateways reach Redis through a proxy that delays Redis's answers (a Redis across a network)
+  const proxy = redisDelayMs > 0 ? await startTcpProxy(redis.port, { downstreamDelayMs: redisDelayMs }) : undefined;
+  const gatewayRedis = proxy === undefined ? redis.url() : `redis://127.0.0.1:${proxy.port}`;
+  // Both under ts-node (the other checkout's file is TypeScript): alike, whatever that costs.
+  const mine = path.join(ROOT, 'spec/bench/fanout.ts');
+  const sim = spawnChild('sim', [], mine);
+  const children: Child[] = [sim];
+  try {
+    const url = String((await sim.ready)['url']);
+    const other = path.resolve(otherDir, 'spec/bench/fanout.ts');
+    const gateways = [mine, other].map((file, i) => {
+      const args = ['--url', url, '--redis', gatewayRedis, '--prefix', `cmp${i}:`, '--shards', String(shards)];
+      return spawnChild('gateway', args, file);
+    });
+    children.push(...gateways);
+    await Promise.all(gateways.map((g) => g.ready));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    for (let w = 0; w < windows; w++) {
+      const loadAt = load();
+      const readers = await Promise.all(gateways.map((_, i) => bareReader(redis.url(), `cmp${i}:`, shards)));
+      for (const c of [sim, ...gateways]) c.send('begin');
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      const latencies = await Promise.all(readers.map((r) => r.stop()));
+      const [simReport, ...reports] = await Promise.all([sim, ...gateways].map((c) => c.request('end')));
+      const line = reports.map((rep, i) => {
+        const lat = latencies[i]!;
+        const name = i === 0 ? 'this tree' : otherDir;
+        return `${name}: ${r2(Number(rep['cpuUs']) / Number(rep['written']))} µs/entry, ${pct(Number(rep['cpuUs']) / 1000 / Number(rep['wallMs']))} ` +
+          `(${Math.round(Number(rep['written']) / (Number(rep['wallMs']) / 1000))} entries/s), r → read median ${r2(percentile(lat, 50))} ms p99 ${r2(percentile(lat, 99))} ms`;
+      });
+      log(`  window ${w + 1}, load ${loadAt}: ${line.join('; ')}; simulator ${pct(Number(simReport['cpuUs']) / 1000 / Number(simReport['wallMs']))}`);
+    }
+  } finally {
+    for (const c of children.reverse()) await c.stop().catch(() => undefined);
+    await proxy?.close();
+    await redis.stop();
+  }
+}
+
 export interface FanoutOptions {
   readonly consumers: readonly number[];
   readonly rounds: number;
@@ -369,6 +518,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
   const children: Child[] = [];
   const rows: FanoutRow[] = [];
   try {
+    await benchChildFile();
     const sim = spawnChild('sim', []);
     children.push(sim);
     const url = String((await sim.ready)['url']);
@@ -377,14 +527,26 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
     children.push(gateway);
     await gateway.ready;
     log(`fanout: simulator (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
+    /** The direct subscriber's rounds (alone, or beside the consumers with `--direct=beside`). */
+    const directRound = (report: ClientReport): { usPerMsg: number; latencyMedianMs: number; ratePerSec: number; mix: Record<string, number> } => {
+      const wallS = report.wallMs / 1000;
+      const latency = report.keys.map((k, i) => report.at[i]! - (Number(k.slice(k.lastIndexOf('|') + 1)) + 0.5)).sort((a, b) => a - b);
+      return {
+        usPerMsg: report.cpuUs / report.messages,
+        latencyMedianMs: r2(percentile(latency, 50)),
+        ratePerSec: Math.round(report.messages / wallS),
+        mix: Object.fromEntries(Object.entries(report.byTopic).map(([k, v]) => [k, Math.round(v / wallS)])),
+      };
+    };
+    const share = (rep: { cpuUs: number; wallMs: number }): number => rep.cpuUs / 1000 / rep.wallMs;
     for (const n of options.consumers) {
       const consumers = Array.from({ length: n }, () => spawnChild('consumer', ['--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]));
-      const direct = spawnChild('direct', ['--url', url]);
-      const clients = [...consumers, direct];
+      const beside = DIRECT === 'beside' ? [spawnChild('direct', ['--url', url])] : [];
+      const clients = [...consumers, ...beside];
       children.push(...clients);
       await Promise.all(clients.map((c) => c.ready));
       await new Promise((resolve) => setTimeout(resolve, 2000)); // warm-up: every topic live, JIT settled
-      const done: Round[] = [];
+      const relayRounds: Array<Omit<Round, 'directUsPerMsg' | 'ratio' | 'directLatencyMedianMs' | 'ratePerSec' | 'mix'> & { consumerMessages: number; directReport?: ClientReport }> = [];
       for (let r = 0; r < rounds; r++) {
         const loadAt = load();
         const beginMs = Date.now();
@@ -394,15 +556,10 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
         const bareAdded = await bare.stop();
         const [simReport, gwReport, ...reports] = await Promise.all([sim, gateway, ...clients].map((c) => c.request('end')));
         const consumerReports = reports.slice(0, n) as unknown as ClientReport[];
-        const directReport = reports[n] as unknown as ClientReport;
         const venueHop: number[] = [];
         const rTimes = await receiveTimes(redis.url(), prefix, shards, beginMs - 5000, venueHop);
         venueHop.sort((a, b) => a - b);
         const sendToConsumer = consumerReports[0]!.keys.map((k, i) => consumerReports[0]!.at[i]! - Number(k.slice(k.lastIndexOf('|') + 1))).sort((a, b) => a - b);
-        log(
-          `  diag: simulator sendTime → gateway r median ${percentile(venueHop, 50)} ms, p99 ${percentile(venueHop, 99)}; sendTime → consumer 1 median ${r2(percentile(sendToConsumer, 50))}; ` +
-            `gateway r → a bare ioredis XREAD in the bench process median ${r2(percentile(bareAdded, 50))} ms, p99 ${r2(percentile(bareAdded, 99))} (${bareAdded.length}); gateway queued ${String(gwReport['queued'])}`,
-        );
         const added: number[] = [];
         for (const rep of consumerReports) {
           for (let i = 0; i < rep.keys.length; i++) {
@@ -411,13 +568,13 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
           }
         }
         added.sort((a, b) => a - b);
-        const directLatency = directReport.keys.map((k, i) => directReport.at[i]! - (Number(k.slice(k.lastIndexOf('|') + 1)) + 0.5)).sort((a, b) => a - b);
-        const share = (rep: { cpuUs: number; wallMs: number }): number => rep.cpuUs / 1000 / rep.wallMs;
+        log(
+          `  diag: simulator sendTime → gateway r median ${percentile(venueHop, 50)} ms, p99 ${percentile(venueHop, 99)}; sendTime → consumer 1 median ${r2(percentile(sendToConsumer, 50))}; ` +
+            `gateway r → a bare ioredis XREAD in the bench process median ${r2(percentile(bareAdded, 50))} ms, p99 ${r2(percentile(bareAdded, 99))} (${bareAdded.length}); gateway queued ${String(gwReport['queued'])}\n` +
+            `  stalls: gateway ${stallLine(gwReport['stalls'] as Stalls)}; consumer 1 ${stallLine(consumerReports[0]!.stalls)}; simulator ${stallLine(simReport['stalls'] as Stalls)}`,
+        );
         const consumerUs = consumerReports.map((c) => c.cpuUs / c.messages);
-        const directUs = directReport.cpuUs / directReport.messages;
-        const wallS = directReport.wallMs / 1000;
-        const mix = Object.fromEntries(Object.entries(directReport.byTopic).map(([k, v]) => [k, Math.round(v / wallS)]));
-        const round: Round = {
+        const round = {
           addedMedianMs: r2(percentile(added, 50)),
           addedP99Ms: r2(percentile(added, 99)),
           matched: added.length,
@@ -426,24 +583,53 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
           bareMedianMs: r2(percentile(bareAdded, 50)),
           consumerShares: consumerReports.map(share),
           consumerUsPerMsg: median(consumerUs),
-          directUsPerMsg: directUs,
-          ratio: median(consumerUs) / directUs,
-          directLatencyMedianMs: r2(percentile(directLatency, 50)),
-          ratePerSec: Math.round(directReport.messages / wallS),
-          mix,
           load: loadAt,
+          consumerMessages: consumerReports.reduce((a, c) => a + c.messages, 0),
+          ...(beside.length > 0 && { directReport: reports[n] as unknown as ClientReport }),
         };
-        done.push(round);
-        const consumerMsgs = consumerReports.map((c) => c.messages);
+        relayRounds.push(round);
+        const gwRate = Math.round(Number(gwReport['written']) / (Number(gwReport['wallMs']) / 1000));
         log(
-          `  ${n} consumers, round ${r + 1}: load ${loadAt}; ${round.ratePerSec} msgs/s (${JSON.stringify(mix)}); added latency median ${round.addedMedianMs} ms, ` +
-            `p99 ${round.addedP99Ms} ms (${added.length} of ${consumerMsgs.reduce((a, b) => a + b, 0)} matched); gateway ${pct(round.gatewayShare)} ` +
+          `  ${n} consumers, round ${r + 1}: load ${loadAt}; gateway wrote ${gwRate} entries/s; added latency median ${round.addedMedianMs} ms, ` +
+            `p99 ${round.addedP99Ms} ms (${added.length} of ${round.consumerMessages} matched); gateway ${pct(round.gatewayShare)} ` +
             `(${String(gwReport['written'])} written, ${String(gwReport['dropped'])} dropped in all); consumers ${round.consumerShares.map(pct).join(', ')}; ` +
-            `µs/msg consumer ${r2(round.consumerUsPerMsg)} vs direct ${r2(directUs)} (x${r2(round.ratio)}); simulator ${pct(share(simReport as { cpuUs: number; wallMs: number }))}; ` +
-            `direct sendTime → message median ${round.directLatencyMedianMs} ms`,
+            `µs/msg consumer ${r2(round.consumerUsPerMsg)}; simulator ${pct(share(simReport as { cpuUs: number; wallMs: number }))}`,
         );
       }
       await Promise.all(clients.map((c) => c.stop()));
+      // The direct subscriber: beside the consumers (`--direct=beside`), or alone after them (the default), so that it
+      // does not take a core's share from the relay's processes while they are measured.
+      let directs = relayRounds.flatMap((r) => (r.directReport === undefined ? [] : [directRound(r.directReport)]));
+      if (DIRECT === 'alone') {
+        const direct = spawnChild('direct', ['--url', url]);
+        children.push(direct);
+        await direct.ready;
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        for (let r = 0; r < rounds; r++) {
+          const loadAt = load();
+          for (const c of [sim, direct]) c.send('begin');
+          await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+          const [simReport, directReport] = await Promise.all([sim, direct].map((c) => c.request('end')));
+          const d = directRound(directReport as unknown as ClientReport);
+          directs.push(d);
+          log(
+            `  direct subscriber alone, round ${r + 1}: load ${loadAt}; ${d.ratePerSec} msgs/s (${JSON.stringify(d.mix)}); µs/msg ${r2(d.usPerMsg)}; ` +
+              `sendTime → message median ${d.latencyMedianMs} ms; simulator ${pct(share(simReport as { cpuUs: number; wallMs: number }))}; ` +
+              `stalls ${stallLine((directReport as unknown as ClientReport).stalls)}`,
+          );
+        }
+        await direct.stop();
+      }
+      directs = directs.length > 0 ? directs : [{ usPerMsg: NaN, latencyMedianMs: NaN, ratePerSec: 0, mix: {} }];
+      const directUs = median(directs.map((d) => d.usPerMsg));
+      const done: Round[] = relayRounds.map((r) => ({
+        ...r,
+        directUsPerMsg: directUs,
+        ratio: r.consumerUsPerMsg / directUs,
+        directLatencyMedianMs: median(directs.map((d) => d.latencyMedianMs)),
+        ratePerSec: Math.round(r.consumerMessages / n / seconds),
+        mix: directs[directs.length >> 1]!.mix,
+      }));
       const allShares = done.flatMap((d) => d.consumerShares);
       rows.push({
         consumers: n,
@@ -459,7 +645,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
         bareMedianMs: spread(done.map((d) => d.bareMedianMs)),
         consumerShare: spread(allShares),
         consumerUsPerMsg: r2(median(done.map((d) => d.consumerUsPerMsg))),
-        directUsPerMsg: r2(median(done.map((d) => d.directUsPerMsg))),
+        directUsPerMsg: r2(directUs),
         ratio: spread(done.map((d) => d.ratio)),
         directLatencyMedianMs: median(done.map((d) => d.directLatencyMedianMs)),
         loads: done.map((d) => d.load),
@@ -509,7 +695,7 @@ export function fanoutTable(rows: readonly FanoutRow[]): string {
     '',
     `Venue: the simulator, ${PAIRS} pairs × trade, depth (200 levels), realtimes, kline_1m at the service's periods (300 ms; realtimes 500 ms), ${ARRIVAL} arrival; ` +
       `measured mix at the direct subscriber: ${mix}. Every process on this machine; consumers and the direct subscriber subscribe every topic ` +
-      `(typed *Messages streams). Load averages at each round: ${rows.map((r) => `${r.consumers}: ${r.loads.join(' / ')}`).join('; ')}.`,
+      `(typed *Messages streams); the direct subscriber ${DIRECT === 'alone' ? 'in windows of its own, after the consumers\'' : 'beside the consumers'}. Load averages at each round: ${rows.map((r) => `${r.consumers}: ${r.loads.join(' / ')}`).join('; ')}.`,
   ].join('\n');
 }
 
@@ -534,16 +720,22 @@ if (require.main === module) {
   else if (role === 'consumer') clientChild({ redis: argValue('redis')!, prefix: argValue('prefix')!, shards: shardsArg }).catch(fail);
   else if (role === 'direct') clientChild({ url: argValue('url')! }).catch(fail);
   else {
-    const quick = process.argv.includes('--quick');
-    const options: FanoutOptions = {
-      consumers: (argValue('consumers') ?? '2,8').split(',').map(Number),
-      rounds: Number(argValue('rounds') ?? (quick ? 2 : 3)),
-      seconds: Number(argValue('seconds') ?? (quick ? 5 : 10)),
-      shards: shardsArg,
-    };
-    fanoutBench(options, (line) => process.stderr.write(line + '\n')).then((rows) => {
-      if (rows !== undefined) process.stdout.write(fanoutTable(rows) + '\n');
-      process.exit(0);
-    }, fail);
+    const compare = argValue('compare-gateway');
+    if (compare !== undefined) {
+      const delay = Number(argValue('redis-delay-ms') ?? 0);
+      compareGateways(compare, Number(argValue('rounds') ?? 4), Number(argValue('seconds') ?? 10), shardsArg, (line) => process.stderr.write(line + '\n'), delay).then(() => process.exit(0), fail);
+    } else {
+      const quick = process.argv.includes('--quick');
+      const options: FanoutOptions = {
+        consumers: (argValue('consumers') ?? '2,8').split(',').map(Number),
+        rounds: Number(argValue('rounds') ?? (quick ? 2 : 3)),
+        seconds: Number(argValue('seconds') ?? (quick ? 5 : 10)),
+        shards: shardsArg,
+      };
+      fanoutBench(options, (line) => process.stderr.write(line + '\n')).then((rows) => {
+        if (rows !== undefined) process.stdout.write(fanoutTable(rows) + '\n');
+        process.exit(0);
+      }, fail);
+    }
   }
 }
