@@ -21,12 +21,18 @@
  * - per round, each process's stalls (`stalls:` lines): its event loop's delay (p99, max) and its GC pauses (count,
  *   total, longest, of which major), and its heap: where the added latency's tail comes from.
  *
+ * The venue is the simulator itself by default; `--venue=replay` records its frames (every topic of every pair, 4 s)
+ * and serves them again from a small server at the service's periods (`replayVenue`): the simulator's frames at ~7 % of
+ * a core instead of its 50-80 % (it generates every book), and at the full push rate (~3 600 msgs/s for 300 pairs,
+ * where the simulator reached 2 340 on a quiet machine: its own CPU was the cap).
+ *
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts [--quick] [--consumers=2,8] [--shards=4] [--rounds=3] [--seconds=10]
- *     [--pairs=300] [--arrival=smooth|burst] [--direct=alone|beside] [--ts-node]
+ *     [--pairs=300] [--arrival=smooth|burst] [--direct=alone|beside] [--venue=simulator|replay] [--ts-node]
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts --compare-gateway=DIR [--pairs=40] [--rounds=4] [--seconds=10]
  *     [--redis-delay-ms=N] (two gateways side by side, this tree's and checkout DIR's: see `compareGateways`)
  *
- * Skipped with a line on stderr when `redis-server` is not on PATH. `FANOUT_PROF=gateway,consumer,direct` runs those
+ * Skipped with a line on stderr when `redis-server` is not on PATH. `FANOUT_NODE_FLAGS='--single-threaded-gc …'` passes
+ * Node / V8 flags to every child. `FANOUT_PROF=gateway,consumer,direct` runs those
  * processes under `node --cpu-prof` (profiles in .tmp/prof-fanout; summarise with spec/bench/topFrames.js).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -58,6 +64,12 @@ const MARKET = ARRIVAL === 'smooth' ? ({ resubscribeRatePerSecond: 4000, subscri
  */
 const argDirect = /--direct[= ](alone|beside)/.exec(process.argv.join(' '));
 const DIRECT = (argDirect?.[1] ?? 'alone') as 'alone' | 'beside';
+/**
+ * The venue: `simulator` (default), or `replay`: the simulator's frames recorded for a few seconds at start, then served
+ * by a small server in its place (see `replayVenue`), so that the venue costs little of the machine's two cores.
+ */
+const argVenue = /--venue[= ](simulator|replay)/.exec(process.argv.join(' '));
+const VENUE = (argVenue?.[1] ?? 'simulator') as 'simulator' | 'replay';
 /** The consumers' subscriptions go to Redis, not to the venue: no pacing needed. */
 const RELAY_MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
 
@@ -200,12 +212,106 @@ async function simChild(): Promise<void> {
   const { startSimulator } = await import('../../lib/simulator');
   const sim = await startSimulator({ symbols: SYMBOLS, seed: 28 });
   const meter = windowMeter();
-  tell({ type: 'ready', url: sim.publicStreamUrl });
+  let venue = { url: sim.publicStreamUrl, close: () => sim.close() };
+  if (VENUE === 'replay') {
+    const frames = await captureFrames(sim.publicStreamUrl);
+    await sim.close();
+    venue = await replayVenue(frames);
+  }
+  tell({ type: 'ready', url: venue.url });
   process.on('message', (m: { type: string }) => {
     if (m.type === 'begin') meter.begin();
     if (m.type === 'end') tell({ type: 'report', ...meter.end() });
-    if (m.type === 'stop') void sim.close().then(() => process.exit(0));
+    if (m.type === 'stop') void venue.close().then(() => process.exit(0));
   });
+}
+
+/** How long `--venue=replay` records the simulator's frames before serving them, ms. */
+const CAPTURE_MS = 4000;
+
+/**
+ * `--venue=replay`: the simulator's own frames, every topic of every pair for {@link CAPTURE_MS}, each kept without its
+ * envelope's tail (`"f"`, `"sendTime"`, `"shared"`, `"id"`: written again at each push), by `symbol|request topic`.
+ */
+async function captureFrames(url: string): Promise<Map<string, string[]>> {
+  const frames = new Map<string, string[]>();
+  const firsts = new Map<string, string[]>();
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  let id = 0;
+  for (const topic of TOPICS) {
+    for (let i = 0; i < SYMBOLS.length; i += 20) {
+      socket.send(JSON.stringify({ id: String(++id), event: 'sub', symbol: SYMBOLS.slice(i, i + 20).join(','), topic, params: { binary: false } }));
+    }
+  }
+  socket.on('message', (data: Buffer) => {
+    const text = data.toString();
+    const m = JSON.parse(text) as { symbol?: string; topic?: string; params?: { klineType?: string }; f?: boolean };
+    if (typeof m.symbol !== 'string' || typeof m.topic !== 'string') return;
+    const key = `${m.symbol}|${m.topic === 'kline' ? `kline_${m.params?.klineType}` : m.topic}`;
+    const into = m.f === true ? firsts : frames;
+    const list = into.get(key) ?? [];
+    list.push(text.slice(0, text.lastIndexOf(']') + 1));
+    into.set(key, list);
+  });
+  await new Promise((resolve) => setTimeout(resolve, CAPTURE_MS));
+  socket.close();
+  // a topic that sent only its first message (a quiet pair's trades) replays that one
+  for (const [key, list] of firsts) if (!frames.has(key)) frames.set(key, list);
+  return frames;
+}
+
+/**
+ * `--venue=replay`: a websocket server that answers pings and `sub` / `cancel` as the simulator does and pushes each
+ * subscribed topic's captured frames in turn at the topic's period (realtimes 500 ms, the others 300 ms; the first at
+ * once, `"f":true`), each with a new `sendTime` and the request's `id`: the simulator's frames without its cost (it
+ * generated each book, ~57 % of a core at the whole venue).
+ */
+async function replayVenue(frames: ReadonlyMap<string, readonly string[]>): Promise<{ url: string; close: () => Promise<void> }> {
+  const { WebSocketServer } = await import('ws');
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  server.on('connection', (peer) => {
+    const subs = new Map<string, NodeJS.Timeout>();
+    const stop = (key: string): void => {
+      clearInterval(subs.get(key));
+      subs.delete(key);
+    };
+    peer.on('close', () => [...subs.keys()].forEach(stop));
+    peer.on('message', (data: Buffer) => {
+      let m: { ping?: unknown; event?: unknown; symbol?: unknown; topic?: unknown; id?: unknown };
+      try {
+        m = JSON.parse(data.toString()) as typeof m;
+      } catch {
+        return;
+      }
+      if (m.ping !== undefined) return peer.send(`{"pong":${Date.now()}}`);
+      if (typeof m.symbol !== 'string' || typeof m.topic !== 'string') return;
+      const { topic } = m;
+      const id = String(m.id);
+      for (const symbol of m.symbol.split(',')) {
+        const key = `${symbol}|${topic}`;
+        stop(key);
+        const list = frames.get(key);
+        if (m.event !== 'sub' || list === undefined) continue;
+        let at = 0;
+        const push = (): void => {
+          const first = at === 0;
+          peer.send(`${list[at++ % list.length]},"f":${first},"sendTime":${Date.now()},"shared":false,"id":"${id}"}`);
+        };
+        push();
+        subs.set(key, setInterval(push, topic === 'realtimes' ? 500 : 300));
+      }
+    });
+  });
+  const { port } = server.address() as { port: number };
+  return {
+    url: `ws://127.0.0.1:${port}/quote/ws/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function gatewayChild(url: string, redis: string, prefix: string, shards: number): Promise<void> {
@@ -341,8 +447,10 @@ async function benchChildFile(): Promise<string> {
 function spawnChild(role: Role, args: readonly string[], file = childFile ?? __filename): Child {
   const prof = (process.env['FANOUT_PROF'] ?? '').split(',').includes(role);
   // ts-node only for a TypeScript file (a transpiled bench runs as plain JavaScript)
-  const execArgv = [...(file.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
-  const child = fork(file, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // FANOUT_NODE_FLAGS: V8 / Node flags for every child (e.g. `--single-threaded-gc`, `--max-semi-space-size=64`)
+  const flags = (process.env['FANOUT_NODE_FLAGS'] ?? '').split(' ').filter((f) => f !== '');
+  const execArgv = [...flags, ...(file.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
+  const child = fork(file, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, '--venue', VENUE, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters: Array<(m: Record<string, unknown>) => void> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (m: Record<string, unknown>) => waiters.shift()?.(m));
@@ -526,7 +634,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
     const gateway = spawnChild('gateway', ['--url', url, '--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]);
     children.push(gateway);
     await gateway.ready;
-    log(`fanout: simulator (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
+    log(`fanout: ${VENUE === 'replay' ? "the simulator's frames, replayed" : 'simulator'} (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
     /** The direct subscriber's rounds (alone, or beside the consumers with `--direct=beside`). */
     const directRound = (report: ClientReport): { usPerMsg: number; latencyMedianMs: number; ratePerSec: number; mix: Record<string, number> } => {
       const wallS = report.wallMs / 1000;
