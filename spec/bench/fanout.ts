@@ -9,7 +9,7 @@
  * windows, as before: on 2 cores it took a third of a core from the relay's processes while they were measured).
  * Every part is its own process (this file, forked with a role), so each one's CPU time (`process.cpuUsage`, over the
  * measured window) is its own. The children run this file transpiled to JavaScript (`.tmp/fanout-js`, see
- * `benchChildFile`; `--ts-node` runs them under ts-node, whose compiler in each heap made GC pauses the p99).
+ * `benchChildFile`; `--ts-node` runs them under ts-node, as before: the TypeScript compiler then sits in each heap).
  *
  * Reported per N (2 and 8), as medians of the rounds with their ranges:
  * - the latency the Redis hop adds: from the gateway's receive time (the entry's `r`, `Date.now()` of the gateway,
@@ -419,8 +419,9 @@ const ROOT = path.resolve(__dirname, __filename.endsWith('.ts') ? '../..' : '../
 /**
  * The file the children run: this one transpiled to CommonJS JavaScript (with `lib/`, `spec/bench/`, `spec/helpers/`:
  * TypeScript's `transpileModule`, what ts-node's transpile-only mode does, ahead of time) under `.tmp/fanout-js`, so
- * that no child carries the TypeScript compiler in its heap: under ts-node each had 50-90 MB of heap (14-36 MB
- * without), and its GC pauses were the added latency's p99. `--ts-node`: the children run this file under ts-node.
+ * that no child carries the TypeScript compiler in its heap, as no deployment does: the gateway's heap was 48-78 MB
+ * under ts-node, 14-36 MB transpiled (GC pauses of the gateway and the consumers make the added latency's p99: the
+ * `stalls:` lines). `--ts-node`: the children run this file under ts-node.
  */
 let childFile: string | undefined;
 async function benchChildFile(): Promise<string> {
