@@ -27,7 +27,7 @@
  * where the simulator reached 2 340 on a quiet machine: its own CPU was the cap).
  *
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts [--quick] [--consumers=2,8] [--shards=4] [--rounds=3] [--seconds=10]
- *     [--pairs=300] [--arrival=smooth|burst] [--direct=alone|beside] [--venue=simulator|replay] [--ts-node]
+ *     [--pairs=300] [--periods=issue|trade:N,kline:N,realtimes:N,depth:N] [--arrival=smooth|burst] [--direct=alone|beside] [--venue=simulator|replay] [--ts-node]
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts --compare-gateway=DIR [--pairs=40] [--rounds=4] [--seconds=10]
  *     [--redis-delay-ms=N] (two gateways side by side, this tree's and checkout DIR's: see `compareGateways`)
  *
@@ -70,6 +70,25 @@ const DIRECT = (argDirect?.[1] ?? 'alone') as 'alone' | 'beside';
  */
 const argVenue = /--venue[= ](simulator|replay)/.exec(process.argv.join(' '));
 const VENUE = (argVenue?.[1] ?? 'simulator') as 'simulator' | 'replay';
+/**
+ * The simulator's push periods (`--periods=trade:1000,kline:1000,realtimes:1000,depth:2000`), or `--periods=issue`: the
+ * venue issue 28 measured its targets against (~1 070 msgs/s with ~100-200 books/s: every topic once a second, books
+ * every 2 s, 1 050 msgs/s with 150 books/s at 300 pairs). Default: the service's periods (SPEC: trade, kline and depth
+ * every 300 ms, realtimes every 500 ms), every topic pushing at every period (~3 200-3 600 msgs/s, ~1 000 books/s at
+ * 300 pairs), which the real service sends only when every pair is busy.
+ */
+const argPeriods = /--periods[= ]([\w:,]+)/.exec(process.argv.join(' '));
+const PERIODS_ARG = argPeriods?.[1];
+const PERIODS: Partial<Record<'trade' | 'kline' | 'realtimes' | 'depth', number>> =
+  PERIODS_ARG === undefined
+    ? {}
+    : PERIODS_ARG === 'issue'
+      ? { trade: 1000, kline: 1000, realtimes: 1000, depth: 2000 }
+      : Object.fromEntries(PERIODS_ARG.split(',').map((kv) => kv.split(':')).map(([k, v]) => [k, Number(v)]));
+const periodsText = (): string =>
+  PERIODS_ARG === undefined
+    ? "the service's periods (300 ms; realtimes 500 ms)"
+    : `periods ${['trade', 'kline', 'realtimes', 'depth'].map((k) => `${k} ${PERIODS[k as keyof typeof PERIODS] ?? (k === 'realtimes' ? 500 : 300)} ms`).join(', ')}${PERIODS_ARG === 'issue' ? " (--periods=issue: issue 28's measured venue)" : ''}`;
 /** The consumers' subscriptions go to Redis, not to the venue: no pacing needed. */
 const RELAY_MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
 
@@ -210,7 +229,7 @@ const stallLine = (s: Stalls): string =>
 
 async function simChild(): Promise<void> {
   const { startSimulator } = await import('../../lib/simulator');
-  const sim = await startSimulator({ symbols: SYMBOLS, seed: 28 });
+  const sim = await startSimulator({ symbols: SYMBOLS, seed: 28, periodsMs: PERIODS });
   const meter = windowMeter();
   let venue = { url: sim.publicStreamUrl, close: () => sim.close() };
   if (VENUE === 'replay') {
@@ -451,7 +470,7 @@ function spawnChild(role: Role, args: readonly string[], file = childFile ?? __f
   // FANOUT_NODE_FLAGS: V8 / Node flags for every child (e.g. `--single-threaded-gc`, `--max-semi-space-size=64`)
   const flags = (process.env['FANOUT_NODE_FLAGS'] ?? '').split(' ').filter((f) => f !== '');
   const execArgv = [...flags, ...(file.endsWith('.ts') ? ['-r', 'ts-node/register/transpile-only'] : []), ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, '.tmp/prof-fanout')}`, `--cpu-prof-name=${role}-${process.hrtime.bigint()}.cpuprofile`] : [])];
-  const child = fork(file, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, '--venue', VENUE, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(file, ['--role', role, '--pairs', String(PAIRS), '--arrival', ARRIVAL, '--venue', VENUE, ...(PERIODS_ARG === undefined ? [] : ['--periods', PERIODS_ARG]), ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters: Array<(m: Record<string, unknown>) => void> = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (m: Record<string, unknown>) => waiters.shift()?.(m));
@@ -802,7 +821,7 @@ export function fanoutTable(rows: readonly FanoutRow[]): string {
     ...body,
     ...targets,
     '',
-    `Venue: the simulator, ${PAIRS} pairs × trade, depth (200 levels), realtimes, kline_1m at the service's periods (300 ms; realtimes 500 ms), ${ARRIVAL} arrival; ` +
+    `Venue: the simulator, ${PAIRS} pairs × trade, depth (200 levels), realtimes, kline_1m at ${periodsText()}, ${ARRIVAL} arrival; ` +
       `measured mix at the direct subscriber: ${mix}. Every process on this machine; consumers and the direct subscriber subscribe every topic ` +
       `(typed *Messages streams); the direct subscriber ${DIRECT === 'alone' ? 'in windows of its own, after the consumers\'' : 'beside the consumers'}. Load averages at each round: ${rows.map((r) => `${r.consumers}: ${r.loads.join(' / ')}`).join('; ')}.`,
   ].join('\n');
