@@ -1,6 +1,7 @@
 /**
- * The slow, CI-only group: the short chaos soak and the secret sweep (`npm run test:slow`; `.ci/run` runs it
- * after `npm test`).
+ * The slow group (`npm run test:slow`; `.ci/run` runs it after `npm test`): the suites `jest.config.js` lists in
+ * `SLOW_SUITES` and `SLOW_FILES`, one at a time (jest's default on two cores), as the timed and process-driven ones
+ * want.
  * @type {import('jest').Config}
  */
 const base = require('./jest.config.js');
@@ -10,5 +11,5 @@ module.exports = {
   roots: base.roots,
   transform: base.transform,
   testTimeout: base.testTimeout,
-  testMatch: base.SLOW_SUITES.map((dir) => `<rootDir>${dir}**/*.spec.ts`),
+  testMatch: [...base.SLOW_SUITES.map((dir) => `<rootDir>${dir}**/*.spec.ts`), ...base.SLOW_FILES.map((file) => `<rootDir>${file}`)],
 };
