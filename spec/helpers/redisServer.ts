@@ -25,22 +25,32 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** Whether `redis-server` is on PATH. */
-export function hasRedisServer(): boolean {
+/** Whether `command` is on PATH (it answers `--version`). */
+function onPath(command: string): boolean {
   try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
 }
 
+/** `describe` when `available`, else `describe.skip` with a console message saying what is `missing`. */
+function describeIf(available: boolean, name: string, missing: string, body: () => void): void {
+  if (available) return describe(name, body);
+  // eslint-disable-next-line no-console
+  console.warn(`${name}: skipped, ${missing} (apt-get install -y redis-server; .ci/run installs it)`);
+  describe.skip(name, body);
+}
+
+/** Whether `redis-server` is on PATH. */
+export function hasRedisServer(): boolean {
+  return onPath('redis-server');
+}
+
 /** `describe`, or `describe.skip` with a console message when `redis-server` is absent. */
 export function describeWithRedis(name: string, body: () => void): void {
-  if (hasRedisServer()) return describe(name, body);
-  // eslint-disable-next-line no-console
-  console.warn(`${name}: skipped, redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)`);
-  describe.skip(name, body);
+  describeIf(hasRedisServer(), name, 'redis-server is not installed', body);
 }
 
 /** A loopback port free at the time of asking (nothing listens on it until something binds it). */
@@ -115,20 +125,12 @@ export function startRedisServers(n: number, args: readonly string[] = []): Prom
 
 /** Whether `redis-cli` is on PATH (a cluster is created with it). */
 export function hasRedisCli(): boolean {
-  try {
-    execFileSync('redis-cli', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  return onPath('redis-cli');
 }
 
 /** `describe`, or `describe.skip` with a console message when `redis-server` or `redis-cli` is absent. */
 export function describeWithRedisCluster(name: string, body: () => void): void {
-  if (hasRedisServer() && hasRedisCli()) return describe(name, body);
-  // eslint-disable-next-line no-console
-  console.warn(`${name}: skipped, a Redis Cluster needs redis-server and redis-cli (apt-get install -y redis-server; .ci/run installs it)`);
-  describe.skip(name, body);
+  describeIf(hasRedisServer() && hasRedisCli(), name, 'a Redis Cluster needs redis-server and redis-cli', body);
 }
 
 /** A Redis Cluster on loopback: its nodes, the seed URLs, the master serving a key, and a stop. */
