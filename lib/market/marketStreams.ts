@@ -38,7 +38,7 @@ import { restTrades } from './internal/restTrades';
 import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import { marketFeed } from './internal/marketFeed';
-import { marketFrameReader } from './internal/marketFrameReader';
+import { type MarketFrameReader, marketFrameReader } from './internal/marketFrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
@@ -369,7 +369,7 @@ function positive(option: string, value: number, integer: boolean): number {
  * ```
  */
 export function marketStreams(config: MarketStreamsConfig): MarketStreams {
-  return openMarketStreams(config, false).api;
+  return openMarketStreams(config, undefined).api;
 }
 
 /**
@@ -392,15 +392,18 @@ export interface ForwardingMarketStreams {
  * from its text without its records (`forwardingFrameReader`), so a book costs a few µs rather than its parse and
  * level checks. @internal
  */
-export function forwardingMarketStreams(config: MarketStreamsConfig): ForwardingMarketStreams {
-  const { api, hold } = openMarketStreams(config, true);
+export function forwardingMarketStreams(
+  config: MarketStreamsConfig,
+  envelopeOf?: (text: string) => Record<string, unknown> | undefined,
+): ForwardingMarketStreams {
+  const { api, hold } = openMarketStreams(config, forwardingFrameReader(envelopeOf));
   return { hold, status$: api.status$, errors$: api.errors$ };
 }
 
-/** The streams of `config`; `forwarding`: frames are read by `forwardingFrameReader` (for `hold`). */
+/** The streams of `config`; `forwarding`: the frame reader of a forwarding connection (`forwardingFrameReader`, for `hold`). */
 function openMarketStreams(
   config: MarketStreamsConfig,
-  forwarding: boolean,
+  forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const {
     url,
@@ -445,7 +448,7 @@ function openMarketStreams(
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
     {
       exactIntegers: 'on-demand',
-      readFrame: forwarding ? forwardingFrameReader : marketFrameReader(),
+      readFrame: forwarding ?? marketFrameReader(),
       sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
     },
   );

@@ -9,6 +9,7 @@ import type { WebSocketCtor } from '../socket/webSocketLike';
 import { EntryWriter } from './internal/entryWriter';
 import { tapWebSocketCtor } from '../node/internal/tapWebSocketCtor';
 import { frameRoute } from './internal/frameRoute';
+import { envelopeHead } from '../market/internal/envelopeHead';
 import { checkTarget, openRedis } from './internal/openRedis';
 import { shardOf, streamKey } from './marketKeys';
 import { RedisRelayError, relayError, targetSecrets } from './redisRelayError';
@@ -228,7 +229,10 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     frame: (data) => {
       if (typeof data !== 'string') return;
       const text = data;
-      const route = frameRoute(text);
+      const head = envelopeHead(text);
+      // The connection reads the same frame next (the tap hands it on after this call): it takes this envelope.
+      routed = head === undefined ? undefined : { text, head };
+      const route = frameRoute(text, head);
       if (route !== undefined) writer.message(shardOf(route.symbol, shards), route.symbol, route.topic, text, scheduler.now());
     },
     opened: () => {
@@ -241,7 +245,15 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
   // The topics are held (subscribed, resubscribed, paced, quarantined as by `marketStreams`) without reading their
   // records: the frames are the consumers' to decode. A venue trade gap is judged by each consumer's `trades()`, from
   // the venue's replay that reaches it as it reached the gateway.
-  const market = forwardingMarketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false });
+  // The envelope the tap read to route a frame, for the connection's own read of that frame (one parse a frame; the
+  // route is taken before the connection's check writes into it).
+  let routed: { readonly text: string; readonly head: Record<string, unknown> } | undefined;
+  const envelopeOf = (text: string): Record<string, unknown> | undefined => {
+    const last = routed;
+    routed = undefined;
+    return last !== undefined && last.text === text ? last.head : envelopeHead(text);
+  };
+  const market = forwardingMarketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false }, envelopeOf);
   const subscriptions = new Subscription();
   subscriptions.add(market.errors$.subscribe(errors));
 

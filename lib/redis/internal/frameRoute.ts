@@ -6,13 +6,15 @@ import { envelopeHead } from '../../market/internal/envelopeHead';
  * before `"data":[` and after the records, a 9.4 KB book costs ~1 µs instead of a whole `JSON.parse`, which was a
  * third of the gateway's CPU: issue 28's fan-out bench); any other frame is parsed whole, as before. The frame itself
  * is published verbatim either way (its body is the consumers' `marketStreams` to check, as a direct subscriber's
- * would). @internal
+ * would). `head`: the frame's `envelopeHead`, when the caller has it. @internal
  */
-export function frameRoute(text: string): { readonly symbol: string; readonly topic: string } | undefined {
+export function frameRoute(
+  text: string,
+  head: Record<string, unknown> | undefined = envelopeHead(text),
+): { readonly symbol: string; readonly topic: string } | undefined {
+  if (head !== undefined) return routeOf(head, true);
   // Not a data frame: heartbeats and error frames are short and carry no `"topic"`.
   if (!text.includes('"topic"')) return undefined;
-  const head = envelopeHead(text);
-  if (head !== undefined) return routeOf(head, true);
   let message: unknown;
   try {
     message = JSON.parse(text);

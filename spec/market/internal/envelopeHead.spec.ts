@@ -69,7 +69,7 @@ describe('envelopeHead', () => {
 
 describe('forwardingFrameReader', () => {
   it('reads a data message without its records', () => {
-    const read = forwardingFrameReader('{"symbol":"A","topic":"trade","data":[{"v":"not checked"}],"f":"true","sendTime":3,"id":12}');
+    const read = forwardingFrameReader()('{"symbol":"A","topic":"trade","data":[{"v":"not checked"}],"f":"true","sendTime":3,"id":12}');
     expect(read).toBeInstanceOf(ReadMessage);
     expect((read as ReadMessage).envelope).toEqual({ symbol: 'A', topic: 'trade', data: [], f: true, sendTime: 3, id: '12' });
   });
@@ -79,6 +79,6 @@ describe('forwardingFrameReader', () => {
     ['an envelope that fails its check', '{"symbol":"A","topic":7,"data":[]}'],
     ['a heartbeat', '{"ping":1}'],
   ])('leaves %s to the general path', (_, text) => {
-    expect(forwardingFrameReader(text)).toBe(FAIL);
+    expect(forwardingFrameReader()(text)).toBe(FAIL);
   });
 });
