@@ -234,7 +234,9 @@ describe('ordersState', () => {
       from(reports).pipe(ordersState()).subscribe((m) => seen.push(m));
       expect(seen).toHaveLength(open + 3);
       const maps = seen.map((m) => {
-        const inner = (m as unknown as { readonly orders: unknown }).orders;
+        // (the state's map, kept under its one own symbol)
+        const [key] = Object.getOwnPropertySymbols(m);
+        const inner = (m as unknown as Record<symbol, unknown>)[key!];
         expect(inner).toBeInstanceOf(PersistentMap);
         return inner as PersistentMap<OrderState>;
       });
