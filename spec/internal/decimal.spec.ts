@@ -4,6 +4,7 @@ import {
   compareDecimal,
   compareDigits,
   divideSmall,
+  exactQuotient,
   isDecimal,
   isDecimalGrammar,
   isNonNegativeDecimal,
@@ -314,5 +315,49 @@ describe('divideSmall (the double long division behind divideDecimal)', () => {
     for (const [a, b] of [['-1', '3'], ['1e2', '3'], ['1', '0'], ['1', '0.000'], ['.5', '1'], ['5.', '1'], ['', '1'], ['1', '9007199254740993']]) {
       expect([a, b, divideSmall(a!, b!, 18)]).toEqual([a, b, undefined]);
     }
+  });
+
+  describe('exactQuotient (an average price checked by one multiplication)', () => {
+    const decimal = fc.record({ units: fc.oneof(fc.bigInt({ min: 0n, max: 10n ** 6n }), fc.bigInt({ min: 0n, max: 2n ** 54n })), scale: fc.integer({ min: 0, max: 20 }) });
+    /** b × c exactly, as a decimal. */
+    const times = (b: { units: bigint; scale: number }, c: { units: bigint; scale: number }) => ({ units: b.units * c.units, scale: b.scale + c.scale });
+
+    it('answers what the division answers, or nothing (property: random candidates and exact ones)', () => {
+      let answered = 0;
+      fc.assert(
+        fc.property(
+          decimal,
+          decimal.filter((d) => d.units > 0n),
+          decimal,
+          fc.boolean(),
+          fc.integer({ min: 0, max: 24 }),
+          fc.integer({ min: 0, max: 2 }),
+          fc.integer({ min: 0, max: 2 }),
+          (x, b, c, exact, digits, padC, padA) => {
+            // `a` is b × c (so c is the quotient, when c has no more than `digits` fraction digits) or any number
+            const a = exact ? times(b, c) : x;
+            const got = exactQuotient(text(a, padA), text(b, 0), text(c, padC), digits);
+            if (got === undefined) return;
+            answered++;
+            expect(got).toBe(model(a, b, digits));
+          },
+        ),
+        { numRuns: 5000 },
+      );
+      expect(answered).toBeGreaterThan(250); // about 10 % of the runs
+    });
+
+    it("answers a fill's average at its price, and leaves the rest to the division", () => {
+      expect(exactQuotient('0.05132205', '0.50000000', '0.10264410', 18)).toBe('0.1026441');
+      expect(exactQuotient('15000.05', '0.5', '30000.10', 18)).toBe('30000.1');
+      expect(exactQuotient('76321.5', '1.000', '076321.500', 18)).toBe('76321.5');
+      expect(exactQuotient('300', '10', '30.0', 18)).toBe('30');
+      expect(exactQuotient('0', '3', '0.000', 18)).toBe('0');
+      expect(exactQuotient('1', '8', '0.125', 2)).toBeUndefined(); // truncated to 0.12: the division says so
+      // not the quotient, or not plain text
+      for (const [a, b, c] of [['10', '3', '3.333333333333333333'], ['1', '1', '1.1'], ['1', '0', '1'], ['-1', '1', '-1'], ['1', '1', '1e0'], ['1', '1', ''], ['1', '1', '.5']]) {
+        expect([a, b, c, exactQuotient(a!, b!, c!, 18)]).toEqual([a, b, c, undefined]);
+      }
+    });
   });
 });
