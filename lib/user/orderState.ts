@@ -1,7 +1,7 @@
 import { type ExecutionReport, type OrderSide, type OrderStatus, OrderStatusCodec } from '../codecs/executionReport';
 import { averagePrice } from '../codecs/decimal';
 import type { RestOrder } from '../codecs/rest/order';
-import { compareDecimal, type DecimalText, isDecimalGrammar } from '../internal/decimal';
+import { compareDecimal, type DecimalText, exactQuotient, isDecimalGrammar } from '../internal/decimal';
 
 /**
  * The current state of one order, folded from its execution reports by {@link ordersState}.
@@ -89,19 +89,33 @@ export function compareReports(a: ExecutionReport, b: ExecutionReport): number {
   );
 }
 
+/** Most fraction digits of an order state's average price. */
+const AVERAGE_DIGITS = 18;
+
+/**
+ * The average price `Z / z` of a fill (exact decimal text, as {@link averagePrice} answers it), `near` a report of
+ * its order: the report's own average `V`, else its last price `L`, when that is the quotient exactly (checked by
+ * one exact multiplication: a limit order filled at its price, the usual case), else the division.
+ * @internal
+ */
+export function fillAverage(Z: string, z: string, near: ExecutionReport): string | undefined {
+  const candidate = near.V || near.L;
+  return (candidate && exactQuotient(Z, z, candidate, AVERAGE_DIGITS)) || averagePrice(Z, z, AVERAGE_DIGITS);
+}
+
 /**
  * Applies one execution report to the state of its order (`undefined` = not seen yet). Returns the same
  * state object when the report changes nothing (a duplicate or a stale update). `averageOf` computes the
- * average price of a new fill (default {@link averagePrice}; the user stream's unobserved fold passes a
+ * average price of a new fill (default {@link fillAverage}; the user stream's unobserved fold passes a
  * stand-in and computes the average once per order at the end of a batch).
  * @internal
  */
 export function applyExecutionReport(
   state: OrderState | undefined,
   report: ExecutionReport,
-  averageOf: (Z: string, z: string) => string | undefined = averagePrice,
+  averageOf: (Z: string, z: string, near: ExecutionReport) => string | undefined = fillAverage,
 ): OrderState {
-  if (state === undefined) return fromReport(report, report.z, report.Z, averageOf(report.Z, report.z));
+  if (state === undefined) return fromReport(report, report.z, report.Z, averageOf(report.Z, report.z, report));
   const newer = compareReports(report, state.report) > 0;
   const fillsMore =
     (compareDecimal(report.z, state.filledQuantity) ||
@@ -110,7 +124,7 @@ export function applyExecutionReport(
       compareText(report.Z, state.filledQuoteQuantity)) > 0;
   if (!newer && !fillsMore) return state;
   if (!fillsMore) return fromReport(report, state.filledQuantity, state.filledQuoteQuantity, state.averagePrice);
-  return fromReport(newer ? report : state.report, report.z, report.Z, averageOf(report.Z, report.z));
+  return fromReport(newer ? report : state.report, report.z, report.Z, averageOf(report.Z, report.z, report));
 }
 
 /** The state an order's `report` gives, with the fill `(z, Z)` and its `average` price. */

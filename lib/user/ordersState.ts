@@ -1,8 +1,7 @@
 import { defer, filter, map, type OperatorFunction } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import { PersistentMap } from '../internal/persistentMap';
-import { averagePrice } from '../codecs/decimal';
-import { applyExecutionReport, statusRank, type OrderState } from './orderState';
+import { applyExecutionReport, fillAverage, statusRank, type OrderState } from './orderState';
 
 /** Where an {@link OrdersState} keeps its map. */
 const ORDERS: unique symbol = Symbol('orders');
@@ -209,7 +208,7 @@ export class OrdersFold {
   /** Folds one report: the new orders, or `undefined` when it changes nothing. */
   apply(report: ExecutionReport): PersistentMap<OrderState> | undefined {
     const before = this.orders;
-    this.step(report, averagePrice);
+    this.step(report, fillAverage);
     return this.orders === before ? undefined : this.orders;
   }
 
@@ -238,13 +237,13 @@ export class OrdersFold {
     }
     if (changed.size === 0 && orders === this.orders) return undefined;
     for (const [id, state] of changed) {
-      orders = orders.with(id, state.averagePrice === AVERAGE_LATER ? { ...state, averagePrice: averagePrice(state.filledQuoteQuantity, state.filledQuantity) } : state);
+      orders = orders.with(id, state.averagePrice === AVERAGE_LATER ? { ...state, averagePrice: fillAverage(state.filledQuoteQuantity, state.filledQuantity, state.report) } : state);
     }
     this.orders = orders;
     return orders;
   }
 
-  private step(report: ExecutionReport, averageOf: (Z: string, z: string) => string | undefined): void {
+  private step(report: ExecutionReport, averageOf: (Z: string, z: string, near: ExecutionReport) => string | undefined): void {
     const id = report.i;
     if (this.retired.has(id)) return;
     const before = this.orders.get(id);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ExecutionReport, OrderStatus } from '../../lib/codecs/executionReport';
 import type { RestOrder } from '../../lib/codecs/rest/order';
-import { applyExecutionReport, compareReports, restOrderReport, statusRank, type OrderState } from '../../lib/user/orderState';
+import { applyExecutionReport, compareReports, fillAverage, restOrderReport, statusRank, type OrderState } from '../../lib/user/orderState';
 import { executionReport } from '../../lib/testing/privateMessages';
 
 /** A decoded execution report at E = O = U = 1000 (as the user-stream fixtures' `report`). */
@@ -65,6 +65,16 @@ describe('applyExecutionReport', () => {
       updateTime: 1200,
       report: r,
     });
+  });
+
+  it("takes the report's own average (V) or last price (L) when it is Z / z exactly, else divides", () => {
+    const average = (fields: Partial<ExecutionReport>): string | undefined => applyExecutionReport(undefined, report({ X: 'PARTIALLY_FILLED', ...fields })).averagePrice;
+    const both = (fields: Partial<ExecutionReport>): [string | undefined, string | undefined] => [average(fields), fillAverage(fields.Z!, fields.z!, report(fields))];
+    expect(both({ z: '0.5', Z: '15000.05', V: '30000.10000', L: '29999' })).toEqual(['30000.1', '30000.1']); // V, written canonically
+    expect(both({ z: '0.5', Z: '15000.05', V: '30000', L: '30000.1' })).toEqual(['30000.1', '30000.1']); // V is not the quotient: divided
+    expect(both({ z: '0.5', Z: '15000.05', V: '', L: '030000.1' })).toEqual(['30000.1', '30000.1']); // L
+    expect(both({ z: '3', Z: '10', V: '3.33333333', L: '3' })).toEqual(['3.333333333333333333', '3.333333333333333333']); // rounded by the service
+    expect(both({ z: '0', Z: '0', V: '0', L: '0' })).toEqual([undefined, undefined]); // nothing filled
   });
 
   it('has no average price while nothing is filled, and takes E as the update time without U', () => {
