@@ -159,8 +159,8 @@ describe('privateFrameReader against the exact parse and PrivateEventCodec', () 
   test('a field that remembers its last string never gives it for other text of the same length', () => {
     const reader = structReader(ExecutionReportCodec, { remember: true })!;
     const frame = realFrame('executionReport', 1).toString().slice(1, -1);
-    const prices = ['0.10264410', '0.10264411', '1.10264410', '0.10264410', '0.1'];
-    const read = prices.map((price) => (readText(frame.replace('"p":"0.10264410"', `"p":"${price}"`), reader) as Record<string, string>).p);
+    const prices = ['76321.50', '76321.51', '16321.50', '76321.50', '7.5', '76321.05'];
+    const read = prices.map((price) => (readText(frame.replace('"p":"76321.50"', `"p":"${price}"`), reader) as Record<string, string>).p);
     expect(read).toStrictEqual(prices);
   });
 });
