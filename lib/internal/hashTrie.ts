@@ -36,11 +36,18 @@ export class Collision<V> {
 /** A slot of a trie node. @internal */
 export type Item<V> = Entry<V> | Branch<V> | Collision<V>;
 
+/** The key {@link hashOf} hashed last, and its hash: a fold looks one key up, then sets it (one hash, not two). */
+let lastKey = '';
+let lastHash = 0x811c9dc5 | 0;
+
 /** FNV-1a of the key's UTF-16 code units. @internal */
 export function hashOf(key: string): number {
+  if (key === lastKey) return lastHash;
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h | 0;
+  lastKey = key;
+  lastHash = h | 0;
+  return lastHash;
 }
 
 function popcount(x: number): number {
