@@ -103,11 +103,17 @@ const EVENTS_PER_MS = 16;
 
 /**
  * A user-stream case: `pick` chooses the output (`executionReports$` behind the default 250 ms hold, or
- * `orders$`, folded on arrival), with issue 26's target.
+ * `orders$`, folded on arrival), with issue 26's target; `shape`, the fills (of an order at its price, or
+ * whose average is an 18-digit quotient).
  */
-const userCase = (name: string, target: number, pick: (u: ReturnType<typeof userStream>) => Observable<unknown>): ApiCase => ({
+const userCase = (
+  name: string,
+  target: number,
+  pick: (u: ReturnType<typeof userStream>) => Observable<unknown>,
+  shape: 'executionReport' | 'executionReportDivided' = 'executionReport',
+): ApiCase => ({
   name,
-  shape: 'executionReport',
+  shape,
   target,
   frames: 60_000,
   open: async () => {
@@ -132,7 +138,7 @@ const userCase = (name: string, target: number, pick: (u: ReturnType<typeof user
     const listener = sockets.listener();
     return {
       // The round starts at `clock`; the i-th event arrives at clock + floor(i / EVENTS_PER_MS) and carries that `E`.
-      frames: (first, n) => Array.from({ length: n }, (_, i) => realFrame('executionReport', first + i, clock + Math.floor(i / EVENTS_PER_MS))),
+      frames: (first, n) => Array.from({ length: n }, (_, i) => realFrame(shape, first + i, clock + Math.floor(i / EVENTS_PER_MS))),
       deliver: (frame, i) => {
         listener(frame, false);
         if (i % EVENTS_PER_MS === EVENTS_PER_MS - 1) advance(clock + 1);
@@ -152,6 +158,7 @@ export const API_CASES: readonly ApiCase[] = [
   marketCase('depth().pipe(orderBook())', 'depth', 0.7, 2_500, (m) => m.depth(REAL_SYMBOL).pipe(orderBook())),
   userCase('userStream(...).executionReports$', 0.5, (u) => u.executionReports$),
   userCase('userStream(...).orders$', 0.7, (u) => u.orders$),
+  userCase('userStream(...).orders$, each average an 18-digit quotient', 0.7, (u) => u.orders$, 'executionReportDivided'),
 ];
 
 /**

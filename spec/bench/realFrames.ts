@@ -7,8 +7,12 @@
 
 export const REAL_SYMBOL = 'BTCUSDT';
 
-/** Real-shaped frame shapes: market topics and the private stream's `executionReport` array. */
-export type RealShape = 'trade' | 'kline' | 'depth' | 'executionReport';
+/**
+ * Real-shaped frame shapes: market topics and the private stream's `executionReport` array (the fills of one
+ * limit order at its price, as a resting order is filled; `executionReportDivided`: fills whose average price is
+ * no price of the frame, the slowest average to compute).
+ */
+export type RealShape = 'trade' | 'kline' | 'depth' | 'executionReport' | 'executionReportDivided';
 
 /** First trade id: above 2^53 (9 007 199 254 740 992), as the service's are. */
 const TRADE_ID0 = 1_447_335_405_363_150_849n;
@@ -55,11 +59,38 @@ function depth(n: number): string {
   );
 }
 
+/** First execution id: above 2^53. */
+const EXECUTION_ID0 = 1_920_153_487_203_598_336n;
+
+/** `units / 10^scale` as decimal text with 8 fraction digits (`scale` at most 8). */
+const eightDigits = (units: number, scale: number): string => {
+  const scaled = units * 10 ** (8 - scale);
+  return `${Math.floor(scaled / 1e8)}.${String(scaled % 1e8).padStart(8, '0')}`;
+};
+
 /**
- * One order update; `E` is `eventTimeMs` (the caller keeps it close to the stream's clock: the user stream
- * drops events further than 5 minutes off) and `U` grows with `n`.
+ * Fill `n` of one BUY limit order resting at 76321.50, as the service reports it: each fill a lot of 0.000001,
+ * so the cumulative quantity `z` grows with `n` (up to the order's 1.0), `Z` is `z` × the price exactly, `V` the
+ * average and `L` the price, `r` what is left; the same order and client order ids, a new execution id each
+ * fill. `E` is `eventTimeMs` (the caller keeps it close to the stream's clock: the user stream drops events
+ * further than 5 minutes off) and `U` grows with `n`.
  */
 function executionReport(n: number, eventTimeMs: number): string {
+  const lots = (n % 999_999) + 1;
+  return (
+    `[{"e":"executionReport","E":"${eventTimeMs}","s":"BTCUSDT","c":"1731300000123","S":"BUY","o":"LIMIT","f":"GTC",` +
+    `"q":"1.00000000","p":"76321.50","reqAmt":"0","X":"PARTIALLY_FILLED","d":"${EXECUTION_ID0 + BigInt(n)}","i":"${ORDER_ID}",` +
+    `"l":"0.00000100","r":"${eightDigits(1_000_000 - lots, 6)}","z":"${eightDigits(lots, 6)}","L":"76321.50","V":"76321.5","n":"0.00000001","N":"BTC",` +
+    `"u":"true","w":"true","m":"true","O":"${T0}","U":"${T0 + n}","Z":"${eightDigits(lots * 763_215, 7)}","x":"NORMAL","C":"","v":"0","site":"SG"}]`
+  );
+}
+
+/**
+ * An order update whose average price `Z / z` is no price of the frame and has 18 fraction digits (`Z` stays,
+ * `z` grows; the client order and execution ids change each frame): the most the fold's average can cost. As
+ * {@link executionReport} for `E` and `U`.
+ */
+function executionReportDivided(n: number, eventTimeMs: number): string {
   return (
     `[{"e":"executionReport","E":"${eventTimeMs}","s":"ETHBTC","c":"1731300000${n % 1000}","S":"BUY","o":"LIMIT","f":"GTC",` +
     `"q":"1.00000000","p":"0.10264410","reqAmt":"0","X":"PARTIALLY_FILLED","d":"1920153487203598${n % 1000}","i":"${ORDER_ID}",` +
@@ -79,6 +110,8 @@ export function realFrame(shape: RealShape, n: number, eventTimeMs = T0 + n): Bu
       return Buffer.from(depth(n));
     case 'executionReport':
       return Buffer.from(executionReport(n, eventTimeMs));
+    case 'executionReportDivided':
+      return Buffer.from(executionReportDivided(n, eventTimeMs));
     default: {
       const never: never = shape;
       return never;
