@@ -553,22 +553,10 @@ export function exactQuotient(a: string, b: string, c: string, digits: number): 
   const cUnits = smallUnits;
   const cScale = smallScale;
   if (!readPlainSmall(b) || smallUnits === 0) return undefined;
-  let product = cUnits * smallUnits;
+  const product = cUnits * smallUnits;
   const productScale = cScale + smallScale;
   if (product > Number.MAX_SAFE_INTEGER || !readPlainSmall(a)) return undefined;
-  let units = smallUnits;
-  // a = units / 10^smallScale against product / 10^productScale, both scaled to the larger scale
-  const k = productScale - smallScale;
-  if (k > 0) {
-    if (k > 15) return undefined;
-    units *= POW10[k]!;
-    if (units > Number.MAX_SAFE_INTEGER) return undefined;
-  } else if (k < 0) {
-    if (k < -15) return undefined;
-    product *= POW10[-k]!;
-    if (product > Number.MAX_SAFE_INTEGER) return undefined;
-  }
-  if (units !== product) return undefined;
+  if (!align(smallUnits, smallScale, product, productScale) || alignedX !== alignedY) return undefined;
   const n = c.length;
   let end = n;
   const dot = cScale > 0 ? n - cScale - 1 : n;
@@ -580,6 +568,23 @@ export function exactQuotient(a: string, b: string, c: string, digits: number): 
   let start = 0;
   while (start < dot - 1 && c.charCodeAt(start) === DIGIT_0) start++;
   return (start === 0 && end === n ? c : c.slice(start, end)) as DecimalText;
+}
+
+/** The units of {@link align}'s two numbers at their common scale (module state, as `smallUnits`). */
+let alignedX = 0;
+let alignedY = 0;
+
+/**
+ * `x / 10^xScale` and `y / 10^yScale` (exact integer units below 2^53) at the larger of their scales, into
+ * {@link alignedX} / {@link alignedY}; false when that leaves the exact doubles (a shift beyond 15 digits, units
+ * past 2^53).
+ */
+function align(x: number, xScale: number, y: number, yScale: number): boolean {
+  const shift = yScale - xScale;
+  if (shift > 15 || shift < -15) return false;
+  alignedX = shift > 0 ? x * POW10[shift]! : x;
+  alignedY = shift < 0 ? y * POW10[-shift]! : y;
+  return alignedX <= Number.MAX_SAFE_INTEGER && alignedY <= Number.MAX_SAFE_INTEGER;
 }
 
 /** `10^k` for k = 0…15. */
@@ -598,21 +603,13 @@ const chunks: number[] = new Array<number>(64).fill(0);
  */
 export function divideSmall(a: string, b: string, digits: number): DecimalText | undefined {
   if (!readPlainSmall(a)) return undefined;
-  let num = smallUnits;
+  const numUnits = smallUnits;
   const numScale = smallScale;
   if (!readPlainSmall(b) || smallUnits === 0) return undefined;
-  let den = smallUnits;
-  // (num / 10^numScale) / (den / 10^denScale) = num * 10^(denScale - numScale) / den
-  const shift = smallScale - numScale;
-  if (shift > 0) {
-    if (shift > 15) return undefined;
-    num *= POW10[shift]!;
-    if (num > Number.MAX_SAFE_INTEGER) return undefined;
-  } else if (shift < 0) {
-    if (shift < -15) return undefined;
-    den *= POW10[-shift]!;
-  }
-  if (den >= EXACT_STEP_BOUND) return undefined;
+  // (num / 10^numScale) / (den / 10^denScale): both at the larger scale, the quotient is theirs
+  if (!align(numUnits, numScale, smallUnits, smallScale) || alignedY >= EXACT_STEP_BOUND) return undefined;
+  const num = alignedX;
+  const den = alignedY;
   const int = floorDiv(num, den);
   let rest = num - int * den;
   if (rest === 0 || digits <= 0) return String(int) as DecimalText;
