@@ -33,9 +33,13 @@
  *
  * Skipped with a line on stderr when `redis-server` is not on PATH. `FANOUT_NODE_FLAGS='--single-threaded-gc …'` passes
  * Node / V8 flags to every child. `FANOUT_PROF=gateway,consumer,direct` runs those
- * processes under `node --cpu-prof` (profiles in .tmp/prof-fanout; summarise with spec/bench/topFrames.js).
+ * processes under `node --cpu-prof` (profiles in .tmp/prof-fanout; summarise with spec/bench/topFrames.js);
+ * `FANOUT_HEAP_PROF=gateway,consumer,direct` samples what those processes promote (see `heapSampler`; the
+ * `.heapprofile` files open in Chrome DevTools' Memory tab).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
@@ -346,6 +350,7 @@ async function gatewayChild(url: string, redis: string, prefix: string, shards: 
   });
   gateway.errors$.subscribe((e) => process.stderr.write(`fanout gateway: ${e.message}\n`));
   const meter = windowMeter();
+  const heap = heapSampler('gateway');
   let w0 = 0;
   // ready once it has written a second of the venue
   const wait = setInterval(() => {
@@ -357,11 +362,44 @@ async function gatewayChild(url: string, redis: string, prefix: string, shards: 
   process.on('message', (m: { type: string }) => {
     if (m.type === 'begin') {
       meter.begin();
+      heap.begin();
       w0 = written;
     }
-    if (m.type === 'end') tell({ type: 'report', ...meter.end(), written: written - w0, dropped, queued });
+    if (m.type === 'end') {
+      tell({ type: 'report', ...meter.end(), written: written - w0, dropped, queued });
+      heap.end();
+    }
     if (m.type === 'stop') void gateway.stop().then(() => process.exit(0));
   });
+}
+
+/**
+ * `FANOUT_HEAP_PROF=gateway,consumer,direct`: the inspector's sampling heap profiler over each measured window of those
+ * processes, keeping only the samples of objects that survived a scavenge (`includeObjectsCollectedByMajorGC`, not
+ * by minor GC): what the process promoted, by allocation site (`.tmp/prof-fanout/<role>-<pid>-<n>.heapprofile`;
+ * with `--expose-gc` in `FANOUT_NODE_FLAGS`, two scavenges first, so that the young generation's last objects do not
+ * count). A diagnosis, not a measure: it costs CPU.
+ */
+function heapSampler(role: Role): { begin(): void; end(): void } {
+  if (!(process.env['FANOUT_HEAP_PROF'] ?? '').split(',').includes(role)) return { begin: () => undefined, end: () => undefined };
+  const session = new inspector.Session();
+  session.connect();
+  let n = 0;
+  return {
+    begin: () =>
+      session.post('HeapProfiler.startSampling', { samplingInterval: Number(process.env['FANOUT_HEAP_INTERVAL'] ?? 16384), includeObjectsCollectedByMajorGC: true } as never),
+    end: () => {
+      const gc = (globalThis as { gc?: (o: unknown) => void }).gc;
+      gc?.({ type: 'minor' });
+      gc?.({ type: 'minor' });
+      session.post('HeapProfiler.stopSampling', (error, result) => {
+        if (error !== null) return void process.stderr.write(`fanout heap profile: ${error.message}\n`);
+        const dir = path.join(ROOT, '.tmp/prof-fanout');
+        fs.mkdirSync(dir, { recursive: true });
+        fs.writeFileSync(path.join(dir, `${role}-${process.pid}-${++n}.heapprofile`), JSON.stringify(result.profile));
+      });
+    },
+  };
 }
 
 /** A consumer (`redis` given) or the direct subscriber (`url` given): every topic of every pair, typed messages. */
@@ -380,6 +418,7 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
   let keys: string[] = [];
   let at: number[] = [];
   const meter = windowMeter();
+  const heap = heapSampler('redis' in source ? 'consumer' : 'direct');
   const sub = merge(...streams).subscribe((m) => {
     if (measuring) {
       const t = epochMs();
@@ -404,9 +443,11 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
       at = [];
       measuring = true;
       meter.begin();
+      heap.begin();
     }
     if (m.type === 'end') {
       const w = meter.end();
+      heap.end();
       measuring = false;
       tell({ type: 'report', ...w, messages, byTopic, keys, at } satisfies ClientReport);
       keys = [];
