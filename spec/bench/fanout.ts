@@ -487,22 +487,27 @@ let childFile: string | undefined;
 async function benchChildFile(): Promise<string> {
   if (childFile !== undefined) return childFile;
   if (!__filename.endsWith('.ts') || process.argv.includes('--ts-node')) return (childFile = __filename);
+  return (childFile = await transpiledBench(ROOT));
+}
+
+/** The bench file of the checkout at `root`, transpiled with its `lib/`, `spec/bench/`, `spec/helpers/` under its `.tmp/fanout-js`. */
+async function transpiledBench(root: string): Promise<string> {
   const ts = await import('typescript');
   const { mkdirSync, readdirSync, readFileSync, writeFileSync } = await import('node:fs');
-  const out = path.join(ROOT, '.tmp/fanout-js');
+  const out = path.join(root, '.tmp/fanout-js');
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
   for (const dir of ['lib', 'spec/bench', 'spec/helpers']) {
-    for (const file of walk(path.join(ROOT, dir))) {
+    for (const file of walk(path.join(root, dir))) {
       if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
       const compilerOptions = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020, esModuleInterop: true };
       const js = ts.transpileModule(readFileSync(file, 'utf8'), { compilerOptions, fileName: file }).outputText;
-      const dest = path.join(out, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
+      const dest = path.join(out, path.relative(root, file)).replace(/\.ts$/, '.js');
       mkdirSync(path.dirname(dest), { recursive: true });
       writeFileSync(dest, js);
     }
   }
-  return (childFile = path.join(out, 'spec/bench/fanout.js'));
+  return path.join(out, 'spec/bench/fanout.js');
 }
 
 function spawnChild(role: Role, args: readonly string[], file = childFile ?? __filename): Child {
@@ -664,6 +669,62 @@ export async function compareGateways(otherDir: string, windows: number, seconds
   } finally {
     for (const c of children.reverse()) await c.stop().catch(() => undefined);
     await proxy?.close();
+    await redis.stop();
+  }
+}
+
+/**
+ * `--compare-consumer=DIR`: one simulator, one gateway (this tree's) and one `redis-server`, with `consumers` consumer
+ * processes of this tree and as many of checkout DIR's (both transpiled), measured in the same windows: each one's CPU
+ * per message and the latency it adds (gateway `r` → typed message). The machine's load moves both alike, where runs
+ * one after the other (the main case) differ by more than a change to the consumer.
+ */
+export async function compareConsumers(otherDir: string, consumers: number, windows: number, seconds: number, shards: number, log: (line: string) => void): Promise<void> {
+  const { startRedisServer } = await import('../helpers/redisServer');
+  const redis = await startRedisServer();
+  const children: Child[] = [];
+  try {
+    const files = [await benchChildFile(), await transpiledBench(path.resolve(otherDir))];
+    const sim = spawnChild('sim', []);
+    children.push(sim);
+    const url = String((await sim.ready)['url']);
+    const prefix = `cmp:${Date.now()}:`;
+    const gateway = spawnChild('gateway', ['--url', url, '--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]);
+    children.push(gateway);
+    await gateway.ready;
+    const names = ['this tree', otherDir];
+    const groups = files.map((file) => Array.from({ length: consumers }, () => spawnChild('consumer', ['--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)], file)));
+    const all = groups.flat();
+    children.push(...all);
+    await Promise.all(all.map((c) => c.ready));
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    log(`compare consumers: ${consumers} of this tree and ${consumers} of ${otherDir} on one gateway (${PAIRS} pairs, ${periodsText()}), ${shards} shards`);
+    for (let w = 0; w < windows; w++) {
+      const loadAt = load();
+      const beginMs = Date.now();
+      for (const c of [gateway, ...all]) c.send('begin');
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      const [gwReport, ...reports] = (await Promise.all([gateway, ...all].map((c) => c.request('end')))) as unknown as [Record<string, unknown>, ...ClientReport[]];
+      const rTimes = await receiveTimes(redis.url(), prefix, shards, beginMs - 5000);
+      const line = groups.map((_, g) => {
+        const reps = reports.slice(g * consumers, (g + 1) * consumers);
+        const added: number[] = [];
+        for (const rep of reps) {
+          for (let i = 0; i < rep.keys.length; i++) {
+            const r0 = rTimes.get(rep.keys[i]!);
+            if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
+          }
+        }
+        added.sort((a, b) => a - b);
+        const us = reps.map((rep) => r2(rep.cpuUs / rep.messages));
+        const gc = reps.map((rep) => `${Math.round(rep.stalls.gcTotalMs)}/${Math.round(rep.stalls.gcMaxMs)}`);
+        return `${names[g]}: µs/msg ${us.join(', ')}; added median ${r2(percentile(added, 50))} ms, p99 ${r2(percentile(added, 99))} ms; GC ms total/max ${gc.join(', ')}`;
+      });
+      const gwRate = Math.round(Number(gwReport['written']) / (Number(gwReport['wallMs']) / 1000));
+      log(`  window ${w + 1}, load ${loadAt}, ${gwRate} entries/s: ${line.join(' | ')}`);
+    }
+  } finally {
+    for (const c of children.reverse()) await c.stop().catch(() => undefined);
     await redis.stop();
   }
 }
@@ -890,7 +951,11 @@ if (require.main === module) {
   else if (role === 'direct') clientChild({ url: argValue('url')! }).catch(fail);
   else {
     const compare = argValue('compare-gateway');
-    if (compare !== undefined) {
+    const compareConsumer = argValue('compare-consumer');
+    if (compareConsumer !== undefined) {
+      const n = Number(argValue('consumers') ?? 1);
+      compareConsumers(compareConsumer, n, Number(argValue('rounds') ?? 4), Number(argValue('seconds') ?? 10), shardsArg, (line) => process.stderr.write(line + '\n')).then(() => process.exit(0), fail);
+    } else if (compare !== undefined) {
       const delay = Number(argValue('redis-delay-ms') ?? 0);
       compareGateways(compare, Number(argValue('rounds') ?? 4), Number(argValue('seconds') ?? 10), shardsArg, (line) => process.stderr.write(line + '\n'), delay).then(() => process.exit(0), fail);
     } else {
