@@ -87,50 +87,95 @@ export function entryFields(entry: MarketEntry): string[] {
   }
 }
 
-/** A non-negative safe integer written as decimal text, else `undefined`. */
+/** A non-negative safe integer written as decimal text (1-15 digits), else `undefined`. */
 function count(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
-  return Number(text);
+  if (text === undefined || text.length === 0 || text.length > 15) return undefined;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** Whether `text` runs of 1-20 digits from `start` to `end`. */
+function digitsOnly(text: string, start: number, end: number): boolean {
+  if (end - start < 1 || end - start > 20) return false;
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+/** Whether `text` is a stream id, `ms-seq` (1-20 digits each). */
+function isStreamId(text: string): boolean {
+  const dash = text.indexOf('-');
+  return dash > 0 && digitsOnly(text, 0, dash) && digitsOnly(text, dash + 1, text.length);
 }
 
 /**
  * The entry of a field/value list read from Redis, or `undefined` when it is not one (a field missing or out of
- * shape: the consumer reports it and counts it as a gap). Never throws.
+ * shape: the consumer reports it and counts it as a gap). Never throws. Fields are read into locals (the last of a
+ * field named twice wins), with no object or pattern per entry: it runs for every entry a consumer reads.
  * @internal
  */
 export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
-  const f: Record<string, string> = {};
+  let k: string | undefined;
+  let n: string | undefined;
+  let r: string | undefined;
+  let s: string | undefined;
+  let c: string | undefined;
+  let f: string | undefined;
+  let p: string | undefined;
+  let e: string | undefined;
+  let o: string | undefined;
+  let a: string | undefined;
+  let b: string | undefined;
+  let d: string | undefined;
+  let w: string | undefined;
   for (let i = 0; i + 1 < flat.length; i += 2) {
     const key = flat[i];
     const value = flat[i + 1];
-    if (typeof key === 'string' && typeof value === 'string') f[key] = value;
+    if (typeof key !== 'string' || typeof value !== 'string' || key.length !== 1) continue;
+    switch (key) {
+      case 'k': k = value; break;
+      case 'n': n = value; break;
+      case 'r': r = value; break;
+      case 's': s = value; break;
+      case 'c': c = value; break;
+      case 'f': f = value; break;
+      case 'p': p = value; break;
+      case 'e': e = value; break;
+      case 'o': o = value; break;
+      case 'a': a = value; break;
+      case 'b': b = value; break;
+      case 'd': d = value; break;
+      case 'w': w = value; break;
+      default:
+    }
   }
-  const seq = count(f['n']);
-  const receivedAt = count(f['r']);
+  const seq = count(n);
+  const receivedAt = count(r);
   if (seq === undefined || receivedAt === undefined) return undefined;
-  const symbol = f['s'];
-  switch (f['k']) {
+  switch (k) {
     case undefined: {
-      const topic = f['c'];
-      const frame = f['f'];
-      const prev = f['p'];
-      if (symbol === undefined || topic === undefined || frame === undefined) return undefined;
-      if (prev !== undefined && !/^\d{1,20}-\d{1,20}$/.test(prev)) return undefined;
-      return prev === undefined ? { kind: 'message', seq, receivedAt, symbol, topic, frame } : { kind: 'message', seq, receivedAt, symbol, topic, frame, prev };
+      if (s === undefined || c === undefined || f === undefined) return undefined;
+      if (p !== undefined && !isStreamId(p)) return undefined;
+      return p === undefined ? { kind: 'message', seq, receivedAt, symbol: s, topic: c, frame: f } : { kind: 'message', seq, receivedAt, symbol: s, topic: c, frame: f, prev: p };
     }
     case 'epoch': {
-      const epoch = count(f['e']);
-      const open = f['o'];
-      if (epoch === undefined || (open !== '1' && open !== '0')) return undefined;
-      return { kind: 'epoch', seq, receivedAt, epoch, open: open === '1' };
+      const epoch = count(e);
+      if (epoch === undefined || (o !== '1' && o !== '0')) return undefined;
+      return { kind: 'epoch', seq, receivedAt, epoch, open: o === '1' };
     }
     case 'gap': {
-      const fromMs = count(f['a']);
-      const toMs = count(f['b']);
-      const dropped = count(f['d']);
-      const reason = f['w'];
-      if (fromMs === undefined || toMs === undefined || dropped === undefined || (reason !== 'redis' && reason !== 'venue')) return undefined;
-      return { kind: 'gap', seq, receivedAt, reason, fromMs, toMs, dropped, symbol };
+      const fromMs = count(a);
+      const toMs = count(b);
+      const dropped = count(d);
+      if (fromMs === undefined || toMs === undefined || dropped === undefined || (w !== 'redis' && w !== 'venue')) return undefined;
+      return { kind: 'gap', seq, receivedAt, reason: w, fromMs, toMs, dropped, symbol: s };
     }
     case 'start':
       return { kind: 'start', seq, receivedAt };

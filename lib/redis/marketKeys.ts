@@ -27,9 +27,22 @@ export const lastKey = (prefix: string, shard: number): string => `${streamKey(p
 /** The field of a topic's latest entry id in {@link lastKey}. @internal */
 export const lastField = (topic: string, symbol: string): string => `${topic}|${symbol}`;
 
-/** Compares two stream ids (`ms-seq`) numerically: negative, zero or positive. @internal */
+/** The number written by `text` from `start` to `end` (`Number` of that slice, without making it when it is digits only). */
+function numberAt(text: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return Number(text.slice(start, end));
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** Compares two stream ids (`ms-seq`) numerically: negative, zero or positive. No string made (one per entry read). @internal */
 export function compareIds(x: string, y: string): number {
-  const [xm = '0', xs = '0'] = x.split('-');
-  const [ym = '0', ys = '0'] = y.split('-');
-  return Number(xm) - Number(ym) || Number(xs) - Number(ys);
+  let dx = x.indexOf('-');
+  let dy = y.indexOf('-');
+  if (dx < 0) dx = x.length;
+  if (dy < 0) dy = y.length;
+  return numberAt(x, 0, dx) - numberAt(y, 0, dy) || numberAt(x, dx + 1, x.length) - numberAt(y, dy + 1, y.length);
 }

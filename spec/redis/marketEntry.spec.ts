@@ -26,6 +26,14 @@ describe('marketEntry', () => {
     expect(readEntry(['n', '-1', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined();
     expect(readEntry([1, 2, 3] as unknown[])).toBeUndefined();
     expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'p', 'x-1', 'f', '{}'])).toBeUndefined(); // a previous id out of shape
+    expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'p', '1-2-3', 'f', '{}'])).toBeUndefined();
+    expect(readEntry(['n', '1234567890123456', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined(); // 16 digits: not a safe count
+    expect(readEntry(['n', '', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined();
+  });
+
+  it('reads past fields it does not know, and takes the last of a field named twice', () => {
+    expect(readEntry(['zz', 'x', 'n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}', 'q', '?'])).toEqual({ kind: 'message', seq: 1, receivedAt: 2, symbol: 'A', topic: 'trade', frame: '{}' });
+    expect(readEntry(['n', '1', 'n', '3', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toMatchObject({ seq: 3 });
   });
 
   it('reads the smallest and largest trade id of a frame exactly (64-bit text, or numbers on the wire)', () => {
@@ -46,6 +54,9 @@ describe('marketKeys', () => {
     expect(compareIds('10-0', '9-5')).toBeGreaterThan(0);
     expect(compareIds('10-10', '10-9')).toBeGreaterThan(0);
     expect(compareIds('10-1', '10-1')).toBe(0);
+    expect(compareIds('1700000000000-0', '999999999999-5')).toBeGreaterThan(0); // by value, not by text
+    expect(compareIds('7', '7-0')).toBe(0); // a missing sequence counts as 0
+    expect(compareIds('0-0', '1700000000000-0')).toBeLessThan(0);
   });
 });
 
