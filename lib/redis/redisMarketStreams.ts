@@ -79,8 +79,9 @@ const NO_QUARANTINE = 1_000_000;
  * It is `marketStreams` itself over a Redis-backed socket: `sub` and `cancel` frames add and drop topics of
  * interest, and the venue's frames (from the entries of those topics) reach the same router, codecs and operators
  * as from the venue.
- * - One blocking `XREAD` loop per shard with a topic of interest, on its own connection; started with the shard's
- *   first topic, stopped with its last.
+ * - One blocking `XREAD` over every shard with a topic of interest, on a connection of its own (one round trip brings
+ *   the entries of every such shard); on a Redis Cluster one per shard (a command's keys share one slot). A shard is
+ *   read from its first topic on, and no more after its last.
  * - A topic's latest entry is delivered at once on `sub` (a book at once for a late joiner), then every new one.
  * - After a Redis failure the loops read on from their last entry id: nothing is lost while Redis holds it.
  * - A hole in a shard's sequence (entries trimmed before they were read, lost by Redis), a gateway restart, the

@@ -8,8 +8,9 @@ import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKey
 import { openRedis, type RedisClient } from './openRedis';
 
 /**
- * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): one blocking `XREAD` loop per shard with a
- * topic of interest, each on its own connection, plus one command connection (`PING`, `HGET`, `XRANGE`). It checks
+ * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): one blocking `XREAD` loop over the shards with a
+ * topic of interest, on a connection of its own (a cluster: one loop and connection per shard), plus one command
+ * connection (`PING`, `HGET`, `XRANGE`). It checks
  * each shard's sequence, turns control entries and holes into {@link RelayGap}s, and hands the data entries of the
  * topics of interest to the socket of the moment (`RelaySocketSink`). Cursors survive a socket lost to a gap or a
  * failure (the next socket goes on from them: nothing is skipped); a socket closed normally forgets them.
@@ -92,12 +93,11 @@ export function withRequestId(frame: string, id: string): string {
   return `${frame.slice(0, start)}"${id}"${frame.slice(end)}`;
 }
 
-/** One shard's read loop. */
+/** One shard being read: where it starts (its cursor and sequence, found once), and whether it is still wanted. */
 class ShardLoop {
   stopped = false;
-  /** Resolves once the loop knows where it starts. */
+  /** Resolves once the shard knows where it starts (or it stopped). */
   readonly ready: Promise<void>;
-  private readonly conn: RedisClient;
   /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
   private waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined;
 
@@ -105,44 +105,15 @@ class ShardLoop {
     private readonly reader: RelayReader,
     readonly shard: number,
   ) {
-    this.conn = openRedis(reader.config.target, `ex-streams-relay-${shard}`);
-    this.conn.on('error', () => undefined); // read failures are reported by the loop itself
     this.ready = this.init();
-    // Never a rejection left unhandled (it would end the process): whatever escapes the loop is reported.
-    this.ready.then(() => this.run()).catch((e: unknown) => reader.config.onError('xread', e));
+    // Never a rejection left unhandled (it would end the process): whatever escapes is reported.
+    this.ready.then(() => reader.shardReady(this)).catch((e: unknown) => reader.config.onError('xread', e));
   }
 
   stop(): void {
     this.stopped = true;
-    this.conn.disconnect();
-    this.conn.emit('end');
     this.waiting?.timer.unsubscribe();
     this.waiting?.wake();
-  }
-
-  /** `ms` on the reader's scheduler (ended early by a stop). */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = (): void => {
-        this.waiting = undefined;
-        resolve();
-      };
-      this.waiting = { timer: this.reader.config.scheduler.schedule(wake, ms), wake };
-    });
-  }
-
-  /** Resolves when the loop's connection is ready (at once if it is), or ends. */
-  private connected(): Promise<void> {
-    if (this.conn.status === 'ready' || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.conn.off('ready', done);
-        this.conn.off('end', done);
-        resolve();
-      };
-      this.conn.once('ready', done);
-      this.conn.once('end', done);
-    });
   }
 
   /** Where to start: the kept cursor, else the stream's newest entry (checked for its sequence number). */
@@ -165,37 +136,132 @@ class ShardLoop {
       } catch (e) {
         if (this.stopped) return;
         reader.config.onError('xrange', e);
-        await this.sleep(wait);
+        await sleep(reader.config.scheduler, wait, (w) => (this.waiting = w));
       }
     }
   }
+}
+
+/** `ms` on `scheduler`; `hold` is given the wait (and `undefined` once over), so that a stop can end it early. */
+function sleep(scheduler: SchedulerLike, ms: number, hold: (waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const wake = (): void => {
+      hold(undefined);
+      resolve();
+    };
+    hold({ timer: scheduler.schedule(wake, ms), wake });
+  });
+}
+
+/**
+ * A blocking `XREAD` loop on a connection of its own over a set of shards (each from its cursor): every shard of
+ * interest when Redis is a single server (one round trip brings the entries of every shard that has some, so a
+ * consumer writes one command where it wrote one per shard: each `XREAD` written costs a system call and a wake-up
+ * of Redis, most of a consumer's cost beyond a direct subscriber's), one shard when it is a cluster (a command's keys
+ * share one slot). Shards join while it is not blocked; a shard that becomes ready while it is blocked needs a new
+ * loop (see `RelayReader.shardReady`).
+ */
+class ReadLoop {
+  stopped = false;
+  /** A read is in flight: the shards it reads are fixed until it returns. */
+  private reading = false;
+  private readonly conn: RedisClient;
+  private readonly shards = new Set<ShardLoop>();
+  private waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined;
+
+  constructor(
+    private readonly reader: RelayReader,
+    shards: Iterable<ShardLoop>,
+    name: string,
+  ) {
+    for (const s of shards) this.shards.add(s);
+    this.conn = openRedis(reader.config.target, name);
+    this.conn.on('error', () => undefined); // read failures are reported by the loop itself
+    this.run().catch((e: unknown) => reader.config.onError('xread', e));
+  }
+
+  /** The shards it reads that are still wanted. */
+  live(): ShardLoop[] {
+    return [...this.shards].filter((s) => !s.stopped);
+  }
+
+  has(shard: ShardLoop): boolean {
+    return this.shards.has(shard);
+  }
+
+  /** Adds `shard` to the next read; false when a read is in flight (then it is not added). */
+  add(shard: ShardLoop): boolean {
+    if (this.reading || this.stopped) return false;
+    this.shards.add(shard);
+    return true;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.conn.disconnect();
+    this.conn.emit('end');
+    this.waiting?.timer.unsubscribe();
+    this.waiting?.wake();
+  }
+
+  /** Resolves when the loop's connection is ready (at once if it is), or ends. */
+  private connected(): Promise<void> {
+    if (this.conn.status === 'ready' || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = (): void => {
+        this.conn.off('ready', done);
+        this.conn.off('end', done);
+        resolve();
+      };
+      this.conn.once('ready', done);
+      this.conn.once('end', done);
+    });
+  }
 
   private async run(): Promise<void> {
-    const { reader, shard } = this;
-    const { prefix, blockMs, count } = reader.config;
-    const key = streamKey(prefix, shard);
+    const { reader } = this;
+    const { prefix, blockMs, count, scheduler } = reader.config;
     let wait = MIN_RETRY_MS;
     while (!this.stopped) {
       // Reading only on a ready connection: a failed read costs a backoff, which a small retention may not forgive.
       await this.connected();
       if (this.stopped) return;
+      for (const s of this.shards) if (s.stopped) this.shards.delete(s); // (a shard cancelled, maybe wanted again by a loop of its own)
+      const shards = [...this.shards];
+      if (shards.length === 0) return reader.dropLoop(this);
+      const keys = new Map<string, ShardLoop>();
+      const args: (string | number)[] = ['COUNT', count, 'BLOCK', blockMs, 'STREAMS'];
+      for (const s of shards) {
+        const key = streamKey(prefix, s.shard);
+        keys.set(key, s);
+        args.push(key);
+      }
+      for (const s of shards) args.push(reader.cursors.get(s.shard) ?? '$');
       let reply: [string, [string, string[]][]][] | null;
+      this.reading = true;
       try {
-        reply = (await this.conn.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', key, reader.cursors.get(shard) ?? '$')) as typeof reply;
+        reply = (await this.conn.xread(...(args as ['COUNT', number, 'BLOCK', number, 'STREAMS', ...string[]]))) as typeof reply;
         wait = MIN_RETRY_MS;
       } catch (e) {
+        this.reading = false;
         if (this.stopped) return;
         reader.config.onError('xread', e);
-        await this.sleep(wait);
+        await sleep(scheduler, wait, (w) => (this.waiting = w));
         wait = Math.min(wait * 2, MAX_RETRY_MS);
         continue;
       }
-      for (const [, entries] of reply ?? []) {
+      this.reading = false;
+      for (const [key, entries] of reply ?? []) {
+        const shard = keys.get(key);
+        if (shard === undefined) continue;
         for (const [id, fields] of entries) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
           if (this.stopped) return;
-          reader.cursors.set(shard, id);
-          reader.entry(shard, id, readEntry(fields));
+          // A shard no longer wanted (its last topic cancelled) is not read on: a later `sub` starts it afresh.
+          if (shard.stopped) break;
+          reader.cursors.set(shard.shard, id);
+          reader.entry(shard.shard, id, readEntry(fields));
         }
       }
     }
@@ -210,6 +276,8 @@ export class RelayReader {
   private readonly interest = new Map<string, Interest>();
   private readonly loops = new Map<number, ShardLoop>();
   private readonly loopTopics = new Map<number, number>();
+  /** The `XREAD` loops: one over every shard of interest (a single Redis), or one per shard (a cluster). */
+  private readonly readLoops = new Set<ReadLoop>();
   /** The command connection (`PING`, `HGET`, `XRANGE`) while a socket is attached or attaching, once ready. */
   private command: Promise<RedisClient> | undefined;
   /** Its client, from its opening on (closed when no socket is attached or attaching: none outlives the consumer). */
@@ -302,6 +370,8 @@ export class RelayReader {
       this.loopTopics.clear();
       for (const loop of this.loops.values()) loop.stop();
       this.loops.clear();
+      for (const loop of this.readLoops) loop.stop();
+      this.readLoops.clear();
       if (!keepCursors) {
         this.cursors.clear();
         this.expected.clear();
@@ -337,10 +407,40 @@ export class RelayReader {
     const left = (this.loopTopics.get(interest.shard) ?? 1) - 1;
     if (left > 0) return void this.loopTopics.set(interest.shard, left);
     this.loopTopics.delete(interest.shard);
-    this.loops.get(interest.shard)?.stop();
+    const loop = this.loops.get(interest.shard);
+    loop?.stop();
     this.loops.delete(interest.shard);
+    // A read loop left with no shard of interest ends now (its connection with it), not after its blocked read.
+    for (const readLoop of this.readLoops) if (loop !== undefined && readLoop.has(loop) && readLoop.live().length === 0) this.dropLoop(readLoop);
     this.cursors.delete(interest.shard);
     this.expected.delete(interest.shard);
+  }
+
+  /**
+   * `loop`'s shard knows where it starts: it is read from now on. A single Redis: by the read loop of every shard,
+   * which takes it into its next read when none is in flight; when one is (blocked until an entry comes or `blockMs`
+   * passes), a new loop replaces it, reading every shard from its cursor (the old one's connection is dropped with the
+   * read in flight, whose entries the new one reads again: cursors move only as entries are handled). A cluster: a
+   * loop of its own. @internal
+   */
+  shardReady(loop: ShardLoop): void {
+    if (loop.stopped || this.loops.get(loop.shard) !== loop) return;
+    const { target } = this.config;
+    if (typeof target !== 'string') {
+      this.readLoops.add(new ReadLoop(this, [loop], `ex-streams-relay-${loop.shard}`));
+      return;
+    }
+    const [current] = this.readLoops;
+    if (current !== undefined && (current.has(loop) || current.add(loop))) return;
+    const shards = current === undefined ? [loop] : [...current.live(), loop];
+    if (current !== undefined) this.dropLoop(current);
+    this.readLoops.add(new ReadLoop(this, shards, 'ex-streams-relay-read'));
+  }
+
+  /** Stops `loop` and forgets it. @internal */
+  dropLoop(loop: ReadLoop): void {
+    loop.stop();
+    this.readLoops.delete(loop);
   }
 
   /** Answers a ping of `socket` once Redis answers one: liveness of the socket is liveness of Redis. */
