@@ -126,6 +126,20 @@ describeWithRedis('redis relay (gateway → Redis → consumer, real processes)'
     expect(lateBook).toEqual(firstBook);
   });
 
+  it('reads a shard that becomes of interest while its read is blocked on another, at once (not after blockMs)', async () => {
+    await simulator();
+    // Only ETHBTC (shard 1 of 2) is published: shard 0 (BTCUSDT's) stays quiet, so a read of it blocks for blockMs.
+    const g = gateway({ symbols: ['ETHBTC'], WebSocketCtor: recordingWs([]) });
+    await written(g, 20);
+    const relay = redisMarketStreams({ redis: redis.url(), prefix, shards: 2, blockMs: 30_000, market: MARKET });
+    keep(relay.tradeMessages('BTCUSDT'));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its one read loop is blocked on shard 0 by now
+    const started = Date.now();
+    const messages = await firstValueFrom(relay.tradeMessages('ETHBTC').pipe(take(4), toArray()));
+    expect(Date.now() - started).toBeLessThan(5_000); // new frames every 20 ms; a loop left blocked would wait 30 s
+    expect(new Set(messages.map((m) => m.sendTime)).size).toBe(4);
+  });
+
   it('keeps going when Redis is killed and restarted: the gateway reports, drops, writes a gap; the consumer signals it', async () => {
     await simulator();
     const g = gateway({ maxQueued: 20 });
