@@ -255,11 +255,15 @@ class ReadLoop {
       for (const [key, entries] of reply ?? []) {
         const shard = keys.get(key);
         if (shard === undefined) continue;
-        for (const [id, fields] of entries) {
+        for (let i = 0; i < entries.length; i++) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
           if (this.stopped) return;
           // A shard no longer wanted (its last topic cancelled) is not read on: a later `sub` starts it afresh.
           if (shard.stopped) break;
+          const [id, fields] = entries[i]!;
+          // Handled entries are let go at once, not held by the reply until its last one is handled: a scavenge
+          // while a long reply is handled (a consumer catching up) would copy them, and a second one promote them.
+          entries[i] = undefined as never;
           reader.cursors.set(shard.shard, id);
           reader.entry(shard.shard, id, readEntry(fields));
         }
