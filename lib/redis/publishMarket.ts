@@ -140,7 +140,7 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  * - In band, on every shard: `k=start` when the gateway starts (its sequence restarts), `k=epoch` when its venue
  *   socket opens or closes, `k=gap` for frames it had to drop. A venue trade gap is judged by each consumer's
  *   `trades()` from the venue's replay, which reaches it through the relay as it reached the gateway.
- * - Writes of one event-loop turn leave in one pipeline per shard. While Redis is down, up to `maxQueued` entries
+ * - Writes of one event-loop turn leave in one batch of commands per shard. While Redis is down, up to `maxQueued` entries
  *   wait; later frames are dropped and counted, and a `gap` entry is written when Redis is back. The gateway never
  *   stops on a Redis failure: the client reconnects, failures go to `errors$` (redacted).
  *
