@@ -526,6 +526,8 @@ function openMarketStreams(
       errors.next(e instanceof Error ? e : new Error(String(e)));
     }
   };
+  /** Each topic name's last message (see `TopicContext.keptMessage`). */
+  const keptMessages = new Map<string, { last: unknown }>();
   const ctx: TopicContext = {
     conn,
     router,
@@ -546,6 +548,11 @@ function openMarketStreams(
     scheduler,
     subscribeTimeoutMs,
     random,
+    keptMessage: (topic) => {
+      let holder = keptMessages.get(topic);
+      if (holder === undefined) keptMessages.set(topic, (holder = { last: undefined }));
+      return holder;
+    },
     frameAt: () => frameAt,
     onDelivered: (sentAt, epoch) => {
       lastSentAt = sentAt;

@@ -105,6 +105,7 @@ describe('topicSubscription', () => {
       onDecodeError: (e) => log.push(`decode error ${e.message}`),
       onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
     });
+    const kept = new Map<string, { last: unknown }>();
     const ctx: TopicContext = {
       conn,
       router,
@@ -113,6 +114,11 @@ describe('topicSubscription', () => {
       scheduler: testScheduler,
       subscribeTimeoutMs: Infinity,
       random: () => 0.5,
+      keptMessage: (topic) => {
+        let holder = kept.get(topic);
+        if (holder === undefined) kept.set(topic, (holder = { last: undefined }));
+        return holder;
+      },
       frameAt: () => frameAt,
       onDelivered: (sentAt) => log.push(`delivered ${sentAt}@${testScheduler.now()}`),
       onResubscribed: () => log.push(`resubscribed@${testScheduler.now()}`),
@@ -121,7 +127,7 @@ describe('topicSubscription', () => {
       onTopicsChanged: () => sizes.push(router.size),
       ...overrides,
     };
-    return { ctx, sent$, log, sizes, router };
+    return { ctx, sent$, log, sizes, router, kept };
   }
 
   describe('subscribing', () => {
@@ -145,6 +151,30 @@ describe('topicSubscription', () => {
         // the age of a message: its sendTime, else its last record's time (recordTime)
         expect(log).toEqual(['delivered 1000@3', 'delivered 300@5']);
         expect(sizes).toEqual([1, 0]);
+      });
+    });
+
+    it("keeps one message per topic name, the last of any symbol's (the parsed shapes stay alive; no symbol's message outlives the next)", () => {
+      testScheduler.run(({ hot, expectObservable }) => {
+        const link = hot('-a', { a: 1 });
+        const x = trades([{ t: 100 }]);
+        const y = { ...trades([{ t: 200 }]), symbol: 'ETHUSDT' };
+        const z = trades([{ t: 300 }]);
+        const { ctx, kept } = setup(link, hot('---x-y-z', { x, y, z }));
+        expectObservable(topicSubscription(ctx, tradeRequest()), '^--------!').toBe('---x---z', {
+          x: emitted([{ t: 100 }], 1),
+          z: emitted([{ t: 300 }], 1),
+        });
+        expectObservable(topicSubscription(ctx, tradeRequest({ symbol: 'ETHUSDT' })), '^--------!').toBe('-----y', {
+          y: { ...emitted([{ t: 200 }], 1), symbol: 'ETHUSDT' },
+        });
+        const at: unknown[] = [];
+        testScheduler.schedule(() => at.push(kept.get('trade')?.last), 4);
+        testScheduler.schedule(() => at.push(kept.get('trade')?.last), 6);
+        testScheduler.schedule(() => at.push(kept.get('trade')?.last), 8);
+        testScheduler.flush();
+        expect(at).toEqual([x, y, z]);
+        expect([...kept.keys()]).toEqual(['trade']);
       });
     });
 
