@@ -402,6 +402,32 @@ function heapSampler(role: Role): { begin(): void; end(): void } {
   };
 }
 
+/** The venue (a `sim` child: its `url`) and a gateway on it writing to `redisUrl` under `prefix`, both ready (and pushed to `children`). */
+async function startVenueAndGateway(redisUrl: string, prefix: string, shards: number, children: Child[]): Promise<{ sim: Child; url: string; gateway: Child }> {
+  const sim = spawnChild('sim', []);
+  children.push(sim);
+  const url = String((await sim.ready)['url']);
+  const gateway = spawnChild('gateway', ['--url', url, '--redis', redisUrl, '--prefix', prefix, '--shards', String(shards)]);
+  children.push(gateway);
+  await gateway.ready;
+  return { sim, url, gateway };
+}
+
+/**
+ * The latency the Redis hop added to each message of `reports` that has an entry in `rTimes` (the gateway's receive
+ * time, truncated to the ms: + 0.5 ms), sorted.
+ */
+function addedLatencies(reports: readonly Pick<ClientReport, 'keys' | 'at'>[], rTimes: ReadonlyMap<string, number>): number[] {
+  const added: number[] = [];
+  for (const rep of reports) {
+    for (let i = 0; i < rep.keys.length; i++) {
+      const r0 = rTimes.get(rep.keys[i]!);
+      if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
+    }
+  }
+  return added.sort((a, b) => a - b);
+}
+
 /** A consumer (`redis` given) or the direct subscriber (`url` given): every topic of every pair, typed messages. */
 async function clientChild(source: { redis: string; prefix: string; shards: number } | { url: string }): Promise<void> {
   const { merge } = await import('rxjs');
@@ -685,13 +711,8 @@ export async function compareConsumers(otherDir: string, consumers: number, wind
   const children: Child[] = [];
   try {
     const files = [await benchChildFile(), await transpiledBench(path.resolve(otherDir))];
-    const sim = spawnChild('sim', []);
-    children.push(sim);
-    const url = String((await sim.ready)['url']);
     const prefix = `cmp:${Date.now()}:`;
-    const gateway = spawnChild('gateway', ['--url', url, '--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]);
-    children.push(gateway);
-    await gateway.ready;
+    const { gateway } = await startVenueAndGateway(redis.url(), prefix, shards, children);
     const names = ['this tree', otherDir];
     const groups = files.map((file) => Array.from({ length: consumers }, () => spawnChild('consumer', ['--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)], file)));
     const all = groups.flat();
@@ -708,14 +729,7 @@ export async function compareConsumers(otherDir: string, consumers: number, wind
       const rTimes = await receiveTimes(redis.url(), prefix, shards, beginMs - 5000);
       const line = groups.map((_, g) => {
         const reps = reports.slice(g * consumers, (g + 1) * consumers);
-        const added: number[] = [];
-        for (const rep of reps) {
-          for (let i = 0; i < rep.keys.length; i++) {
-            const r0 = rTimes.get(rep.keys[i]!);
-            if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
-          }
-        }
-        added.sort((a, b) => a - b);
+        const added = addedLatencies(reps, rTimes);
         const us = reps.map((rep) => r2(rep.cpuUs / rep.messages));
         const gc = reps.map((rep) => `${Math.round(rep.stalls.gcTotalMs)}/${Math.round(rep.stalls.gcMaxMs)}`);
         return `${names[g]}: µs/msg ${us.join(', ')}; added median ${r2(percentile(added, 50))} ms, p99 ${r2(percentile(added, 99))} ms; GC ms total/max ${gc.join(', ')}`;
@@ -749,13 +763,8 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
   const rows: FanoutRow[] = [];
   try {
     await benchChildFile();
-    const sim = spawnChild('sim', []);
-    children.push(sim);
-    const url = String((await sim.ready)['url']);
     const prefix = `bench:${Date.now()}:`;
-    const gateway = spawnChild('gateway', ['--url', url, '--redis', redis.url(), '--prefix', prefix, '--shards', String(shards)]);
-    children.push(gateway);
-    await gateway.ready;
+    const { sim, url, gateway } = await startVenueAndGateway(redis.url(), prefix, shards, children);
     log(`fanout: ${VENUE === 'replay' ? "the simulator's frames, replayed" : 'simulator'} (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
     /** The direct subscriber's rounds (alone, or beside the consumers with `--direct=beside`). */
     const directRound = (report: ClientReport): { usPerMsg: number; latencyMedianMs: number; ratePerSec: number; mix: Record<string, number> } => {
@@ -790,14 +799,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
         const rTimes = await receiveTimes(redis.url(), prefix, shards, beginMs - 5000, venueHop);
         venueHop.sort((a, b) => a - b);
         const sendToConsumer = consumerReports[0]!.keys.map((k, i) => consumerReports[0]!.at[i]! - Number(k.slice(k.lastIndexOf('|') + 1))).sort((a, b) => a - b);
-        const added: number[] = [];
-        for (const rep of consumerReports) {
-          for (let i = 0; i < rep.keys.length; i++) {
-            const r0 = rTimes.get(rep.keys[i]!);
-            if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
-          }
-        }
-        added.sort((a, b) => a - b);
+        const added = addedLatencies(consumerReports, rTimes);
         log(
           `  diag: simulator sendTime → gateway r median ${percentile(venueHop, 50)} ms, p99 ${percentile(venueHop, 99)}; sendTime → consumer 1 median ${r2(percentile(sendToConsumer, 50))}; ` +
             `gateway r → a bare ioredis XREAD in the bench process median ${r2(percentile(bareAdded, 50))} ms, p99 ${r2(percentile(bareAdded, 99))} (${bareAdded.length}); gateway queued ${String(gwReport['queued'])}\n` +
