@@ -99,7 +99,7 @@ class ShardLoop {
   /** Resolves once the shard knows where it starts (or it stopped). */
   readonly ready: Promise<void>;
   /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
-  private waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined;
+  private waiting: Wait | undefined;
 
   constructor(
     private readonly reader: RelayReader,
@@ -112,8 +112,7 @@ class ShardLoop {
 
   stop(): void {
     this.stopped = true;
-    this.waiting?.timer.unsubscribe();
-    this.waiting?.wake();
+    endWait(this.waiting);
   }
 
   /** Where to start: the kept cursor, else the stream's newest entry (checked for its sequence number). */
@@ -142,8 +141,20 @@ class ShardLoop {
   }
 }
 
+/** A wait before a retry: its timer, and what ends it. */
+interface Wait {
+  readonly timer: Subscription;
+  readonly wake: () => void;
+}
+
+/** Ends `wait` now, if one is under way (a stop: no timer outlives its loop). */
+function endWait(wait: Wait | undefined): void {
+  wait?.timer.unsubscribe();
+  wait?.wake();
+}
+
 /** `ms` on `scheduler`; `hold` is given the wait (and `undefined` once over), so that a stop can end it early. */
-function sleep(scheduler: SchedulerLike, ms: number, hold: (waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined) => void): Promise<void> {
+function sleep(scheduler: SchedulerLike, ms: number, hold: (waiting: Wait | undefined) => void): Promise<void> {
   return new Promise((resolve) => {
     const wake = (): void => {
       hold(undefined);
@@ -167,7 +178,7 @@ class ReadLoop {
   private reading = false;
   private readonly conn: RedisClient;
   private readonly shards = new Set<ShardLoop>();
-  private waiting: { readonly timer: Subscription; readonly wake: () => void } | undefined;
+  private waiting: Wait | undefined;
 
   constructor(
     private readonly reader: RelayReader,
@@ -201,8 +212,7 @@ class ReadLoop {
     this.stopped = true;
     this.conn.disconnect();
     this.conn.emit('end');
-    this.waiting?.timer.unsubscribe();
-    this.waiting?.wake();
+    endWait(this.waiting);
   }
 
   /** Resolves when the loop's connection is ready (at once if it is), or ends. */
@@ -412,10 +422,12 @@ export class RelayReader {
     if (left > 0) return void this.loopTopics.set(interest.shard, left);
     this.loopTopics.delete(interest.shard);
     const loop = this.loops.get(interest.shard);
-    loop?.stop();
     this.loops.delete(interest.shard);
-    // A read loop left with no shard of interest ends now (its connection with it), not after its blocked read.
-    for (const readLoop of this.readLoops) if (loop !== undefined && readLoop.has(loop) && readLoop.live().length === 0) this.dropLoop(readLoop);
+    if (loop !== undefined) {
+      loop.stop();
+      // A read loop left with no shard of interest ends now (its connection with it), not after its blocked read.
+      for (const readLoop of this.readLoops) if (readLoop.has(loop) && readLoop.live().length === 0) this.dropLoop(readLoop);
+    }
     this.cursors.delete(interest.shard);
     this.expected.delete(interest.shard);
   }
