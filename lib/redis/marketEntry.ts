@@ -18,6 +18,7 @@
  * @internal
  * @module
  */
+import { skipDigits } from '../internal/decimal';
 
 /** What every entry carries: its place in the shard's sequence and the gateway's receive time. @internal */
 interface EntryBase {
@@ -89,30 +90,18 @@ export function entryFields(entry: MarketEntry): string[] {
 
 /** A non-negative safe integer written as decimal text (1-15 digits), else `undefined`. */
 function count(text: string | undefined): number | undefined {
-  if (text === undefined || text.length === 0 || text.length > 15) return undefined;
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const d = text.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return undefined;
-    n = n * 10 + d;
-  }
-  return n;
+  return text !== undefined && digitsOnly(text, 0, text.length, 15) ? Number(text) : undefined;
 }
 
-/** Whether `text` runs of 1-20 digits from `start` to `end`. */
-function digitsOnly(text: string, start: number, end: number): boolean {
-  if (end - start < 1 || end - start > 20) return false;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return true;
+/** Whether `text` runs of 1 to `most` digits from `start` to `end`. */
+function digitsOnly(text: string, start: number, end: number, most: number): boolean {
+  return end > start && end - start <= most && skipDigits(text, start, end) === end;
 }
 
 /** Whether `text` is a stream id, `ms-seq` (1-20 digits each). */
 function isStreamId(text: string): boolean {
   const dash = text.indexOf('-');
-  return dash > 0 && digitsOnly(text, 0, dash) && digitsOnly(text, dash + 1, text.length);
+  return dash > 0 && digitsOnly(text, 0, dash, 20) && digitsOnly(text, dash + 1, text.length, 20);
 }
 
 /**
