@@ -28,7 +28,7 @@ export interface TopicContext {
   readonly random: () => number;
   /**
    * Where the last message of `topic` (the request topic's name: `depth`, `trade`, `kline_1m`, …) is kept, shared by
-   * every symbol's subscription of it: see `lastMessage` in {@link topicSubscription}.
+   * every symbol's subscription of it, to keep its parsed shapes alive (why: at `kept.last` in {@link topicSubscription}).
    */
   keptMessage(topic: string): { last: unknown };
   /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
