@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { asyncScheduler } from 'rxjs';
 import { EntryWriter } from '../../lib/redis/internal/entryWriter';
 import { openRedis, type RedisClient } from '../../lib/redis/internal/openRedis';
-import { streamKey } from '../../lib/redis/marketKeys';
+import { compareIds, lastKey, streamKey } from '../../lib/redis/marketKeys';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
 
@@ -43,7 +43,7 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
     // The answers take 150 ms to come back: a write stays in flight that long, and a reset in between loses them.
     proxy = await startTcpProxy(redis.port, { downstreamDelayMs: 150 });
     client = openRedis(`redis://127.0.0.1:${proxy.port}`, 'writer-test', 50);
-    // A write (a batch of one shard) ends with its one HSET of the topics' newest ids: counted, a write each.
+    // A write (a batch of one shard) begins with its one HSET of the topics' newest ids: counted, a write each.
     const hset = client.hset.bind(client);
     client.hset = ((...args: Parameters<typeof hset>) => {
       writes++;
@@ -80,6 +80,11 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
     return entries.map(([, fields]) => fields[fields.indexOf('f') + 1]!);
   };
   const frames = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, k) => `{"i":${from + k}}`);
+  /** The `:last` hash holds the stream's newest entry id (a retry never moved it back). */
+  const expectLastIsNewest = async (): Promise<void> => {
+    const [newest] = await direct.xrevrange(streamKey(prefix(), 0), '+', '-', 'COUNT', 1);
+    expect(await direct.hget(lastKey(prefix(), 0), 'trade|BTCUSDT')).toBe(newest![0]);
+  };
 
   /** Two batches in flight (their answers on the way), a third waiting; then the connection is cut. */
   async function cutWithTwoInFlight(): Promise<void> {
@@ -103,6 +108,7 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
     expect(writer.dropped).toBe(0);
     // the retry of the two lost writes went first, in their order, then the batch that waited
     expect(writes).toBeGreaterThanOrEqual(3);
+    await expectLastIsNewest();
   });
 
   it('writes again what never reached Redis, in order', async () => {
@@ -119,6 +125,41 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
     expect(await stream()).toEqual(frames(1, 150));
     expect(writer.written).toBe(150);
     expect(writer.dropped).toBe(0);
+    await expectLastIsNewest();
+  });
+
+  it('sets each topic\'s latest id in `:last` before its entry is in the stream: a consumer that reads both between a batch\'s commands never finds the hash behind the stream', async () => {
+    // Every command Redis runs, in the order it runs them (MONITOR, on a connection of its own).
+    const monitor = await direct.monitor();
+    const ran: string[][] = [];
+    monitor.on('monitor', (_time: string, args: string[]) => ran.push(args));
+    try {
+      for (let turn = 0; turn < 5; turn++) {
+        for (let i = 0; i < 4; i++) {
+          writer.message(0, 'BTCUSDT', 'trade', `{"t":${turn},"i":${i}}`, ++at);
+          writer.message(0, 'BTCUSDT', 'depth', `{"d":${turn},"i":${i}}`, ++at);
+        }
+        await until(() => writer.queued === 0, 'the batch written');
+      }
+      await direct.ping();
+      await until(() => ran.some((args) => args[0]?.toLowerCase() === 'ping'), 'the monitor caught up');
+    } finally {
+      monitor.disconnect();
+    }
+    const hashed = new Map<string, string>();
+    let checked = 0;
+    for (const [command, ...args] of ran) {
+      if (command?.toLowerCase() === 'hset' && args[0] === lastKey(prefix(), 0)) {
+        for (let i = 1; i + 1 < args.length; i += 2) hashed.set(args[i]!, args[i + 1]!);
+      } else if (command?.toLowerCase() === 'xadd' && args[0] === streamKey(prefix(), 0)) {
+        const id = args[4]!;
+        const field = `${args[args.indexOf('c') + 1]}|${args[args.indexOf('s') + 1]}`;
+        const inHash = hashed.get(field);
+        expect({ id, field, hashBehind: inHash === undefined || compareIds(inHash, id) < 0 }).toEqual({ id, field, hashBehind: false });
+        checked++;
+      }
+    }
+    expect(checked).toBe(40);
   });
 
   it('counts an entry refused on its retry and absent from the stream as lost, and says so (never as written)', async () => {

@@ -1,13 +1,20 @@
 import { type SchedulerLike, Subscription } from 'rxjs';
 import { entryFields, type MarketEntry } from '../marketEntry';
-import { lastField, lastKey, streamKey } from '../marketKeys';
+import { compareIds, lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
 
 /**
  * The gateway's writer (docs/scaling.md, "Key layout" and "Failures"): entries wait in one bounded queue, each with
  * the stream id the gateway gave it; whatever one event-loop turn queued leaves as one batch of commands per shard
- * (`XADD key MAXLEN ~ maxLen id ...` for each entry, then one `HSET key:last topic|symbol id ...` with the newest id
- * of each topic of the batch: one round trip, since the ids are known before the write). Two writes in flight at most
+ * (one `HSET key:last topic|symbol id ...` with the newest id of each topic of the batch, then `XADD key MAXLEN ~
+ * maxLen id ...` for each entry: one round trip, since the ids are known before the write). The `HSET` goes first:
+ * Redis runs other clients' commands between a batch's, and a consumer that joins reads the stream's newest entry
+ * (where it starts) and then the topic's latest id (what it delivers at once). With the `HSET` last, it could find
+ * an entry of the batch in the stream and the topic's previous id in the hash: it delivered that older frame and
+ * started after the newer one, which it never delivered (seen with 8 consumers on a loaded machine). With the `HSET`
+ * first, an id of the hash may be ahead of the stream for a moment, never behind it: the consumer then leaves that
+ * entry to its read loop. The hash never moves back: a retry sets only the topics no later write has set.
+ * Two writes in flight at most
  * (a frame need not wait for the previous write's reply); while Redis is down the queue holds up to `maxQueued`
  * entries, later frames are dropped and counted, and a `gap` entry goes to every shard once writing works again.
  *
@@ -80,6 +87,8 @@ export class EntryWriter {
   private readonly lastSub: number[];
   /** Per `topic|symbol`: the id of its last frame (`0-0` when that one was dropped), each entry's `p`. */
   private readonly prevOf = new Map<string, string>();
+  /** Per `topic|symbol`: the newest id an `HSET` of `:last` wrote (a retry never sets an older one). */
+  private readonly lastWritten = new Map<string, string>();
   private drop: { fromMs: number; toMs: number; count: number } | undefined;
   private pending: Subscription | undefined;
   private stopped = false;
@@ -232,22 +241,31 @@ export class EntryWriter {
         // pauses of 5-14 ms; 17 KB and 2-8 ms with plain commands, the CPU per entry no higher).
         const key = streamKey(prefix, shard);
         const calls: Promise<[Error | null, unknown]>[] = [];
-        // Each topic's newest id of the batch, in one HSET after the XADDs (an HSET per entry was half the commands).
+        // Each topic's newest id of the batch, in one HSET before the XADDs (see the module; an HSET per entry was half
+        // the commands). Not a topic that a write since has set to a newer id (this batch is a retry behind it).
         const lasts = new Map<string, string>();
+        for (const p of entries) if (p.last !== undefined) lasts.set(p.last, p.id);
+        const pairs: string[] = [];
+        for (const [field, id] of lasts) {
+          const written = this.lastWritten.get(field);
+          if (written === undefined || compareIds(id, written) > 0) pairs.push(field, id);
+        }
+        const hset = pairs.length > 0 ? settled(client.hset(lastKey(prefix, shard), ...pairs)) : undefined;
         for (const p of entries) {
           calls.push(settled(client.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields)));
           // a retry: whether the stream holds it, should it be refused
           if (p.attempted) calls.push(settled(client.xrange(key, p.id, p.id)));
-          if (p.last !== undefined) lasts.set(p.last, p.id);
-        }
-        if (lasts.size > 0) {
-          const pairs: string[] = [];
-          for (const [field, id] of lasts) pairs.push(field, id);
-          calls.push(settled(client.hset(lastKey(prefix, shard), ...pairs)));
         }
         const results = await Promise.all(calls);
+        const [hsetError] = (await hset) ?? [null];
+        for (let i = 0; hsetError === null && i < pairs.length; i += 2) {
+          const written = this.lastWritten.get(pairs[i]!);
+          if (written === undefined || compareIds(pairs[i + 1]!, written) > 0) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
+        }
         let at = 0;
-        let reported = false;
+        // A failed HSET alone (its XADDs written): late joiners start from an older latest until the topic's next write.
+        let reported = hsetError !== null && results.every(([error]) => error === null);
+        if (reported) this.config.onError('hset', hsetError);
         for (const p of entries) {
           const result = results[at++];
           const held = p.attempted ? results[at++] : undefined;
