@@ -103,12 +103,15 @@ describeWithRedis('redis relay on real processes (slow)', () => {
       }
       // Every book published from its first, in order; a new epoch starts with the latest book again (as a
       // resubscription at the venue starts with a snapshot): a repeat of the one before, once per reset.
-      // (The venue itself may push one version twice, when its market step timer lagged behind the depth period.)
+      // (The venue itself pushes one version twice when its market step timer lagged behind the depth period: those
+      // repeats are in what the gateway published, and count as the venue's.)
       const versions = report.books.get('BTCUSDT')!;
       const distinct = versions.filter((v, i) => v !== versions[i - 1]);
       const publishedDistinct = books.filter((v, i) => v !== books[i - 1]);
       expect(distinct).toEqual(publishedDistinct.slice(publishedDistinct.indexOf(versions[0]!)));
-      expect(versions.length - distinct.length).toBeLessThanOrEqual(report.relayGaps.length);
+      const seen = books.slice(books.indexOf(versions[0]!), books.lastIndexOf(versions.at(-1)!) + 1);
+      const venueRepeats = seen.filter((v, i) => i > 0 && v === seen[i - 1]).length;
+      expect(versions.length - distinct.length).toBeLessThanOrEqual(report.relayGaps.length + venueRepeats);
     }
   }, 90_000);
 
