@@ -75,6 +75,8 @@ describeWithRedis('redis relay on real processes (slow)', () => {
   it('8 consumer processes on one gateway: each gets every trade published from its start, each once, in order, and every book in order', async () => {
     const { prefix } = await start({});
     for (let i = 0; i < 8; i++) children.push(startConsumer({ redis: redis.url(), prefix, shards: 2, symbols: SYMBOLS, depth: ['BTCUSDT'] }));
+    // Each child compiles the library as it starts (8 at once on 2 cores: seconds each on a loaded machine): up first.
+    await Promise.all(children.map((c) => c.until((r) => r.epochs.length > 0, 60_000)));
     // A few seconds of data at each: 150 trades of every pair.
     await Promise.all(children.map((c) => c.until((r) => SYMBOLS.every((s) => (r.trades.get(s)?.length ?? 0) >= 150))));
     const g = gateway!;
@@ -113,7 +115,7 @@ describeWithRedis('redis relay on real processes (slow)', () => {
       const venueRepeats = seen.filter((v, i) => i > 0 && v === seen[i - 1]).length;
       expect(versions.length - distinct.length).toBeLessThanOrEqual(report.relayGaps.length + venueRepeats);
     }
-  }, 90_000);
+  }, 150_000);
 
   it('a consumer stopped (SIGSTOP) longer than the retention holds: a sequence gap, and a TradeGap on gaps$ over every trade it missed', async () => {
     const frames: string[] = [];
