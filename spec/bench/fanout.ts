@@ -27,7 +27,7 @@
  * where the simulator reached 2 340 on a quiet machine: its own CPU was the cap).
  *
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts [--quick] [--consumers=2,8] [--shards=4] [--rounds=3] [--seconds=10]
- *     [--pairs=300] [--periods=issue|trade:N,kline:N,realtimes:N,depth:N] [--arrival=smooth|burst] [--direct=alone|beside] [--venue=simulator|replay] [--ts-node]
+ *     [--pairs=300] [--warmup=12] [--periods=issue|trade:N,kline:N,realtimes:N,depth:N] [--arrival=smooth|burst] [--direct=alone|beside] [--venue=simulator|replay] [--ts-node]
  *   node -r ts-node/register/transpile-only spec/bench/fanout.ts --compare-gateway=DIR [--pairs=40] [--rounds=4] [--seconds=10]
  *     [--redis-delay-ms=N] (two gateways side by side, this tree's and checkout DIR's: see `compareGateways`)
  *
@@ -72,6 +72,14 @@ const DIRECT = (argDirect?.[1] ?? 'alone') as 'alone' | 'beside';
  * The venue: `simulator` (default), or `replay`: the simulator's frames recorded for a few seconds at start, then served
  * by a small server in its place (see `replayVenue`), so that the venue costs little of the machine's two cores.
  */
+/**
+ * Seconds every client runs before its first measured window (`--warmup=S`, default 12): the first seconds of a process
+ * (its code tiered up by the JIT, its young generation grown to the load) are not what it costs over a day. With 2 s,
+ * the first 10 s window was the slowest in most runs (at `--periods=issue`, 2 rounds, 5 runs: the direct subscriber's
+ * CPU per message 38-65 % above the second window's, a consumer's up to 42 %).
+ */
+const argWarmup = /--warmup[= ](\d+)/.exec(process.argv.join(' '));
+const WARMUP_MS = (argWarmup === null ? 12 : Number(argWarmup[1])) * 1000;
 const argVenue = /--venue[= ](simulator|replay)/.exec(process.argv.join(' '));
 const VENUE = (argVenue?.[1] ?? 'simulator') as 'simulator' | 'replay';
 /**
@@ -797,7 +805,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
       const clients = [...consumers, ...beside];
       children.push(...clients);
       await Promise.all(clients.map((c) => c.ready));
-      await new Promise((resolve) => setTimeout(resolve, 2000)); // warm-up: every topic live, JIT settled
+      await new Promise((resolve) => setTimeout(resolve, WARMUP_MS)); // warm-up: every topic live, JIT settled (see WARMUP_MS)
       const relayRounds: Array<Omit<Round, 'directUsPerMsg' | 'ratio' | 'directLatencyMedianMs' | 'ratePerSec' | 'mix'> & { consumerMessages: number; directReport?: ClientReport }> = [];
       for (let r = 0; r < rounds; r++) {
         const loadAt = load();
@@ -849,7 +857,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
         const direct = spawnChild('direct', ['--url', url]);
         children.push(direct);
         await direct.ready;
-        await new Promise((resolve) => setTimeout(resolve, 2000));
+        await new Promise((resolve) => setTimeout(resolve, WARMUP_MS));
         for (let r = 0; r < rounds; r++) {
           const loadAt = load();
           for (const c of [sim, direct]) c.send('begin');
