@@ -22,7 +22,7 @@
  *   total, longest, of which major), and its heap: where the added latency's tail comes from.
  *
  * The venue is the simulator itself by default; `--venue=replay` records its frames (every topic of every pair, 4 s)
- * and serves them again from a small server at the service's periods (`replayVenue`): the simulator's frames at ~7 % of
+ * and serves them again from a small server at the service's periods, or `--periods` (`replayVenue`): the simulator's frames at ~7 % of
  * a core instead of its 50-80 % (it generates every book), and at the full push rate (~3 600 msgs/s for 300 pairs,
  * where the simulator reached 2 340 on a quiet machine: its own CPU was the cap).
  *
@@ -301,6 +301,12 @@ async function captureFrames(url: string): Promise<Map<string, string[]>> {
  * once, `"f":true`), each with a new `sendTime` and the request's `id`: the simulator's frames without its cost (it
  * generated each book, ~57 % of a core at the whole venue).
  */
+/** The push period of a replayed topic: `--periods` (as the simulator's), else the service's (300 ms, realtimes 500 ms). */
+function replayPeriodMs(topic: string): number {
+  const kind = topic.startsWith('kline_') ? 'kline' : (topic as 'trade' | 'realtimes' | 'depth');
+  return PERIODS[kind] ?? (kind === 'realtimes' ? 500 : 300);
+}
+
 async function replayVenue(frames: ReadonlyMap<string, readonly string[]>): Promise<{ url: string; close: () => Promise<void> }> {
   const { WebSocketServer } = await import('ws');
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -334,7 +340,7 @@ async function replayVenue(frames: ReadonlyMap<string, readonly string[]>): Prom
           peer.send(`${list[at++ % list.length]},"f":${first},"sendTime":${Date.now()},"shared":false,"id":"${id}"}`);
         };
         push();
-        subs.set(key, setInterval(push, topic === 'realtimes' ? 500 : 300));
+        subs.set(key, setInterval(push, replayPeriodMs(topic)));
       }
     });
   });
