@@ -96,6 +96,8 @@ export function withRequestId(frame: string, id: string): string {
 /** One shard being read: where it starts (its cursor and sequence, found once), and whether it is still wanted. */
 class ShardLoop {
   stopped = false;
+  /** Its stream's key (made once: the read loop names it in every `XREAD`). */
+  readonly key: string;
   /** Resolves once the shard knows where it starts (or it stopped). */
   readonly ready: Promise<void>;
   /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
@@ -105,6 +107,7 @@ class ShardLoop {
     private readonly reader: RelayReader,
     readonly shard: number,
   ) {
+    this.key = streamKey(reader.config.prefix, shard);
     this.ready = this.init();
     // Never a rejection left unhandled (it would end the process): whatever escapes is reported.
     this.ready.then(() => reader.shardReady(this)).catch((e: unknown) => reader.config.onError('xread', e));
@@ -117,8 +120,7 @@ class ShardLoop {
 
   /** Where to start: the kept cursor, else the stream's newest entry (checked for its sequence number). */
   private async init(): Promise<void> {
-    const { reader, shard } = this;
-    const key = streamKey(reader.config.prefix, shard);
+    const { reader, shard, key } = this;
     for (let wait = MIN_RETRY_MS; !this.stopped; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
       try {
         const cursor = reader.cursors.get(shard);
@@ -231,7 +233,7 @@ class ReadLoop {
 
   private async run(): Promise<void> {
     const { reader } = this;
-    const { prefix, blockMs, count, scheduler } = reader.config;
+    const { blockMs, count, scheduler } = reader.config;
     let wait = MIN_RETRY_MS;
     while (!this.stopped) {
       // Reading only on a ready connection: a failed read costs a backoff, which a small retention may not forgive.
@@ -240,13 +242,8 @@ class ReadLoop {
       for (const s of this.shards) if (s.stopped) this.shards.delete(s); // (a shard cancelled, maybe wanted again by a loop of its own)
       const shards = [...this.shards];
       if (shards.length === 0) return reader.dropLoop(this);
-      const keys = new Map<string, ShardLoop>();
       const args: (string | number)[] = ['COUNT', count, 'BLOCK', blockMs, 'STREAMS'];
-      for (const s of shards) {
-        const key = streamKey(prefix, s.shard);
-        keys.set(key, s);
-        args.push(key);
-      }
+      for (const s of shards) args.push(s.key);
       for (const s of shards) args.push(reader.cursors.get(s.shard) ?? '$');
       let reply: [string, [string, string[]][]][] | null;
       this.reading = true;
@@ -263,7 +260,7 @@ class ReadLoop {
       }
       this.reading = false;
       for (const [key, entries] of reply ?? []) {
-        const shard = keys.get(key);
+        const shard = shards.find((s) => s.key === key);
         if (shard === undefined) continue;
         for (let i = 0; i < entries.length; i++) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
