@@ -1,4 +1,4 @@
-import { manualClock } from '../../lib/simulator/clock';
+import { manualClock, type SimulatorClock } from '../../lib/simulator/clock';
 import { Timers } from '../../lib/simulator/timers';
 
 describe('Timers', () => {
@@ -40,6 +40,54 @@ describe('Timers', () => {
     clock.advance(100);
     expect(ran).toEqual([10, 20, 30]);
     expect(clock.pending()).toBe(0);
+  });
+
+  /** A clock whose timers run when the test says, late or not (as Node's do when the event loop is busy). */
+  function lateClock(): SimulatorClock & { at: number; armed: Map<number, { due: number; fn: () => void }>; runDue(at: number): void } {
+    let seq = 0;
+    const clock = {
+      at: 0,
+      armed: new Map<number, { due: number; fn: () => void }>(),
+      now: () => clock.at,
+      setTimeout: (fn: () => void, ms: number) => {
+        clock.armed.set(++seq, { due: clock.at + Math.max(0, ms), fn });
+        return seq;
+      },
+      clearTimeout: (handle: unknown) => void clock.armed.delete(handle as number),
+      /** Moves to `at` and runs, in one go, every timer due by then (each sees `at`: they all ran late together). */
+      runDue(at: number): void {
+        clock.at = at;
+        const due = [...clock.armed].filter(([, t]) => t.due <= at);
+        for (const [h, t] of due) {
+          clock.armed.delete(h);
+          t.fn();
+        }
+      },
+    };
+    return clock;
+  }
+
+  it('keeps its cadence when a run is late: timers late together do not stay together, and missed runs are skipped', () => {
+    const clock = lateClock();
+    const timers = new Timers(clock);
+    const ran: Array<[string, number]> = [];
+    timers.every(100, () => ran.push(['a', clock.now()])); // due 100, 200, …
+    clock.at = 30;
+    timers.every(100, () => ran.push(['b', clock.now()])); // due 130, 230, …
+    clock.runDue(150); // a busy loop: both run late, at 150
+    expect(ran).toEqual([
+      ['a', 150],
+      ['b', 150],
+    ]);
+    // next: each on its own phase again (re-armed 100 ms after the late run, both would be due at 250)
+    expect([...clock.armed.values()].map((t) => t.due).sort()).toEqual([200, 230]);
+    ran.length = 0;
+    clock.runDue(480); // a stall past several periods: one run each, the missed ones not made up
+    expect(ran).toEqual([
+      ['a', 480],
+      ['b', 480],
+    ]);
+    expect([...clock.armed.values()].map((t) => t.due).sort()).toEqual([500, 530]);
   });
 
   it('clears every live timer, and arms nothing afterwards', () => {
