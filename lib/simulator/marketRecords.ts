@@ -42,7 +42,7 @@ export function tradeRecord(m: SymbolMarket, t: MarketTrade): object {
 
 /** depth record with up to `levels` levels per side. @internal */
 export function depthRecord(m: SymbolMarket, levels: number, now: number): object {
-  const book = m.book();
+  const book = m.bookToWrite();
   const side = (ls: ReadonlyArray<{ price: bigint; qty: bigint }>): string[][] =>
     ls.slice(0, levels).map((l) => [price(m, l.price), qty(m, l.qty)]);
   return { e: EXCHANGE_ID, s: m.info.symbol, t: now, v: `${book.version}_${EXCHANGE_ID}`, o: 0, a: side(book.asks), b: side(book.bids) };

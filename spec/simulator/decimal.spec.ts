@@ -22,3 +22,34 @@ describe('simulator internals', () => {
     expect(signedPayload({ query: '', body: 'signature=ff&x=+y' })).toBe('x=+y');
   });
 });
+
+describe('formatFixed', () => {
+  /** The former arithmetic (integer part by division, decimals by remainder), the reference the text cut must equal. */
+  const byDivision = (value: bigint, decimals: number): string => {
+    const one = 10n ** 18n;
+    const neg = value < 0n;
+    const abs = neg ? -value : value;
+    const frac = (abs % one).toString().padStart(18, '0').slice(0, decimals);
+    return `${neg ? '-' : ''}${abs / one}${decimals > 0 ? `.${frac}` : ''}`;
+  };
+
+  it('writes what division and remainder write, for values of every size and sign and 0-18 decimals', () => {
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const values = [0n, 1n, -1n, 10n ** 18n, -(10n ** 18n), 10n ** 18n - 1n, 10n ** 17n, 999n * 10n ** 30n];
+    for (let i = 0; i < 3000; i++) {
+      const digits = 1 + Math.floor(random() * 30);
+      let v = 0n;
+      for (let d = 0; d < digits; d++) v = v * 10n + BigInt(Math.floor(random() * 10));
+      values.push(random() < 0.2 ? -v : v);
+    }
+    let checked = 0;
+    for (const v of values) {
+      for (let decimals = 0; decimals <= 18; decimals++) {
+        expect(formatFixed(v, decimals)).toBe(byDivision(v, decimals));
+        checked++;
+      }
+    }
+    expect(checked).toBe(values.length * 19);
+  });
+});

@@ -33,6 +33,22 @@ describe('SymbolMarket', () => {
     expect(market(8).trades).not.toEqual(market(7).trades);
   });
 
+  it('gives a depth push the book of the step, and the levels orders took (bookToWrite keeps no book of its own)', () => {
+    const m = market(5);
+    m.step(T0 + 1);
+    const written = m.bookToWrite();
+    expect(m.bookToWrite()).toEqual(written); // the same step, the same book, generated again
+    expect(m.bookToWrite()).not.toBe(written);
+    expect(m.book()).toEqual(written);
+    const best = m.book().asks[0]!;
+    m.take('BUY', undefined, best.qty); // the best ask, taken whole: gone until the next step
+    expect(m.bookToWrite()).toBe(m.book());
+    expect(m.bookToWrite().asks[0]!.price).toBe(best.price + TICK);
+    m.step(T0 + 2);
+    expect(m.bookToWrite().version).toBe(written.version + 1);
+    expect(m.bookToWrite().asks).toHaveLength(200);
+  });
+
   it('trades at the best bid (taker sold, m) or the best ask, one tick each side of the mid, in lots', () => {
     const m = market(3);
     for (let i = 0; i < 50; i++) {
