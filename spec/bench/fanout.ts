@@ -54,13 +54,14 @@ const PAIRS = argPairs === null ? 300 : Number(argPairs[1]);
 const SYMBOLS = Array.from({ length: PAIRS }, (_, i) => `P${i}USDT`);
 /**
  * How the venue's pushes arrive. The simulator starts each topic's push timer when the topic is subscribed, so the
- * subscription's pace sets their phases: `smooth` subscribes one topic a frame at 4 000 a second (1 200 topics spread
- * over one 300 ms period: pushes arrive evenly, as in issue 28's bare sketch); `burst` subscribes 20 symbols a frame at
+ * subscription's pace sets their phases: `smooth` subscribes one topic a frame, the topics spread over the longest push
+ * period (`SMOOTH_RATE`: 1 200 topics over 500 ms at the service's periods, over 2 s at `--periods=issue`), so that
+ * pushes arrive evenly, as in issue 28's bare sketch (until session 16 over 300 ms whatever the periods: at
+ * `--periods=issue` every push of a second came in its first 300 ms); `burst` subscribes 20 symbols a frame at
  * once (every topic pushes in the same few ms: ~1 MB every 300 ms, each stage handles a burst before its last frame).
  */
 const argArrival = /--arrival[= ](smooth|burst)/.exec(process.argv.join(' '));
 const ARRIVAL = (argArrival?.[1] ?? 'smooth') as 'smooth' | 'burst';
-const MARKET = ARRIVAL === 'smooth' ? ({ resubscribeRatePerSecond: 4000, subscribeBurst: 1, maxSymbolsPerFrame: 1 } as const) : ({ resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const);
 /**
  * When the direct subscriber (the yardstick of a consumer's CPU per message) runs: `alone` (default), in windows of its
  * own after the consumers' (it decodes the whole venue too: beside them it took a core's third from the relay's
@@ -80,6 +81,12 @@ const DIRECT = (argDirect?.[1] ?? 'alone') as 'alone' | 'beside';
  */
 const argWarmup = /--warmup[= ](\d+)/.exec(process.argv.join(' '));
 const WARMUP_MS = (argWarmup === null ? 12 : Number(argWarmup[1])) * 1000;
+/**
+ * `--bare=on`: a bare ioredis reader in the bench process reads every entry in the measured windows (the gateway +
+ * Redis part of the added latency, column "of which gateway + Redis"); off by default: it is a third reader of every
+ * entry (Redis answers it too, and the bench process wakes for it) on the cores the measured processes share.
+ */
+const BARE = /--bare[= ]on/.test(process.argv.join(' '));
 const argVenue = /--venue[= ](simulator|replay)/.exec(process.argv.join(' '));
 const VENUE = (argVenue?.[1] ?? 'simulator') as 'simulator' | 'replay';
 /**
@@ -101,6 +108,10 @@ const periodsText = (): string =>
   PERIODS_ARG === undefined
     ? "the service's periods (300 ms; realtimes 500 ms)"
     : `periods ${['trade', 'kline', 'realtimes', 'depth'].map((k) => `${k} ${PERIODS[k as keyof typeof PERIODS] ?? (k === 'realtimes' ? 500 : 300)} ms`).join(', ')}${PERIODS_ARG === 'issue' ? " (--periods=issue: issue 28's measured venue)" : ''}`;
+/** Subscriptions a second for `smooth` arrival: every topic once over the longest push period. */
+const SMOOTH_RATE = Math.round((PAIRS * TOPICS.length * 1000) / Math.max(PERIODS.trade ?? 300, PERIODS.kline ?? 300, PERIODS.realtimes ?? 500, PERIODS.depth ?? 300));
+const MARKET =
+  ARRIVAL === 'smooth' ? ({ resubscribeRatePerSecond: SMOOTH_RATE, subscribeBurst: 1, maxSymbolsPerFrame: 1 } as const) : ({ resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const);
 /** The consumers' subscriptions go to Redis, not to the venue: no pacing needed. */
 const RELAY_MARKET = { resubscribeRatePerSecond: 200, subscribeBurst: 100 } as const;
 
@@ -433,12 +444,15 @@ async function startVenueAndGateway(redisUrl: string, prefix: string, shards: nu
  */
 function addedLatencies(reports: readonly Pick<ClientReport, 'keys' | 'at'>[], rTimes: ReadonlyMap<string, number>): number[] {
   const added: number[] = [];
-  for (const rep of reports) {
+  const dump: string[] = [];
+  reports.forEach((rep, c) => {
     for (let i = 0; i < rep.keys.length; i++) {
       const r0 = rTimes.get(rep.keys[i]!);
       if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
+      if (r0 !== undefined && process.env['FANOUT_DUMP']) dump.push(`${c} ${r0} ${(rep.at[i]! - (r0 + 0.5)).toFixed(3)} ${rep.keys[i]!}`);
     }
-  }
+  });
+  if (process.env['FANOUT_DUMP']) fs.appendFileSync(process.env['FANOUT_DUMP'], dump.join('\n') + '\n');
   return added.sort((a, b) => a - b);
 }
 
@@ -816,7 +830,7 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
       for (let r = 0; r < rounds; r++) {
         const loadAt = load();
         const beginMs = Date.now();
-        const bare = await bareReader(redis.url(), prefix, shards);
+        const bare = BARE ? await bareReader(redis.url(), prefix, shards) : { stop: async (): Promise<number[]> => [] };
         for (const c of [sim, gateway, ...clients]) c.send('begin');
         await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
         const bareAdded = await bare.stop();
@@ -929,7 +943,7 @@ export function fanoutTable(rows: readonly FanoutRow[]): string {
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const body = rows.map(
     (r) =>
-      `| ${r.consumers} | ${r.shards} | ${r.ratePerSec} | ${range(r.addedMedianMs, ms)} | ${range(r.addedP99Ms, ms)} | ${range(r.bareMedianMs, ms)} | ${range(r.gatewayShare, pct)} | ` +
+      `| ${r.consumers} | ${r.shards} | ${r.ratePerSec} | ${range(r.addedMedianMs, ms)} | ${range(r.addedP99Ms, ms)} | ${Number.isNaN(r.bareMedianMs[0]) ? 'not read (--bare=on)' : range(r.bareMedianMs, ms)} | ${range(r.gatewayShare, pct)} | ` +
       `${range(r.gatewayUsPerMsg, (x) => String(Math.round(x)))} | ` +
       `${range(r.consumerShare, pct)} | ${r.consumerUsPerMsg} vs ${r.directUsPerMsg} | ${range(r.ratio, times)} |`,
   );
