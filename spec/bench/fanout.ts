@@ -808,12 +808,13 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
     const { sim, url, gateway } = await startVenueAndGateway(redis.url(), prefix, shards, children);
     log(`fanout: ${VENUE === 'replay' ? "the simulator's frames, replayed" : 'simulator'} (${PAIRS} pairs, ${ARRIVAL} arrival) and gateway up; redis-server on port ${redis.port}, ${shards} shards`);
     /** The direct subscriber's rounds (alone, or beside the consumers with `--direct=beside`). */
-    const directRound = (report: ClientReport): { usPerMsg: number; latencyMedianMs: number; ratePerSec: number; mix: Record<string, number> } => {
+    const directRound = (report: ClientReport): { usPerMsg: number; latencyMedianMs: number; latencyP99Ms: number; ratePerSec: number; mix: Record<string, number> } => {
       const wallS = report.wallMs / 1000;
       const latency = report.keys.map((k, i) => report.at[i]! - (Number(k.slice(k.lastIndexOf('|') + 1)) + 0.5)).sort((a, b) => a - b);
       return {
         usPerMsg: report.cpuUs / report.messages,
         latencyMedianMs: r2(percentile(latency, 50)),
+        latencyP99Ms: r2(percentile(latency, 99)),
         ratePerSec: Math.round(report.messages / wallS),
         mix: Object.fromEntries(Object.entries(report.byTopic).map(([k, v]) => [k, Math.round(v / wallS)])),
       };
@@ -887,13 +888,13 @@ export async function fanoutBench(options: FanoutOptions, log: (line: string) =>
           directs.push(d);
           log(
             `  direct subscriber alone, round ${r + 1}: load ${loadAt}; ${d.ratePerSec} msgs/s (${JSON.stringify(d.mix)}); µs/msg ${r2(d.usPerMsg)}; ` +
-              `sendTime → message median ${d.latencyMedianMs} ms; simulator ${pct(share(simReport as { cpuUs: number; wallMs: number }))}; ` +
+              `sendTime → message median ${d.latencyMedianMs} ms, p99 ${d.latencyP99Ms} ms (one hop, for the machine's tail); simulator ${pct(share(simReport as { cpuUs: number; wallMs: number }))}; ` +
               `stalls ${stallLine((directReport as unknown as ClientReport).stalls)}`,
           );
         }
         await direct.stop();
       }
-      directs = directs.length > 0 ? directs : [{ usPerMsg: NaN, latencyMedianMs: NaN, ratePerSec: 0, mix: {} }];
+      directs = directs.length > 0 ? directs : [{ usPerMsg: NaN, latencyMedianMs: NaN, latencyP99Ms: NaN, ratePerSec: 0, mix: {} }];
       const directUs = median(directs.map((d) => d.usPerMsg));
       const done: Round[] = relayRounds.map((r) => ({
         ...r,
