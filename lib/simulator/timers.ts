@@ -35,7 +35,10 @@ export class Timers {
     let stopped = false;
     let due = this.clock.now() + ms;
     const arm = (): void => {
-      cancel = this.after(due - this.clock.now(), () => {
+      const now = this.clock.now();
+      // Never more than a period away: a clock set back (the wall clock stepped) would hold the next run for as long.
+      if (due - now > ms) due = now + ms;
+      cancel = this.after(due - now, () => {
         if (stopped) return;
         const now = this.clock.now();
         due = ms > 0 ? due + (Math.floor(Math.max(0, now - due) / ms) + 1) * ms : now;

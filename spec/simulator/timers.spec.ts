@@ -43,7 +43,7 @@ describe('Timers', () => {
   });
 
   /** A clock whose timers run when the test says, late or not (as Node's do when the event loop is busy). */
-  function lateClock(): SimulatorClock & { at: number; armed: Map<number, { due: number; fn: () => void }>; runDue(at: number): void } {
+  function lateClock(): SimulatorClock & { at: number; armed: Map<number, { due: number; readonly fn: () => void }>; runDue(at: number): void } {
     let seq = 0;
     const clock = {
       at: 0,
@@ -88,6 +88,22 @@ describe('Timers', () => {
       ['b', 480],
     ]);
     expect([...clock.armed.values()].map((t) => t.due).sort()).toEqual([500, 530]);
+  });
+
+  it('waits at most a period when the clock was set back between two runs', () => {
+    const clock = lateClock();
+    const timers = new Timers(clock);
+    const ran: number[] = [];
+    timers.every(100, () => ran.push(clock.now()));
+    clock.runDue(100);
+    // The wall clock steps back an hour; a timer already armed still fires 100 ms later (Node's timers are monotonic).
+    const back = 3_600_000;
+    clock.at -= back;
+    for (const t of clock.armed.values()) t.due -= back;
+    clock.runDue(200 - back);
+    expect(ran).toEqual([100, 200 - back]);
+    // the next run a period on, not an hour (the cadence counted from before the step would be due at 300)
+    expect([...clock.armed.values()].map((t) => t.due)).toEqual([300 - back]);
   });
 
   it('clears every live timer, and arms nothing afterwards', () => {
