@@ -34,7 +34,7 @@ export function parseOrderDecimal(text: string): bigint | 'tooPrecise' | undefin
 /** Formats with exactly `decimals` decimals (truncating). @internal */
 export function formatFixed(value: bigint, decimals: number): string {
   const neg = value < 0n;
-  // One conversion to text, cut at the scale (a division, a remainder and two conversions cost 2-3x as much: the
+  // One conversion to text, cut at the scale (a division, a remainder and two conversions took ~30 % longer: the
   // simulator writes two per book level, 400 levels a book).
   const digits = (neg ? -value : value).toString();
   const cut = digits.length - SCALE;

@@ -40,8 +40,8 @@ export class Timers {
       if (due - now > ms) due = now + ms;
       cancel = this.after(due - now, () => {
         if (stopped) return;
-        const now = this.clock.now();
-        due = ms > 0 ? due + (Math.floor(Math.max(0, now - due) / ms) + 1) * ms : now;
+        const ranAt = this.clock.now();
+        due = ms > 0 ? due + (Math.floor(Math.max(0, ranAt - due) / ms) + 1) * ms : ranAt;
         arm();
         fn();
       });
