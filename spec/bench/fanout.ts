@@ -444,15 +444,18 @@ async function startVenueAndGateway(redisUrl: string, prefix: string, shards: nu
  */
 function addedLatencies(reports: readonly Pick<ClientReport, 'keys' | 'at'>[], rTimes: ReadonlyMap<string, number>): number[] {
   const added: number[] = [];
+  const dumpTo = process.env['FANOUT_DUMP'];
   const dump: string[] = [];
   reports.forEach((rep, c) => {
     for (let i = 0; i < rep.keys.length; i++) {
       const r0 = rTimes.get(rep.keys[i]!);
-      if (r0 !== undefined) added.push(rep.at[i]! - (r0 + 0.5));
-      if (r0 !== undefined && process.env['FANOUT_DUMP']) dump.push(`${c} ${r0} ${(rep.at[i]! - (r0 + 0.5)).toFixed(3)} ${rep.keys[i]!}`);
+      if (r0 === undefined) continue;
+      const ms = rep.at[i]! - (r0 + 0.5);
+      added.push(ms);
+      if (dumpTo) dump.push(`${c} ${r0} ${ms.toFixed(3)} ${rep.keys[i]!}`);
     }
   });
-  if (process.env['FANOUT_DUMP']) fs.appendFileSync(process.env['FANOUT_DUMP'], dump.join('\n') + '\n');
+  if (dumpTo) fs.appendFileSync(dumpTo, dump.join('\n') + '\n');
   return added.sort((a, b) => a - b);
 }
 

@@ -224,6 +224,12 @@ export class EntryWriter {
     // else: `kick()` on the client's next 'ready'
   }
 
+  /** Whether `id` is newer than what an `HSET` of `:last` wrote for `field` (the hash never moves back). */
+  private newerThanWritten(field: string, id: string): boolean {
+    const written = this.lastWritten.get(field);
+    return written === undefined || compareIds(id, written) > 0;
+  }
+
   /** Writes `batch`; resolves with the entries to write again (never rejects). */
   private async write(batch: Pending[]): Promise<Pending[]> {
     const { client, prefix, maxLen } = this.config;
@@ -254,10 +260,7 @@ export class EntryWriter {
         const lasts = new Map<string, string>();
         for (const p of entries) if (p.last !== undefined) lasts.set(p.last, p.id);
         const pairs: string[] = [];
-        for (const [field, id] of lasts) {
-          const written = this.lastWritten.get(field);
-          if (written === undefined || compareIds(id, written) > 0) pairs.push(field, id);
-        }
+        for (const [field, id] of lasts) if (this.newerThanWritten(field, id)) pairs.push(field, id);
         const hset = pairs.length > 0 ? settled(client.hset(lastKey(prefix, shard), ...pairs)) : undefined;
         for (const p of entries) {
           calls.push(settled(client.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields)));
@@ -267,8 +270,7 @@ export class EntryWriter {
         const results = await Promise.all(calls);
         const [hsetError] = (await hset) ?? [null];
         for (let i = 0; hsetError === null && i < pairs.length; i += 2) {
-          const written = this.lastWritten.get(pairs[i]!);
-          if (written === undefined || compareIds(pairs[i + 1]!, written) > 0) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
+          if (this.newerThanWritten(pairs[i]!, pairs[i + 1]!)) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
         }
         let at = 0;
         // A failed HSET alone (its XADDs written): late joiners start from an older latest until the topic's next write.
