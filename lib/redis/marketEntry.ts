@@ -10,6 +10,9 @@
  * | `k=gap` | `n`, `r`, `a` from (ms), `b` to (ms), `d` frames dropped, `w` why (`redis` / `venue`), `s` symbol (venue trade gaps) |
  * | `k=start` | `n` (restarts at 1), `r` |
  *
+ * The gateway also publishes each entry on a channel named as its stream (a single Redis; `pushPayload`): `id|len,len,…|`
+ * then the fields' texts end to end, each `len` the length of one field (UTF-16 code units, as JavaScript counts them).
+ *
  * Data entries carry no `k` (the cheapest: the common entry is the shortest). `p` is the stream id of the frame of the same
  * topic and symbol the gateway received before this one: absent for the first since the gateway started, `0-0`
  * when that frame could not be written (dropped). A consumer that delivered another id last knows that frames of
@@ -171,4 +174,49 @@ export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
     default:
       return undefined;
   }
+}
+
+/** The text published for the entry `id` of `fields` (see the module): `id|len,len,…|` then the fields end to end. @internal */
+export function pushPayload(id: string, fields: readonly string[]): string {
+  let lengths = '';
+  let texts = '';
+  for (let i = 0; i < fields.length; i++) {
+    const f = fields[i]!;
+    lengths += i === 0 ? String(f.length) : `,${f.length}`;
+    texts += f;
+  }
+  return `${id}|${lengths}|${texts}`;
+}
+
+/** A published entry read back: its id and entry (`undefined`: its fields are not an entry). @internal */
+export interface PushedEntry {
+  readonly id: string;
+  readonly entry: MarketEntry | undefined;
+}
+
+/**
+ * The entry of a published text, or `undefined` when it is not one at all (no stream id, lengths that do not add up to
+ * its length). Never throws.
+ * @internal
+ */
+export function readPush(payload: string): PushedEntry | undefined {
+  const bar = payload.indexOf('|');
+  const end = bar < 0 ? -1 : payload.indexOf('|', bar + 1);
+  if (end < 0) return undefined;
+  const id = payload.slice(0, bar);
+  if (!isStreamId(id)) return undefined;
+  const flat: string[] = [];
+  let at = end + 1;
+  let start = bar + 1;
+  while (start < end) {
+    let comma = payload.indexOf(',', start);
+    if (comma < 0 || comma > end) comma = end;
+    if (!digitsOnly(payload, start, comma, 9)) return undefined;
+    const length = Number(payload.slice(start, comma));
+    if (at + length > payload.length) return undefined;
+    flat.push(payload.slice(at, at + length));
+    at += length;
+    start = comma + 1;
+  }
+  return at === payload.length ? { id, entry: readEntry(flat) } : undefined;
 }

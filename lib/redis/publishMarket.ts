@@ -62,6 +62,12 @@ export interface PublishMarketConfig {
   readonly maxLen?: number | undefined;
   /** Entries held in memory while Redis cannot be written; later frames are dropped, counted and written as a gap. Default 5 000. */
   readonly maxQueued?: number | undefined;
+  /**
+   * Also `PUBLISH` each entry on a channel named as its stream, for consumers that read by push (`read: 'push'`, their
+   * default): a single Redis only (ignored on a cluster). Its ACL user then needs `+publish` and the channels
+   * (`&${prefix}*`). Default `true`.
+   */
+  readonly push?: boolean | undefined;
   /** Further `marketStreams` options of the venue connection (pacing, reconnects, heartbeats). Default `{}`. */
   readonly market?: Omit<MarketStreamsConfig, 'url' | 'WebSocketCtor' | 'scheduler' | 'binary'> | undefined;
   /** The venue websocket constructor, wrapped by the gateway's tap. Default: `ws` (`nodeWebSocket`). */
@@ -136,7 +142,9 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  *   job, as it would be a direct subscriber's. Pongs and error frames are not published.
  * - Keys: symbols spread over `shards` streams `${prefix}{${shard}}` (FNV-1a of the symbol modulo `shards`), each
  *   entry `s` symbol, `c` topic, `n` per-shard sequence, `r` receive time, `f` frame; retention `MAXLEN ~ maxLen`;
- *   the id of each topic's newest entry in `${prefix}{${shard}}:last` (late joiners start from it).
+ *   the id of each topic's newest entry in `${prefix}{${shard}}:last` (late joiners start from it). With `push`
+ *   (default; a single Redis), each entry is also published on a channel named as its stream, for consumers to get it
+ *   without a read of their own (the stream stays what they resume and catch up from).
  * - In band, on every shard: `k=start` when the gateway starts (its sequence restarts), `k=epoch` when its venue
  *   socket opens or closes, `k=gap` for frames it had to drop. A venue trade gap is judged by each consumer's
  *   `trades()` from the venue's replay, which reaches it through the relay as it reached the gateway.
@@ -174,6 +182,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     shards = 4,
     maxLen = 100_000,
     maxQueued = 5_000,
+    push = true,
     market: marketOptions = {},
     WebSocketCtor = nodeWebSocket,
     scheduler = asyncScheduler,
@@ -200,6 +209,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     maxLen,
     maxQueued,
     scheduler,
+    push,
     onError: report,
     onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: symbolCount }),
   });

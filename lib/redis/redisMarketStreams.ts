@@ -36,6 +36,16 @@ export interface RedisMarketStreamsConfig {
    * every topic gets its latest entry at once).
    */
   readonly resumeFrom?: Readonly<Record<number, string>> | undefined;
+  /**
+   * How new entries come: `'push'`, as the gateway publishes them (a single Redis, a gateway with `push` on; the
+   * streams are read to start, to catch up after a reconnect or a lost push, and every `checkMs`), or `'xread'`, by a
+   * blocking `XREAD` of its own per batch of entries (always on a cluster). `'push'` costs a consumer less CPU and
+   * latency; it falls back to `'xread'` for good when no push comes while entries do, or its ACL refuses `SUBSCRIBE`
+   * (said once on `errors$`). Default `'push'`.
+   */
+  readonly read?: 'push' | 'xread' | undefined;
+  /** `read: 'push'`: how often the streams are read for entries no push brought, ms. Default 500. */
+  readonly checkMs?: number | undefined;
   /** Longest `XREAD BLOCK`, ms. Default 1000. */
   readonly blockMs?: number | undefined;
   /** Most entries one `XREAD` returns. Default 1000. */
@@ -79,9 +89,10 @@ const NO_QUARANTINE = 1_000_000;
  * It is `marketStreams` itself over a Redis-backed socket: `sub` and `cancel` frames add and drop topics of
  * interest, and the venue's frames (from the entries of those topics) reach the same router, codecs and operators
  * as from the venue.
- * - One blocking `XREAD` over every shard with a topic of interest, on a connection of its own (one round trip brings
- *   the entries of every such shard); on a Redis Cluster one per shard (a command's keys share one slot). A shard is
- *   read from its first topic on, and no more after its last.
+ * - New entries come as the gateway publishes them (`read: 'push'`, a single Redis), the streams read to start and to
+ *   catch up; else by one blocking `XREAD` over every shard with a topic of interest, on a connection of its own; on a
+ *   Redis Cluster one per shard (a command's keys share one slot). A shard is read from its first topic on, and no
+ *   more after its last.
  * - A topic's latest entry is delivered at once on `sub` (a book at once for a late joiner), then every new one.
  * - After a Redis failure the loops read on from their last entry id: nothing is lost while Redis holds it.
  * - A hole in a shard's sequence (entries trimmed before they were read, lost by Redis), a gateway restart, the
@@ -96,7 +107,8 @@ const NO_QUARANTINE = 1_000_000;
  * - Redis failures are reported on `errors$` (redacted), never as an error of a stream; `status$` shows the socket's
  *   epochs as for the venue.
  *
- * Throws a `ConfigError` at once for a bad `redis` URL or a non-positive `shards`, `blockMs` or `readCount`.
+ * Throws a `ConfigError` at once for a bad `redis` URL, an unknown `read`, or a non-positive `shards`, `blockMs`,
+ * `readCount` or `checkMs`.
  *
  * @example
  * ```ts
@@ -114,13 +126,16 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
     prefix = 'xs:md:',
     shards = 4,
     resumeFrom = {},
+    read = 'push',
+    checkMs = 500,
     blockMs = 1000,
     readCount = 1000,
     market: marketOptions = {},
     scheduler = asyncScheduler,
   } = config;
   checkTarget(target);
-  for (const [name, value] of [['shards', shards], ['blockMs', blockMs], ['readCount', readCount]] as const) {
+  if (read !== 'push' && read !== 'xread') throw new ConfigError('read', "must be 'push' or 'xread'");
+  for (const [name, value] of [['shards', shards], ['blockMs', blockMs], ['readCount', readCount], ['checkMs', checkMs]] as const) {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
   }
   const start = new Map<number, string>();
@@ -139,6 +154,8 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
     shards,
     blockMs,
     count: readCount,
+    read,
+    checkMs,
     scheduler,
     resumeFrom: start,
     onGap: (gap) => relayGaps.next(gap),

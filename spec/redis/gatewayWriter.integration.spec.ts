@@ -59,6 +59,7 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
       scheduler: asyncScheduler,
       onError: (_operation, e) => errors.push(e instanceof Error ? e.message : String(e)),
       onChange: () => undefined,
+      push: true,
     });
     client.on('ready', () => writer.kick());
     await until(() => client.status === 'ready', 'the first connect');

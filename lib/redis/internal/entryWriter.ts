@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { type SchedulerLike, Subscription } from 'rxjs';
-import { entryFields, type MarketEntry } from '../marketEntry';
+import { entryFields, type MarketEntry, pushPayload } from '../marketEntry';
 import { compareIds, lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
 
@@ -25,6 +25,13 @@ import type { RedisClient } from './openRedis';
  * before it (a write in flight after it succeeded, a command-level error on it alone): it is lost, counted as dropped
  * and reported, and consumers see the hole in the shard's sequence. Retries keep the order of the flights they come
  * from, and nothing new leaves until every flight has settled and the retries have gone first.
+ *
+ * With `push` (a single Redis), each entry is also published on its stream's channel right after its `XADD`, in the
+ * same write (`PUBLISH key payload`; not a retry: whether it is in the stream is not known): consumers get it pushed,
+ * not by an `XREAD` of their own per entry. Redis runs the two in order, so an entry pushed is in the stream (unless
+ * its `XADD` alone failed: consumers then find a hole in the stream, never an entry missing from their reads). A
+ * failed `PUBLISH` costs the consumers latency, not entries (they read the stream when pushes skip one): reported once
+ * per run of failures.
  *
  * @internal
  * @module
@@ -68,6 +75,8 @@ export interface EntryWriterConfig {
   readonly onError: (operation: string, error: unknown) => void;
   /** Counters changed (after a write, a drop). */
   readonly onChange: () => void;
+  /** Publish each entry on its stream's channel too (a single Redis only). */
+  readonly push: boolean;
 }
 
 /** See the module. @internal */
@@ -93,6 +102,16 @@ export class EntryWriter {
   private drop: { fromMs: number; toMs: number; count: number } | undefined;
   private pending: Subscription | undefined;
   private stopped = false;
+  /** A `PUBLISH` failed and none succeeded since (failures are reported once per run). */
+  private publishFailing = false;
+  private readonly published = (): void => {
+    this.publishFailing = false;
+  };
+  private readonly publishFailed = (e: unknown): void => {
+    if (this.publishFailing) return;
+    this.publishFailing = true;
+    this.config.onError('publish', e);
+  };
 
   constructor(private readonly config: EntryWriterConfig) {
     this.seq = new Array<number>(config.shards).fill(0);
@@ -232,7 +251,7 @@ export class EntryWriter {
 
   /** Writes `batch`; resolves with the entries to write again (never rejects). */
   private async write(batch: Pending[]): Promise<Pending[]> {
-    const { client, prefix, maxLen } = this.config;
+    const { client, prefix, maxLen, push } = this.config;
     const byShard = new Map<number, Pending[]>();
     for (const p of batch) {
       const list = byShard.get(p.shard);
@@ -245,6 +264,7 @@ export class EntryWriter {
     // by one. Side by side at issue 28's venue (two gateways, one simulator, `--compare-gateway`, 4 windows): the
     // gateway's CPU per entry 10-14 % lower in every window, its entries read as soon.
     const socket = client instanceof Redis ? client.stream : undefined;
+    const publisher = push && client instanceof Redis ? client : undefined;
     socket?.cork();
     let writes: Promise<void>[];
     try {
@@ -266,6 +286,7 @@ export class EntryWriter {
           calls.push(settled(client.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields)));
           // a retry: whether the stream holds it, should it be refused
           if (p.attempted) calls.push(settled(client.xrange(key, p.id, p.id)));
+          else if (publisher !== undefined) publisher.publish(key, pushPayload(p.id, p.fields)).then(this.published, this.publishFailed);
         }
         const results = await Promise.all(calls);
         const [hsetError] = (await hset) ?? [null];

@@ -6,6 +6,7 @@ import type { RelayGap, RelayGapReason } from '../relayGap';
 import { type MarketEntry, readEntry } from '../marketEntry';
 import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
 import { openRedis, type RedisClient } from './openRedis';
+import { type PushHost, PushLoop } from './pushLoop';
 
 /**
  * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): one blocking `XREAD` loop over the shards with a
@@ -47,6 +48,10 @@ export interface RelayReaderConfig {
   readonly shards: number;
   readonly blockMs: number;
   readonly count: number;
+  /** `push`: entries by the gateway's pushes (a single Redis; see `PushLoop`); `xread`: by blocking `XREAD`. */
+  readonly read: 'push' | 'xread';
+  /** The push loop's check period, ms. */
+  readonly checkMs: number;
   readonly scheduler: SchedulerLike;
   readonly resumeFrom: ReadonlyMap<number, string>;
   readonly onGap: (gap: RelayGap) => void;
@@ -96,6 +101,8 @@ export function withRequestId(frame: string, id: string): string {
 /** One shard being read: where it starts (its cursor and sequence, found once), and whether it is still wanted. */
 class ShardLoop {
   stopped = false;
+  /** It knows where it starts (`ready` resolved). */
+  started = false;
   /** Its stream's key (made once: the read loop names it in every `XREAD`). */
   readonly key: string;
   /** Resolves once the shard knows where it starts (or it stopped). */
@@ -110,7 +117,12 @@ class ShardLoop {
     this.key = streamKey(reader.config.prefix, shard);
     this.ready = this.init();
     // Never a rejection left unhandled (it would end the process): whatever escapes is reported.
-    this.ready.then(() => reader.shardReady(this)).catch((e: unknown) => reader.config.onError('xread', e));
+    this.ready
+      .then(() => {
+        this.started = true;
+        reader.shardReady(this);
+      })
+      .catch((e: unknown) => reader.config.onError('xread', e));
   }
 
   stop(): void {
@@ -280,7 +292,7 @@ class ReadLoop {
 }
 
 /** See the module. @internal */
-export class RelayReader {
+export class RelayReader implements PushHost {
   readonly cursors: Map<number, string>;
   /** The next sequence number expected per shard (`undefined`: any, the first entry read). */
   readonly expected = new Map<number, number | undefined>();
@@ -289,6 +301,10 @@ export class RelayReader {
   private readonly loopTopics = new Map<number, number>();
   /** The `XREAD` loops: one over every shard of interest (a single Redis), or one per shard (a cluster). */
   private readonly readLoops = new Set<ReadLoop>();
+  /** Entries come by push (`read: 'push'` on a single Redis, until pushes are found not to come). */
+  private pushing: boolean;
+  /** The push loop, while a shard is followed by push. */
+  private pushLoop: PushLoop | undefined;
   /** The command connection (`PING`, `HGET`, `XRANGE`) while a socket is attached or attaching, once ready. */
   private command: Promise<RedisClient> | undefined;
   /** Its client, from its opening on (closed when no socket is attached or attaching: none outlives the consumer). */
@@ -301,6 +317,17 @@ export class RelayReader {
 
   constructor(readonly config: RelayReaderConfig) {
     this.cursors = new Map(config.resumeFrom);
+    this.pushing = config.read === 'push' && typeof config.target === 'string';
+  }
+
+  /** Pushes do not come (`why`): every shard is read by blocking `XREAD` from its cursor on, for good. @internal */
+  fallBack(why: Error): void {
+    if (!this.pushing) return;
+    this.pushing = false;
+    this.config.onError('subscribe', new Error(`reading by XREAD from now on: ${why.message}`));
+    this.pushLoop?.stop();
+    this.pushLoop = undefined;
+    for (const loop of this.loops.values()) if (loop.started) this.shardReady(loop);
   }
 
   /** The command connection, once ready (rejects when it could not connect, or was closed before it was ready). */
@@ -383,6 +410,8 @@ export class RelayReader {
       this.loops.clear();
       for (const loop of this.readLoops) loop.stop();
       this.readLoops.clear();
+      this.pushLoop?.stop();
+      this.pushLoop = undefined;
       if (!keepCursors) {
         this.cursors.clear();
         this.expected.clear();
@@ -422,6 +451,7 @@ export class RelayReader {
     this.loops.delete(interest.shard);
     if (loop !== undefined) {
       loop.stop();
+      this.pushLoop?.remove(loop);
       // A read loop left with no shard of interest ends now (its connection with it), not after its blocked read.
       for (const readLoop of this.readLoops) if (readLoop.has(loop) && readLoop.live().length === 0) this.dropLoop(readLoop);
     }
@@ -438,6 +468,7 @@ export class RelayReader {
    */
   shardReady(loop: ShardLoop): void {
     if (loop.stopped || this.loops.get(loop.shard) !== loop) return;
+    if (this.pushing) return (this.pushLoop ??= new PushLoop(this, 'ex-streams-relay-push')).add(loop);
     const { target } = this.config;
     if (typeof target !== 'string') {
       this.readLoops.add(new ReadLoop(this, [loop], `ex-streams-relay-${loop.shard}`));

@@ -1,0 +1,211 @@
+import { Redis } from 'ioredis';
+import type { Subscription } from 'rxjs';
+import { entryFields, type MarketEntry, pushPayload } from '../../lib/redis/marketEntry';
+import { streamKey } from '../../lib/redis/marketKeys';
+import { type RedisMarketStreams, redisMarketStreams, type RedisMarketStreamsConfig } from '../../lib/redis/redisMarketStreams';
+import type { RelayGap } from '../../lib/redis/relayGap';
+import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
+import { MARKET } from './relayFixtures';
+
+// The consumer's push path (`read: 'push'`) against a real Redis, the test playing the gateway: it writes each entry to
+// the stream and publishes it (or not, or twice, or garbage), so each way pushes go wrong is made exactly.
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `check()` holds (polled every 10 ms), or rejects after `timeoutMs`. */
+async function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const SYMBOL = 'BTCUSDT';
+const T0 = 1_700_000_000_000;
+/** Trade ids past 2^53: exact or wrong. */
+const tradeId = (n: number): string => (9_007_199_254_740_993n + BigInt(n)).toString();
+const tradeFrame = (n: number): string =>
+  `{"symbol":"${SYMBOL}","symbolName":"${SYMBOL}","topic":"trade","params":{"binary":"false"},"data":[{"v":"${tradeId(n)}","t":"${T0 + n}","p":"76321.5","q":"0.0012","m":true}],"f":false,"sendTime":"${T0 + n}","id":"1"}`;
+
+describeWithRedis('the consumer by push (real Redis, the test as the gateway)', () => {
+  let redis: RedisServer;
+  let writer: Redis;
+  let prefix: string;
+  let n = 0;
+  let market: RedisMarketStreams | undefined;
+  const subscriptions: Subscription[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    writer = new Redis(redis.port, '127.0.0.1');
+  });
+  afterAll(async () => {
+    writer?.disconnect();
+    await redis?.stop();
+  });
+  beforeEach(() => {
+    prefix = `p${++n}:`;
+  });
+  afterEach(() => {
+    for (const s of subscriptions.splice(0)) s.unsubscribe();
+    market = undefined;
+  });
+
+  const key = (): string => streamKey(prefix, 0);
+  /** The data entry of trade `i` (sequence `i`, id `T0+i-0`). */
+  const entry = (i: number): { id: string; fields: string[] } => {
+    const e: MarketEntry = { kind: 'message', seq: i, receivedAt: T0 + i, symbol: SYMBOL, topic: 'trade', frame: tradeFrame(i), prev: i > 1 ? `${T0 + i - 1}-0` : undefined };
+    return { id: `${T0 + i}-0`, fields: entryFields(e) };
+  };
+  const xadd = async (i: number): Promise<void> => {
+    const { id, fields } = entry(i);
+    await writer.xadd(key(), id, ...fields);
+  };
+  const publish = async (i: number): Promise<void> => {
+    const { id, fields } = entry(i);
+    await writer.publish(key(), pushPayload(id, fields));
+  };
+  /** Entries `from..to` written, each published unless in `lost`. */
+  const write = async (from: number, to: number, lost: readonly number[] = []): Promise<void> => {
+    for (let i = from; i <= to; i++) {
+      await xadd(i);
+      if (!lost.includes(i)) await publish(i);
+    }
+  };
+
+  /** A consumer of `SYMBOL`'s trades: what it delivers, its relay gaps and errors; resolves once it listens for pushes (or is meant not to). */
+  const consume = async (options: Partial<RedisMarketStreamsConfig> = {}, waitForPushes = true) => {
+    const trades: string[] = [];
+    const gaps: RelayGap[] = [];
+    const errors: string[] = [];
+    market = redisMarketStreams({ redis: redis.url(), prefix, shards: 1, checkMs: 100, market: MARKET, ...options });
+    subscriptions.push(
+      // Frames, not `trades()` (which drops a trade id seen before): a frame delivered twice shows.
+      market.tradeMessages(SYMBOL).subscribe((m) => trades.push(...m.data.map((t) => t.v))),
+      market.relayGaps$.subscribe((g) => gaps.push(g)),
+      market.errors$.subscribe((e) => errors.push(e.message)),
+    );
+    if (waitForPushes) {
+      const listening = async (): Promise<boolean> => ((await writer.pubsub('NUMSUB', key())) as [string, number])[1] === 1;
+      const deadline = Date.now() + 8000;
+      while (!(await listening())) {
+        if (Date.now() > deadline) throw new Error('the consumer never subscribed');
+        await sleep(10);
+      }
+    }
+    return { trades, gaps, errors };
+  };
+  const ids = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, k) => tradeId(from + k));
+
+  it('delivers what is pushed, in order, each trade once (a push repeated is not delivered twice)', async () => {
+    const c = await consume();
+    await write(1, 3);
+    await publish(3); // a retry's push
+    await publish(2);
+    await write(4, 5);
+    await until(() => c.trades.length >= 5, 'five trades');
+    await sleep(150); // (a check period: nothing more comes)
+    expect(c.trades).toEqual(ids(1, 5));
+    expect(c.gaps).toEqual([]);
+    expect(c.errors).toEqual([]);
+  });
+
+  it('reads from the stream what pushes skipped, before the push that shows it: in order, no gap', async () => {
+    const c = await consume();
+    await write(1, 8, [3, 4, 6]);
+    await until(() => c.trades.length >= 8, 'eight trades');
+    expect(c.trades).toEqual(ids(1, 8));
+    expect(c.gaps).toEqual([]);
+    expect(c.errors).toEqual([]);
+  });
+
+  it('delivers an entry whose push was lost and that no push follows, at the next check', async () => {
+    const c = await consume();
+    await write(1, 3, [3]);
+    await until(() => c.trades.length >= 3, 'the third trade, by a check');
+    expect(c.trades).toEqual(ids(1, 3));
+    expect(c.gaps).toEqual([]);
+  });
+
+  it('signals a hole of the stream itself as a sequence gap (never delivers past it silently)', async () => {
+    const c = await consume();
+    await write(1, 2);
+    await until(() => c.trades.length >= 2, 'two trades');
+    // Entry 3 never reaches the stream (its XADD failed): 4 is written and pushed.
+    await write(4, 4);
+    await until(() => c.gaps.length >= 1, 'the gap');
+    expect(c.gaps[0]).toMatchObject({ reason: 'sequence', shard: 0, symbols: [SYMBOL], entryId: `${T0 + 4}-0`, missing: 1 });
+    expect(c.trades.slice(0, 2)).toEqual(ids(1, 2));
+    expect(c.trades).not.toContain(tradeId(3));
+  });
+
+  it('takes garbage on its channel for what it is: no entry, nothing thrown, the stream read instead', async () => {
+    const c = await consume();
+    await write(1, 1);
+    for (const junk of ['', 'nonsense', '|||', `${T0 + 2}-0|99|x`, `${T0 + 2}-0|1,a|xy`, `x-1|1|a`, `${T0 + 2}-0|3|ab`]) await writer.publish(key(), junk);
+    await xadd(2);
+    await writer.publish(key(), `${T0 + 2}-0|2,2|nn`); // its id, but fields that are not an entry: the stream's are read
+    await write(3, 3);
+    await until(() => c.trades.length >= 3, 'three trades');
+    expect(c.trades).toEqual(ids(1, 3));
+    expect(c.gaps).toEqual([]);
+    expect(c.errors).toEqual([]);
+  });
+
+  it('reads what was published while its push connection was down from the stream once it is back: each once, in order, no gap', async () => {
+    const c = await consume();
+    await write(1, 2);
+    await until(() => c.trades.length >= 2, 'two trades');
+    await writer.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    await write(3, 6);
+    await until(() => c.trades.length >= 6, 'six trades');
+    await write(7, 9);
+    await until(() => c.trades.length >= 9, 'nine trades');
+    expect(c.trades).toEqual(ids(1, 9));
+    expect(c.gaps).toEqual([]);
+  });
+
+  it('falls back to XREAD, saying so once, when entries come but no push does (a gateway with push off)', async () => {
+    const c = await consume();
+    for (let i = 1; i <= 12; i++) {
+      await xadd(i);
+      await sleep(40);
+    }
+    await until(() => c.trades.length >= 12, 'twelve trades');
+    await write(13, 14, [13, 14]);
+    await until(() => c.trades.length >= 14, 'fourteen trades');
+    expect(c.trades).toEqual(ids(1, 14));
+    expect(c.gaps).toEqual([]);
+    expect(c.errors.filter((e) => /XREAD/.test(e))).toHaveLength(1);
+    expect(c.errors.join(' ')).toMatch(/no push comes/);
+  });
+
+  it('falls back to XREAD at once when its ACL refuses SUBSCRIBE, and never shows the password', async () => {
+    redis.cli(['ACL', 'SETUSER', 'nochannels', 'on', '>nochannels-pw-123', '~*', 'resetchannels', '+@all']);
+    try {
+      const c = await consume({ redis: redis.url({ user: 'nochannels', password: 'nochannels-pw-123' }) }, false);
+      await until(() => c.errors.some((e) => /XREAD/.test(e)), 'the fallback');
+      await write(1, 4);
+      await until(() => c.trades.length >= 4, 'four trades');
+      expect(c.trades).toEqual(ids(1, 4));
+      expect(c.errors.join(' ')).not.toMatch(/nochannels-pw|pw-123/);
+    } finally {
+      for (const s of subscriptions.splice(0)) s.unsubscribe();
+      redis.cli(['ACL', 'DELUSER', 'nochannels']);
+    }
+  });
+
+  it("with read: 'xread', subscribes to nothing", async () => {
+    const c = await consume({ read: 'xread' }, false);
+    const deadline = Date.now() + 8000;
+    while (!/name=ex-streams-relay-read /.test((await writer.client('LIST')) as string)) {
+      if (Date.now() > deadline) throw new Error('the consumer never read');
+      await sleep(10);
+    }
+    await write(1, 3);
+    await until(() => c.trades.length >= 3, 'three trades');
+    expect(((await writer.pubsub('NUMSUB', key())) as [string, number])[1]).toBe(0);
+    expect(c.trades).toEqual(ids(1, 3));
+  });
+});
