@@ -176,13 +176,18 @@ export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
   }
 }
 
-/** The text published for the entry `id` of `fields` (see the module): `id|len,len,…|` then the fields end to end. @internal */
+/**
+ * The text published for the entry `id` of `fields` (see the module): `id|len,len,…|` then the fields end to end, each
+ * `len` the field's length in UTF-8 bytes (a consumer decodes each field from the bytes it received: one flat string
+ * each, which its parser reads fastest). @internal
+ */
 export function pushPayload(id: string, fields: readonly string[]): string {
   let lengths = '';
   let texts = '';
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i]!;
-    lengths += i === 0 ? String(f.length) : `,${f.length}`;
+    const bytes = Buffer.byteLength(f);
+    lengths += i === 0 ? String(bytes) : `,${bytes}`;
     texts += f;
   }
   return `${id}|${lengths}|${texts}`;
@@ -194,29 +199,39 @@ export interface PushedEntry {
   readonly entry: MarketEntry | undefined;
 }
 
+const BAR = 0x7c;
+const COMMA = 0x2c;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+
 /**
- * The entry of a published text, or `undefined` when it is not one at all (no stream id, lengths that do not add up to
- * its length). Never throws.
+ * The entry of a published text as received (its UTF-8 bytes), or `undefined` when it is not one at all (no stream id,
+ * lengths that do not add up to its size). Never throws.
  * @internal
  */
-export function readPush(payload: string): PushedEntry | undefined {
-  const bar = payload.indexOf('|');
-  const end = bar < 0 ? -1 : payload.indexOf('|', bar + 1);
-  if (end < 0) return undefined;
-  const id = payload.slice(0, bar);
+export function readPush(payload: Buffer): PushedEntry | undefined {
+  const bar = payload.indexOf(BAR);
+  const end = bar < 0 ? -1 : payload.indexOf(BAR, bar + 1);
+  if (end < 0 || bar > 41) return undefined;
+  const id = payload.toString('latin1', 0, bar);
   if (!isStreamId(id)) return undefined;
+  if (end === bar + 1) return end + 1 === payload.length ? { id, entry: undefined } : undefined; // no field
   const flat: string[] = [];
   let at = end + 1;
-  let start = bar + 1;
-  while (start < end) {
-    let comma = payload.indexOf(',', start);
-    if (comma < 0 || comma > end) comma = end;
-    if (!digitsOnly(payload, start, comma, 9)) return undefined;
-    const length = Number(payload.slice(start, comma));
-    if (at + length > payload.length) return undefined;
-    flat.push(payload.slice(at, at + length));
+  let length = 0;
+  let digits = 0;
+  for (let i = bar + 1; i <= end; i++) {
+    const c = payload[i]!;
+    if (c >= DIGIT_0 && c <= DIGIT_9 && digits < 9) {
+      length = length * 10 + (c - DIGIT_0);
+      digits++;
+      continue;
+    }
+    if ((c !== COMMA && i !== end) || digits === 0 || at + length > payload.length) return undefined;
+    flat.push(payload.toString('utf8', at, at + length));
     at += length;
-    start = comma + 1;
+    length = 0;
+    digits = 0;
   }
   return at === payload.length ? { id, entry: readEntry(flat) } : undefined;
 }

@@ -33,22 +33,22 @@ describe('marketEntry', () => {
 
   it('reads back each entry it publishes (its id too), whatever its text holds (bars, commas, non-ASCII)', () => {
     const odd: MarketEntry = { kind: 'message', seq: 3, receivedAt: 5, symbol: 'ÉTH|€', topic: 'trade', frame: '{"a":"x|1,2|\u0000","b":"😀"}' };
-    for (const e of [...entries, odd]) expect(readPush(pushPayload('1700000000123-45', entryFields(e)))).toEqual({ id: '1700000000123-45', entry: e });
+    for (const e of [...entries, odd]) expect(readPush(Buffer.from(pushPayload('1700000000123-45', entryFields(e))))).toEqual({ id: '1700000000123-45', entry: e });
   });
 
   it('refuses a published text that is not one (never throws): no id, lengths that do not add up', () => {
     const fields = entryFields(entries[0]!);
     const good = pushPayload('1-2', fields);
     for (const bad of ['', '|', '1-2', '1-2|', 'x-2|1|a', '1-2|1,1|a', '1-2|1|ab', '1-2|a|b', '1-2|-1|', '1-2|1234567890|x', `${good}!`, good.slice(0, -1)]) {
-      expect(readPush(bad)).toBeUndefined();
+      expect(readPush(Buffer.from(bad))).toBeUndefined();
     }
-    expect(readPush('1-2||')).toEqual({ id: '1-2', entry: undefined }); // an id, but no entry: the stream is read for it
+    expect(readPush(Buffer.from('1-2||'))).toEqual({ id: '1-2', entry: undefined }); // an id, but no entry: the stream is read for it
     // Any text at all: an answer, never a throw.
     let seed = 7;
     const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (let i = 0; i < 2000; i++) {
       const chars = Array.from({ length: Math.floor(random() * 30) }, () => '0123456789-|,ab'[Math.floor(random() * 15)]).join('');
-      expect(() => readPush(chars)).not.toThrow();
+      expect(() => readPush(Buffer.from(chars))).not.toThrow();
     }
   });
 

@@ -64,6 +64,8 @@ interface Followed {
 /** Wait after a failed read before the next, ms (doubling up to {@link MAX_RETRY_MS}). */
 const MIN_RETRY_MS = 50;
 const MAX_RETRY_MS = 1000;
+/** What a push without a payload is read as (not an entry: the stream is read instead). */
+const EMPTY = Buffer.alloc(0);
 /** Checks in a row with entries read and no push come, before the loop calls pushes off. */
 const QUIET_CHECKS = 2;
 
@@ -86,7 +88,10 @@ export class PushLoop {
     const { target, scheduler, checkMs } = host.config;
     this.conn = openRedis(target, name) as Redis;
     this.conn.on('error', () => undefined); // failures surface on the commands and the reads
-    this.conn.on('message', (channel: string, payload: string) => this.onPush(channel, payload));
+    // The bytes (`messageBuffer`), not the text: each field is decoded on its own into a flat string (see `readPush`).
+    this.conn.on('messageBuffer', (channel: unknown, payload: unknown) => {
+      if (Buffer.isBuffer(channel)) this.onPush(channel.toString(), Buffer.isBuffer(payload) ? payload : EMPTY);
+    });
     // Reconnected: pushes sent meanwhile are lost; read each shard from its cursor (ioredis subscribes again by itself).
     this.conn.on('ready', () => {
       for (const f of this.followed.values()) if (f.subscribed) this.read(f);
@@ -169,7 +174,7 @@ export class PushLoop {
     });
   }
 
-  private onPush(channel: string, payload: string): void {
+  private onPush(channel: string, payload: Buffer): void {
     const f = this.followed.get(channel);
     if (f === undefined || !this.live(f)) return;
     this.pushes++;
