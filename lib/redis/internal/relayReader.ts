@@ -9,9 +9,10 @@ import { openRedis, type RedisClient } from './openRedis';
 import { type PushHost, PushLoop } from './pushLoop';
 
 /**
- * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): one blocking `XREAD` loop over the shards with a
- * topic of interest, on a connection of its own (a cluster: one loop and connection per shard), plus one command
- * connection (`PING`, `HGET`, `XRANGE`). It checks
+ * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): the gateway's pushes (`PushLoop`, `read: 'push'`
+ * on a single Redis) or one blocking `XREAD` loop over the shards with a topic of interest, on a connection of its own
+ * (a cluster: one loop and connection per shard), plus one command connection (`PING`, `HGET`, `XRANGE`, the push
+ * loop's reads). It checks
  * each shard's sequence, turns control entries and holes into {@link RelayGap}s, and hands the data entries of the
  * topics of interest to the socket of the moment (`RelaySocketSink`). Cursors survive a socket lost to a gap or a
  * failure (the next socket goes on from them: nothing is skipped); a socket closed normally forgets them.
