@@ -280,6 +280,38 @@ describe.each(['push', 'xread'] as const)('read: %s', (read) => {
       await firstValueFrom(b.depth('BTCUSDT').pipe(skip(2))); // and it goes on
     });
 
+    it('a gateway whose ACL refuses PUBLISH writes every entry all the same and says so once; consumers get every trade', async () => {
+      await simulator();
+      const user = `nopub${n}`;
+      redis.cli(['ACL', 'SETUSER', user, 'on', '>nopub-pw', '~*', '&*', '+@all', '-publish']);
+      try {
+        const frames: string[] = [];
+        const g = gateway({ redis: redis.url({ user, password: 'nopub-pw' }), WebSocketCtor: recordingWs(frames) });
+        const gatewayErrors: string[] = [];
+        keep(g.errors$, (e) => gatewayErrors.push(e.message));
+        await written(g, 30);
+        const relay = consumer();
+        const relayErrors: string[] = [];
+        keep(relay.errors$, (e) => relayErrors.push(e.message));
+        const fellBack = firstValueFrom(relay.errors$.pipe(filter((e) => /XREAD/.test(e.message))));
+        keep(relay.trades('BTCUSDT')); // (the consumer stays subscribed: two checks without a push take ~1 s)
+        const trades = await firstValueFrom(relay.trades('BTCUSDT').pipe(take(80), toArray()));
+        if (read === 'push') await fellBack;
+        for (let i = 1; i < trades.length; i++) expect(compareDecimal(trades[i - 1]!.v, trades[i]!.v)).toBeLessThan(0);
+        const all = [...new Set(recordsOf(frames, 'BTCUSDT', 'trade', (r) => (r as { v: string }).v))].sort(compareDecimal);
+        const from = all.indexOf(trades[0]!.v);
+        expect(trades.map((t) => t.v)).toEqual(all.slice(from, from + trades.length)); // none missing
+        expect((await firstValueFrom(g.status$)).dropped).toBe(0);
+        expect(gatewayErrors.filter((e) => /publish/i.test(e))).toHaveLength(1);
+        if (read === 'push') expect(relayErrors.filter((e) => /XREAD/.test(e))).toHaveLength(1);
+        else expect(relayErrors).toEqual([]);
+      } finally {
+        for (const s of subscriptions.splice(0)) s.unsubscribe();
+        await Promise.all(gateways.splice(0).map((g) => g.stop()));
+        redis.cli(['ACL', 'DELUSER', user]);
+      }
+    });
+
     it('never shows a password: a wrong one is reported redacted, on both sides', async () => {
       await simulator();
       const password = 'wrong-pa55word-Zq9';
