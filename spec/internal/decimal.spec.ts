@@ -225,6 +225,17 @@ describe('quotedDecimalEnd', () => {
     for (const text of ['""', '"1."', '".5"', '"-1"', '"1e5"', '"1 "', '"1', '"1.5.2"']) expect(quotedDecimalEnd(text, 1)).toBe(-1);
   });
 
+  it('is digits[.digits]" from where it starts, exactly (generated: any text, any start)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('0', '7', '9', '.', '"', 'e', '-', ' ', '/', ':'), maxLength: 14 }), fc.nat(15), (text, at) => {
+        const i = Math.min(at, text.length);
+        const m = /^\d+(\.\d+)?"/.exec(text.slice(i));
+        expect(quotedDecimalEnd(text, i)).toBe(m === null ? -1 : i + m[0].length - 1);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('what it accepts is decimal text (generated)', () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[0-9.e-]{0,8}$/), (body) => {
