@@ -125,6 +125,7 @@ export class PushLoop {
     this.waits.clear();
     this.followed.clear();
     this.conn.disconnect();
+    this.conn.emit('end'); // (wakes a wait for 'ready': the loop ends now, as the XREAD loop's does)
   }
 
   private live(f: Followed): boolean {
