@@ -5,17 +5,7 @@ import { openRedis, type RedisClient } from '../../lib/redis/internal/openRedis'
 import { compareIds, lastKey, streamKey } from '../../lib/redis/marketKeys';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcpProxy';
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once `check()` holds (polled every 10 ms), or rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+import { sleep, until } from '../helpers/until';
 
 describeWithRedis('the gateway writer with two writes in flight (real Redis behind a proxy)', () => {
   let redis: RedisServer;

@@ -6,20 +6,10 @@ import { type RedisMarketStreams, redisMarketStreams, type RedisMarketStreamsCon
 import type { RelayGap } from '../../lib/redis/relayGap';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { MARKET } from './relayFixtures';
+import { sleep, until } from '../helpers/until';
 
 // The consumer's push path (`read: 'push'`) against a real Redis, the test playing the gateway: it writes each entry to
 // the stream and publishes it (or not, or twice, or garbage), so each way pushes go wrong is made exactly.
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resolves once `check()` holds (polled every 10 ms), or rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 const SYMBOL = 'BTCUSDT';
 const T0 = 1_700_000_000_000;

@@ -71,3 +71,20 @@ export function openRedis(target: RedisTarget, name: string, maxReconnectDelayMs
     },
   );
 }
+
+/**
+ * Resolves when `conn` is ready (at once if it is, or if `stopped()`), or when it ends (a loop that stops it emits
+ * `end`, so that its wait ends with it). @internal
+ */
+export function whenReady(conn: RedisClient, stopped: () => boolean): Promise<void> {
+  if (conn.status === 'ready' || stopped()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      conn.off('ready', done);
+      conn.off('end', done);
+      resolve();
+    };
+    conn.once('ready', done);
+    conn.once('end', done);
+  });
+}

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import type { SchedulerAction, Subscription } from 'rxjs';
 import { type MarketEntry, type PushedEntry, readEntry, readPush } from '../marketEntry';
 import { compareIds } from '../marketKeys';
-import { openRedis, type RedisClient } from './openRedis';
+import { openRedis, type RedisClient, whenReady } from './openRedis';
 import type { RelayReaderConfig } from './relayReader';
 
 /**
@@ -151,18 +151,9 @@ export class PushLoop {
     }
   }
 
-  /** Resolves when the connection is ready (at once if it is) or the loop stopped. */
+  /** Resolves when the loop's connection is ready (at once if it is), or it stopped. */
   private connected(): Promise<void> {
-    if (this.conn.status === 'ready' || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.conn.off('ready', done);
-        this.conn.off('end', done);
-        resolve();
-      };
-      this.conn.once('ready', done);
-      this.conn.once('end', done);
-    });
+    return whenReady(this.conn, () => this.stopped);
   }
 
   private sleep(ms: number): Promise<void> {

@@ -5,7 +5,7 @@ import type { RedisTarget } from '../redisTarget';
 import type { RelayGap, RelayGapReason } from '../relayGap';
 import { type MarketEntry, readEntry } from '../marketEntry';
 import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
-import { openRedis, type RedisClient } from './openRedis';
+import { openRedis, type RedisClient, whenReady } from './openRedis';
 import { type PushHost, PushLoop } from './pushLoop';
 
 /**
@@ -230,18 +230,9 @@ class ReadLoop {
     endWait(this.waiting);
   }
 
-  /** Resolves when the loop's connection is ready (at once if it is), or ends. */
+  /** Resolves when the loop's connection is ready (at once if it is), or it stopped. */
   private connected(): Promise<void> {
-    if (this.conn.status === 'ready' || this.stopped) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = (): void => {
-        this.conn.off('ready', done);
-        this.conn.off('end', done);
-        resolve();
-      };
-      this.conn.once('ready', done);
-      this.conn.once('end', done);
-    });
+    return whenReady(this.conn, () => this.stopped);
   }
 
   private async run(): Promise<void> {
