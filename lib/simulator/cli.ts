@@ -121,7 +121,8 @@ export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | 
     return 2;
   }
   const { startSimulator } = await import('./startSimulator');
-  let options = command.options;
+  // A CLI simulator runs for days: `sent()` keeps the newest 10 000 trade ids a pair (not every id it ever pushed).
+  let options: typeof command.options = { sentTradeIds: 10_000, ...command.options };
   if (command.recording !== undefined) {
     const { path, speed } = command.recording;
     const { loadRecording } = await import('../node/loadRecording');

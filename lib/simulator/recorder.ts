@@ -15,11 +15,16 @@ export class Recorder {
   readonly pongs: ObservedPong[] = [];
   private readonly privateEvents: SentPrivateEvent[] = [];
   private readonly byKind: Record<PrivateEventKind, number> = { executionReport: 0, ticketInfo: 0, outboundAccountInfo: 0 };
-  private readonly tradeIds = new Map<string, { ids: string[]; at: number[]; seen: Set<string> }>();
+  private readonly tradeIds = new Map<string, { count: number; ids: string[]; at: number[]; seen: Set<string> }>();
   private publicMessages = 0;
   private readonly privateLog: SentPrivateRecord[] = [];
   /** Traffic from clients; only filled when `recordTraffic` is on. */
   readonly traffic: Mutable<TrafficReport> = { requests: [], upgrades: [], frames: [] };
+
+  /** `keepTradeIds`: the most trade ids kept per pair (the newest; all are counted). */
+  constructor(private readonly keepTradeIds = Infinity) {
+    if (!(keepTradeIds >= 1)) throw new Error(`sentTradeIds must be at least 1, got ${keepTradeIds}`);
+  }
 
   publicMessage(): void {
     this.publicMessages += 1;
@@ -29,7 +34,7 @@ export class Recorder {
   tradesSent(symbol: string, ids: readonly string[], at: number): void {
     let entry = this.tradeIds.get(symbol);
     if (entry === undefined) {
-      entry = { ids: [], at: [], seen: new Set() };
+      entry = { count: 0, ids: [], at: [], seen: new Set() };
       this.tradeIds.set(symbol, entry);
     }
     for (const id of ids) {
@@ -37,6 +42,13 @@ export class Recorder {
       entry.seen.add(id);
       entry.ids.push(id);
       entry.at.push(at);
+      entry.count++;
+    }
+    // Past twice the bound, the oldest go at once (a splice per bound's worth of ids, not per id).
+    const over = entry.ids.length - this.keepTradeIds;
+    if (over > 0 && entry.ids.length >= 2 * this.keepTradeIds) {
+      for (const id of entry.ids.splice(0, over)) entry.seen.delete(id);
+      entry.at.splice(0, over);
     }
   }
 
@@ -52,7 +64,8 @@ export class Recorder {
 
   sent(faults: SentReport['faults']): SentReport {
     const trades: Record<string, { count: number; ids: string[]; at: number[] }> = {};
-    for (const [symbol, e] of this.tradeIds) trades[symbol] = { count: e.ids.length, ids: [...e.ids], at: [...e.at] };
+    const keep = this.keepTradeIds;
+    for (const [symbol, e] of this.tradeIds) trades[symbol] = { count: e.count, ids: e.ids.slice(-keep), at: e.at.slice(-keep) };
     return {
       privateEvents: [...this.privateEvents],
       privateByKind: { ...this.byKind },

@@ -55,7 +55,8 @@ export interface SentReport {
   readonly privateByKind: Readonly<Record<PrivateEventKind, number>>;
   /**
    * Public trades written to a socket at least once, per symbol: ids in order of first write, and `at[i]` the
-   * clock time (ms) `ids[i]` was first written (a half-open socket counts as written: the server cannot tell).
+   * clock time (ms) `ids[i]` was first written (a half-open socket counts as written: the server cannot tell);
+   * the newest `sentTradeIds` of them (a simulator option, default all), `count` counting every one.
    */
   readonly trades: Readonly<Record<string, { readonly count: number; readonly ids: readonly string[]; readonly at: readonly number[] }>>;
   /** Public data messages sent (all connections). */

@@ -123,6 +123,11 @@ export interface SimulatorOptions {
   /** Record every API request, websocket upgrade URL and client frame for `traffic()`, default false. */
   readonly recordTraffic?: boolean | undefined;
   /**
+   * Most public trade ids `sent().trades` keeps per pair (the newest; `count` counts them all), default unbounded.
+   * A simulator left running (the CLI: 10 000) would otherwise keep every id it ever pushed (~2 000/s at 300 pairs).
+   */
+  readonly sentTradeIds?: number | undefined;
+  /**
    * A recording as the market of the pairs it holds data of (paper fills), default none (the generated market).
    * Their tick and step default to the most decimals their recorded prices and quantities need (`symbolRules`
    * overrides them). See {@link RecordedMarketOptions}.

@@ -61,6 +61,23 @@ describe('Recorder', () => {
     expect(r.sent(faults).faults.drop).toBe(1);
   });
 
+  it('keeps the newest sentTradeIds trade ids of a pair, counts every one, and holds no more than twice that', () => {
+    const r = new Recorder(3);
+    const faults = counts();
+    for (let i = 1; i <= 10; i++) r.tradesSent('BTCUSDT', [String(i), String(i)], i); // (each written twice: counted once)
+    r.tradesSent('ETHUSDT', ['a'], 1);
+    const sent = r.sent(faults);
+    expect(sent.trades['BTCUSDT']).toEqual({ count: 10, ids: ['8', '9', '10'], at: [8, 9, 10] });
+    expect(sent.trades['ETHUSDT']).toEqual({ count: 1, ids: ['a'], at: [1] });
+    // What it holds stays bounded, however long it runs (ids evicted leave its memory of ids seen too).
+    const held = (r as unknown as { tradeIds: Map<string, { ids: string[]; seen: Set<string> }> }).tradeIds.get('BTCUSDT')!;
+    for (let i = 11; i <= 10_000; i++) r.tradesSent('BTCUSDT', [String(i)], i);
+    expect(held.ids.length).toBeLessThan(6);
+    expect(held.seen.size).toBe(held.ids.length);
+    expect(r.sent(faults).trades['BTCUSDT']).toEqual({ count: 10_000, ids: ['9998', '9999', '10000'], at: [9998, 9999, 10000] });
+    expect(() => new Recorder(0)).toThrow(/sentTradeIds/);
+  });
+
   it('reports the traffic it was given, as copies', () => {
     const r = new Recorder();
     r.traffic.requests.push({ method: 'GET', url: '/api/v1/time', headers: {}, body: '' });
