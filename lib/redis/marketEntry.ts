@@ -11,7 +11,7 @@
  * | `k=start` | `n` (restarts at 1), `r` |
  *
  * The gateway also publishes each entry on a channel named as its stream (a single Redis; `pushPayload`): `id|len,len,…|`
- * then the fields' texts end to end, each `len` the length of one field (UTF-16 code units, as JavaScript counts them).
+ * then the fields' texts end to end, each `len` the length of one field in UTF-8 bytes (`readPush` reads the bytes).
  *
  * Data entries carry no `k` (the cheapest: the common entry is the shortest). `p` is the stream id of the frame of the same
  * topic and symbol the gateway received before this one: absent for the first since the gateway started, `0-0`
@@ -104,7 +104,7 @@ function digitsOnly(text: string, start: number, end: number, most: number): boo
   if (end <= start || end - start > most) return false;
   for (let i = start; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
+    if (c < DIGIT_0 || c > DIGIT_9) return false;
   }
   return true;
 }

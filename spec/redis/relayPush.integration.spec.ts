@@ -76,14 +76,7 @@ describeWithRedis('the consumer by push (real Redis, the test as the gateway)', 
       market.relayGaps$.subscribe((g) => gaps.push(g)),
       market.errors$.subscribe((e) => errors.push(e.message)),
     );
-    if (waitForPushes) {
-      const listening = async (): Promise<boolean> => ((await writer.pubsub('NUMSUB', key())) as [string, number])[1] === 1;
-      const deadline = Date.now() + 8000;
-      while (!(await listening())) {
-        if (Date.now() > deadline) throw new Error('the consumer never subscribed');
-        await sleep(10);
-      }
-    }
+    if (waitForPushes) await until(async () => ((await writer.pubsub('NUMSUB', key())) as [string, number])[1] === 1, 'the consumer to subscribe');
     return { trades, gaps, errors };
   };
   const ids = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, k) => tradeId(from + k));
@@ -188,11 +181,7 @@ describeWithRedis('the consumer by push (real Redis, the test as the gateway)', 
 
   it("with read: 'xread', subscribes to nothing", async () => {
     const c = await consume({ read: 'xread' }, false);
-    const deadline = Date.now() + 8000;
-    while (!/name=ex-streams-relay-read /.test((await writer.client('LIST')) as string)) {
-      if (Date.now() > deadline) throw new Error('the consumer never read');
-      await sleep(10);
-    }
+    await until(async () => /name=ex-streams-relay-read /.test((await writer.client('LIST')) as string), 'the consumer to read');
     await write(1, 3);
     await until(() => c.trades.length >= 3, 'three trades');
     expect(((await writer.pubsub('NUMSUB', key())) as [string, number])[1]).toBe(0);

@@ -4,6 +4,7 @@ import { type MarketEntry, type PushedEntry, readEntry, readPush } from '../mark
 import { compareIds } from '../marketKeys';
 import { openRedis, type RedisClient, whenReady } from './openRedis';
 import type { RelayReaderConfig } from './relayReader';
+import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
 
 /**
  * The consumer's push path on a single Redis (docs/scaling.md, "Push or XREAD"): entries come as the gateway publishes
@@ -61,9 +62,6 @@ interface Followed {
   held: Held[];
 }
 
-/** Wait after a failed read before the next, ms (doubling up to {@link MAX_RETRY_MS}). */
-const MIN_RETRY_MS = 50;
-const MAX_RETRY_MS = 1000;
 /** What a push without a payload is read as (not an entry: the stream is read instead). */
 const EMPTY = Buffer.alloc(0);
 /** Checks in a row with entries read and no push come, before the loop calls pushes off. */
@@ -79,7 +77,8 @@ export class PushLoop {
   private found = 0;
   private quietChecks = 0;
   private readonly check: Subscription;
-  private readonly waits = new Set<Subscription>();
+  /** Waits before a retry under way (one per shard's subscribe or read at most): a stop ends them. */
+  private readonly waits = new Set<Wait>();
 
   constructor(
     private readonly host: PushHost,
@@ -121,8 +120,7 @@ export class PushLoop {
     if (this.stopped) return;
     this.stopped = true;
     this.check.unsubscribe();
-    for (const w of this.waits) w.unsubscribe();
-    this.waits.clear();
+    for (const w of [...this.waits]) endWait(w);
     this.followed.clear();
     this.conn.disconnect();
     this.conn.emit('end'); // (wakes a wait for 'ready': the loop ends now, as the XREAD loop's does)
@@ -157,12 +155,10 @@ export class PushLoop {
   }
 
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = this.host.config.scheduler.schedule(() => {
-        this.waits.delete(timer);
-        resolve();
-      }, ms);
-      this.waits.add(timer);
+    let held: Wait | undefined;
+    return sleep(this.host.config.scheduler, ms, (w) => {
+      if (w === undefined && held !== undefined) this.waits.delete(held);
+      else if (w !== undefined) this.waits.add((held = w));
     });
   }
 
@@ -192,17 +188,26 @@ export class PushLoop {
    * reader judge it (`judge` true: a read issued after it came found nothing between: a hole of the stream).
    */
   private take(f: Followed, push: PushedEntry, judge: boolean): void {
-    const { shard } = f.loop;
-    const { host } = this;
-    const cursor = host.cursors.get(shard);
-    if (cursor === undefined || compareIds(push.id, cursor) <= 0) return; // (no cursor: the shard is being reset)
-    const expected = host.expected.get(shard);
-    if (!judge && (push.entry === undefined || (expected !== undefined && push.entry.seq !== expected))) {
+    if (this.handled(f, push)) return;
+    if (!judge && this.skips(f, push)) {
       this.hold(f, push);
       return this.read(f);
     }
-    host.cursors.set(shard, push.id);
-    host.entry(shard, push.id, push.entry);
+    const { shard } = f.loop;
+    this.host.cursors.set(shard, push.id);
+    this.host.entry(shard, push.id, push.entry);
+  }
+
+  /** Whether `push` was handled already (its id at or before the cursor), or its shard is being reset (no cursor). */
+  private handled(f: Followed, push: PushedEntry): boolean {
+    const cursor = this.host.cursors.get(f.loop.shard);
+    return cursor === undefined || compareIds(push.id, cursor) <= 0;
+  }
+
+  /** Whether `push` does not follow the last entry handled: its sequence number skips, or it is not an entry. */
+  private skips(f: Followed, push: PushedEntry): boolean {
+    const expected = this.host.expected.get(f.loop.shard);
+    return push.entry === undefined || (expected !== undefined && push.entry.seq !== expected);
   }
 
   /** Reads `f`'s stream from its cursor to its end, then takes the pushes held meanwhile. */
@@ -262,7 +267,7 @@ export class PushLoop {
         if (!this.live(f)) return;
         const { push, reads } = held[i]!;
         // Came after the last read was issued: that read may have missed what it skips; read again before judging.
-        if (reads >= f.reads && !this.follows(f, push)) {
+        if (reads >= f.reads && !this.handled(f, push) && this.skips(f, push)) {
           f.held = held.slice(i).concat(f.held);
           f.again = true;
           break;
@@ -270,14 +275,6 @@ export class PushLoop {
         this.take(f, push, true);
       }
     } while (f.again && this.live(f));
-  }
-
-  /** Whether `push` is the entry after the last one handled (or one handled already). */
-  private follows(f: Followed, push: PushedEntry): boolean {
-    const cursor = this.host.cursors.get(f.loop.shard);
-    if (cursor === undefined || compareIds(push.id, cursor) <= 0) return true;
-    const expected = this.host.expected.get(f.loop.shard);
-    return push.entry !== undefined && (expected === undefined || push.entry.seq === expected);
   }
 
   private onCheck(): void {

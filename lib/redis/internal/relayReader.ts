@@ -1,4 +1,4 @@
-import type { SchedulerLike, Subscription } from 'rxjs';
+import type { SchedulerLike } from 'rxjs';
 import { compareDecimal } from '../../internal/decimal';
 import type { TradeGap } from '../../operators/distinctTrades';
 import type { RedisTarget } from '../redisTarget';
@@ -7,6 +7,7 @@ import { type MarketEntry, readEntry } from '../marketEntry';
 import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
 import { openRedis, type RedisClient, whenReady } from './openRedis';
 import { type PushHost, PushLoop } from './pushLoop';
+import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
 
 /**
  * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): the gateway's pushes (`PushLoop`, `read: 'push'`
@@ -60,10 +61,6 @@ export interface RelayReaderConfig {
   readonly onTradeGap: (gap: TradeGap) => void;
   readonly onError: (operation: string, error: unknown) => void;
 }
-
-/** Wait after a failed read before the next, ms (doubling up to {@link MAX_RETRY_MS}). */
-const MIN_RETRY_MS = 50;
-const MAX_RETRY_MS = 1000;
 
 /** A venue frame that is the first of a subscription (its replay of the latest trades). */
 const REPLAY = /"f":\s*true/;
@@ -154,29 +151,6 @@ class ShardLoop {
       }
     }
   }
-}
-
-/** A wait before a retry: its timer, and what ends it. */
-interface Wait {
-  readonly timer: Subscription;
-  readonly wake: () => void;
-}
-
-/** Ends `wait` now, if one is under way (a stop: no timer outlives its loop). */
-function endWait(wait: Wait | undefined): void {
-  wait?.timer.unsubscribe();
-  wait?.wake();
-}
-
-/** `ms` on `scheduler`; `hold` is given the wait (and `undefined` once over), so that a stop can end it early. */
-function sleep(scheduler: SchedulerLike, ms: number, hold: (waiting: Wait | undefined) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const wake = (): void => {
-      hold(undefined);
-      resolve();
-    };
-    hold({ timer: scheduler.schedule(wake, ms), wake });
-  });
 }
 
 /**
