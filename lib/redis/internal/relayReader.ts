@@ -93,7 +93,9 @@ export function withRequestId(frame: string, id: string): string {
   } else {
     while (end < frame.length && frame.charCodeAt(end) >= 48 && frame.charCodeAt(end) <= 57) end++;
   }
-  return `${frame.slice(0, start)}"${id}"${frame.slice(end)}`;
+  // Joined, not concatenated: a concatenation is a cons string, which the frame parser reads ~20 % slower (socket-free,
+  // 300 pairs' frames through `marketStreams`: 11.7 against 9.7 µs a frame); `join` copies into one flat string.
+  return [frame.slice(0, start), frame.slice(end)].join(`"${id}"`);
 }
 
 /** One shard being read: where it starts (its cursor and sequence, found once), and whether it is still wanted. */
