@@ -1,5 +1,5 @@
 import { KLINE_INTERVALS, candleStart, type Candle, type KlineInterval } from './candles';
-import { div, mul } from './decimal';
+import { div, MAX_UNITS, mul, SCALE } from './decimal';
 import { mixSeed, mulberry32, randomInt } from './random';
 import type { SymbolInfo } from './symbols';
 
@@ -62,6 +62,8 @@ export class SymbolMarket {
   private cachedBook: Book | undefined;
   private readonly candles = new Map<KlineInterval, Candle>();
   private readonly ticker: { open: bigint; high: bigint; low: bigint; volume: bigint; quoteVolume: bigint };
+  /** A tick and a lot in whole units of the price and quantity decimals, and those units (see {@link freshLevels}). */
+  private readonly units: { readonly tick: number; readonly lot: number; readonly price: bigint; readonly qty: bigint } | undefined;
   lastPrice: bigint;
 
   /**
@@ -81,6 +83,10 @@ export class SymbolMarket {
     this.mid = (info.startPrice / this.tick) * this.tick;
     this.lastPrice = this.mid;
     this.ticker = { open: this.mid, high: this.mid, low: this.mid, volume: 0n, quoteVolume: 0n };
+    const price = 10n ** BigInt(Math.max(0, SCALE - info.priceDecimals));
+    const qty = 10n ** BigInt(Math.max(0, SCALE - info.qtyDecimals));
+    const exact = this.tick % price === 0n && this.lot % qty === 0n && this.tick / price < BigInt(MAX_UNITS) && this.lot / qty < BigInt(MAX_UNITS);
+    this.units = exact ? { tick: Number(this.tick / price), lot: Number(this.lot / qty), price, qty } : undefined;
     if (recorded) {
       this.cachedBook = { version: 0, bids: [], asks: [] };
       return;
@@ -173,6 +179,32 @@ export class SymbolMarket {
    */
   bookToWrite(): Book {
     return this.cachedBook ?? this.freshBook();
+  }
+
+  /**
+   * The levels a depth push writes (up to `levels` a side) when orders have not touched this step's book: the values
+   * and random draws of {@link freshBook}, as whole numbers of price and quantity units (10^-`priceDecimals`,
+   * 10^-`qtyDecimals`), flat (`[price, qty, price, qty, …]`), with no bigint or object per level (a book of 200 levels
+   * a side made ~2 400 bigints: a third of the simulator's garbage at a whole venue). `undefined` when this step's
+   * book was touched or its values do not fit {@link formatUnits} (then {@link bookToWrite}).
+   */
+  freshLevels(levels: number): { readonly version: number; readonly asks: number[]; readonly bids: number[] } | undefined {
+    const u = this.units;
+    if (this.cachedBook !== undefined || u === undefined || !Number.isInteger(levels) || levels < 0) return undefined;
+    const n = Math.min(levels, MAX_LEVELS);
+    const { bid, ask } = this.best();
+    if (bid < 0n || ask / u.price + BigInt(n * u.tick) >= BigInt(MAX_UNITS) || 20_000 * u.lot >= MAX_UNITS) return undefined;
+    const askUnits = Number(ask / u.price);
+    const bidUnits = Number(bid / u.price);
+    const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
+    const asks: number[] = [];
+    const bids: number[] = [];
+    for (let i = 0; i < n; i++) {
+      asks.push(askUnits + i * u.tick, randomInt(random, 1, 20_000) * u.lot);
+      const bidPrice = bidUnits - i * u.tick;
+      if (bidPrice > 0) bids.push(bidPrice, randomInt(random, 1, 20_000) * u.lot);
+    }
+    return { version: this.steps, asks, bids };
   }
 
   /** The current step's book, generated (the same for the same step: its random source is seeded by it). */

@@ -1,5 +1,5 @@
 import type { KlineInterval } from './candles';
-import { div, formatFixed } from './decimal';
+import { div, formatFixed, formatUnits } from './decimal';
 import type { MarketTrade, SymbolMarket } from './market';
 
 /** Exchange id carried in `e` of realtimes and depth records. @internal */
@@ -42,6 +42,16 @@ export function tradeRecord(m: SymbolMarket, t: MarketTrade): object {
 
 /** depth record with up to `levels` levels per side. @internal */
 export function depthRecord(m: SymbolMarket, levels: number, now: number): object {
+  const fresh = m.freshLevels(levels);
+  if (fresh !== undefined) {
+    const { priceDecimals, qtyDecimals } = m.info;
+    const side = (flat: readonly number[]): string[][] => {
+      const out: string[][] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) out.push([formatUnits(flat[i]!, priceDecimals), formatUnits(flat[i + 1]!, qtyDecimals)]);
+      return out;
+    };
+    return { e: EXCHANGE_ID, s: m.info.symbol, t: now, v: `${fresh.version}_${EXCHANGE_ID}`, o: 0, a: side(fresh.asks), b: side(fresh.bids) };
+  }
   const book = m.bookToWrite();
   const side = (ls: ReadonlyArray<{ price: bigint; qty: bigint }>): string[][] =>
     ls.slice(0, levels).map((l) => [price(m, l.price), qty(m, l.qty)]);

@@ -1,4 +1,5 @@
-import { formatDecimal, formatFixed, mul, parseDecimal } from '../../lib/simulator/decimal';
+import fc from 'fast-check';
+import { formatDecimal, formatFixed, formatUnits, MAX_UNITS, mul, parseDecimal } from '../../lib/simulator/decimal';
 import { RawNumber, rawJson } from '../../lib/simulator/rawJson';
 import { signedPayload } from '../../lib/simulator/auth';
 
@@ -51,5 +52,19 @@ describe('formatFixed', () => {
       }
     }
     expect(checked).toBe(values.length * 19);
+  });
+});
+
+describe('formatUnits', () => {
+  it('writes what formatFixed writes for the same value, for whole units below 2^52 (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_UNITS - 1 }), fc.integer({ min: 0, max: 18 }), (units, decimals) => {
+        expect(formatUnits(units, decimals)).toBe(formatFixed(BigInt(units) * 10n ** BigInt(18 - decimals), decimals));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const [units, decimals] of [[0, 2], [5, 2], [MAX_UNITS - 1, 8], [MAX_UNITS - 1, 18], [7632115, 2], [1, 18]] as const) {
+      expect(formatUnits(units, decimals)).toBe(formatFixed(BigInt(units) * 10n ** BigInt(18 - decimals), decimals));
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { candleStart } from '../../lib/simulator/candles';
 import { mul, parseDecimal, unit } from '../../lib/simulator/decimal';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
+import { depthRecord } from '../../lib/simulator/marketRecords';
 import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
@@ -47,6 +48,35 @@ describe('SymbolMarket', () => {
     m.step(T0 + 2);
     expect(m.bookToWrite().version).toBe(written.version + 1);
     expect(m.bookToWrite().asks).toHaveLength(200);
+  });
+
+  it("writes a depth record from the step's levels in units (no bigint a level) exactly as from its book", () => {
+    const infos = [
+      BTC,
+      symbolInfo('XRPUSDT') as SymbolInfo, // 6 price decimals
+      symbolInfo('ETHBTC', { tickSize: '0.00001', stepSize: '0.001' }) as SymbolInfo,
+      symbolInfo('BTCUSDT', { tickSize: '0.5', stepSize: '1' }) as SymbolInfo, // 1 decimal, whole lots
+      symbolInfo('DOGEUSDT', { tickSize: '0.000001', stepSize: '0.00000001' }) as SymbolInfo,
+      symbolInfo('LOWUSDT', { tickSize: '1', stepSize: '0.1' }) as SymbolInfo, // whole prices
+    ];
+    for (const [k, info] of infos.entries()) {
+      const m = market(11 + k, info);
+      for (let step = 0; step < 6; step++) {
+        m.step(T0 + step);
+        for (const levels of [200, 20, 1, 0, 300]) {
+          const fromUnits = JSON.stringify(depthRecord(m, levels, T0));
+          expect(m.freshLevels(levels)).toBeDefined();
+          const probe = market(11 + k, info); // the same market, its book generated (the path a touched book takes)
+          for (let s = 0; s <= step; s++) probe.step(T0 + s);
+          probe.book();
+          expect(probe.freshLevels(levels)).toBeUndefined();
+          expect(fromUnits).toBe(JSON.stringify(depthRecord(probe, levels, T0)));
+        }
+      }
+    }
+    const fine = market(1, symbolInfo('BTCUSDT', { tickSize: '0.00000000000001' }) as SymbolInfo); // 30 000 × 10^14 units: past 2^52
+    expect(fine.freshLevels(200)).toBeUndefined();
+    expect((depthRecord(fine, 2, T0) as { a: string[][] }).a).toHaveLength(2);
   });
 
   it('trades at the best bid (taker sold, m) or the best ask, one tick each side of the mid, in lots', () => {
