@@ -403,7 +403,8 @@ async function gatewayChild(url: string, redis: string, prefix: string, shards: 
  * processes, keeping only the samples of objects that survived a scavenge (`includeObjectsCollectedByMajorGC`, not
  * by minor GC): what the process promoted, by allocation site (`.tmp/prof-fanout/<role>-<pid>-<n>.heapprofile`;
  * with `--expose-gc` in `FANOUT_NODE_FLAGS`, two scavenges first, so that the young generation's last objects do not
- * count). A diagnosis, not a measure: it costs CPU.
+ * count). `FANOUT_HEAP_ALL=1`: every object allocated, scavenged or not (the allocation rate by site). A diagnosis,
+ * not a measure: it costs CPU.
  */
 function heapSampler(role: Role): { begin(): void; end(): void } {
   if (!(process.env['FANOUT_HEAP_PROF'] ?? '').split(',').includes(role)) return { begin: () => undefined, end: () => undefined };
@@ -412,7 +413,11 @@ function heapSampler(role: Role): { begin(): void; end(): void } {
   let n = 0;
   return {
     begin: () =>
-      session.post('HeapProfiler.startSampling', { samplingInterval: Number(process.env['FANOUT_HEAP_INTERVAL'] ?? 16384), includeObjectsCollectedByMajorGC: true } as never),
+      session.post('HeapProfiler.startSampling', {
+        samplingInterval: Number(process.env['FANOUT_HEAP_INTERVAL'] ?? 16384),
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: process.env['FANOUT_HEAP_ALL'] === '1',
+      } as never),
     end: () => {
       const gc = (globalThis as { gc?: (o: unknown) => void }).gc;
       gc?.({ type: 'minor' });
