@@ -196,30 +196,41 @@ export class SymbolMarket {
     if (bid < 0n || ask / u.price + BigInt(n * u.tick) >= BigInt(MAX_UNITS) || 20_000 * u.lot >= MAX_UNITS) return undefined;
     const askUnits = Number(ask / u.price);
     const bidUnits = Number(bid / u.price);
-    const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
     const asks: number[] = [];
     const bids: number[] = [];
-    for (let i = 0; i < n; i++) {
-      asks.push(askUnits + i * u.tick, randomInt(random, 1, 20_000) * u.lot);
-      const bidPrice = bidUnits - i * u.tick;
-      if (bidPrice > 0) bids.push(bidPrice, randomInt(random, 1, 20_000) * u.lot);
-    }
+    this.drawBook(n, (i, askLots, bidLots) => {
+      asks.push(askUnits + i * u.tick, askLots * u.lot);
+      if (bidLots !== undefined) bids.push(bidUnits - i * u.tick, bidLots * u.lot);
+    });
     return { version: this.steps, asks, bids };
   }
 
   /** The current step's book, generated (the same for the same step: its random source is seeded by it). */
   private freshBook(): Book {
-    const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
     const { bid, ask } = this.best();
     const bids: Level[] = [];
     const asks: Level[] = [];
-    for (let i = 0; i < MAX_LEVELS; i++) {
-      const askPrice = ask + BigInt(i) * this.tick;
-      const bidPrice = bid - BigInt(i) * this.tick;
-      asks.push({ price: askPrice, qty: BigInt(randomInt(random, 1, 20_000)) * this.lot });
-      if (bidPrice > 0n) bids.push({ price: bidPrice, qty: BigInt(randomInt(random, 1, 20_000)) * this.lot });
-    }
+    this.drawBook(MAX_LEVELS, (i, askLots, bidLots) => {
+      asks.push({ price: ask + BigInt(i) * this.tick, qty: BigInt(askLots) * this.lot });
+      if (bidLots !== undefined) bids.push({ price: bid - BigInt(i) * this.tick, qty: BigInt(bidLots) * this.lot });
+    });
     return { version: this.steps, bids, asks };
+  }
+
+  /**
+   * The random draws of the current step's book, the one source of both its forms ({@link freshBook},
+   * {@link freshLevels}): for each of `n` levels from the best, the ask's quantity in lots, then the bid's while its
+   * price stays above 0 (`undefined` past that). Seeded by the step: the same step, the same book.
+   */
+  private drawBook(n: number, level: (i: number, askLots: number, bidLots: number | undefined) => void): void {
+    const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
+    const { bid } = this.best();
+    // bid - i × tick > 0 for i below this
+    const bidLevels = bid > 0n ? Number((bid - 1n) / this.tick) + 1 : 0;
+    for (let i = 0; i < n; i++) {
+      const askLots = randomInt(random, 1, 20_000);
+      level(i, askLots, i < bidLevels ? randomInt(random, 1, 20_000) : undefined);
+    }
   }
 
   /**

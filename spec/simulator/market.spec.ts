@@ -74,6 +74,11 @@ describe('SymbolMarket', () => {
         }
       }
     }
+    const low = market(3); // moved down to 5 ticks: the bid side stops after 4 levels, in both forms
+    low.moveTo(5n * TICK);
+    const lowRecord = JSON.stringify(depthRecord(low, 200, T0));
+    expect(low.book().bids).toHaveLength(4);
+    expect(JSON.stringify(depthRecord(low, 200, T0))).toBe(lowRecord);
     const fine = market(1, symbolInfo('BTCUSDT', { tickSize: '0.00000000000001' }) as SymbolInfo); // 30 000 × 10^14 units: past 2^52
     expect(fine.freshLevels(200)).toBeUndefined();
     expect((depthRecord(fine, 2, T0) as { a: string[][] }).a).toHaveLength(2);
