@@ -5,6 +5,8 @@ import { createConnection, createServer, type AddressInfo, type Server, type Soc
  * - `stall()`: a half-open link (dead NAT, pulled cable): both directions stop being forwarded, nothing is
  *   closed, and whatever either side writes meanwhile is lost for good (not delivered later);
  * - `resume()`: forwarding starts again (for connections that survived the stall);
+ * - `stallLive()`: the connections open now go silent for good (a NAT entry that died: nothing closed, nothing
+ *   forwarded either way, ever), while new connections are forwarded as usual;
  * - `refuse(true)`: new connections are accepted and destroyed at once;
  * - `reset()`: every live connection is destroyed (an RST-like abrupt end);
  * - `downstreamDelayMs` (option): what the server writes reaches the client that much later (a slow or queued
@@ -17,6 +19,7 @@ export interface TcpProxy {
   readonly port: number;
   stall(): void;
   resume(): void;
+  stallLive(): void;
   refuse(on: boolean): void;
   reset(): void;
   /** Connections accepted so far. */
@@ -33,7 +36,7 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
   const { downstreamDelayMs = 0 } = options;
   /** Chunks on their way to a client (`downstreamDelayMs`), cleared on close. */
   const inFlight = new Set<NodeJS.Timeout>();
-  const pairs = new Set<{ client: Socket; upstream: Socket }>();
+  const pairs = new Set<{ client: Socket; upstream: Socket; dead: boolean }>();
   let stalled = false;
   let refusing = false;
   let accepted = 0;
@@ -51,13 +54,13 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
       else waiters.push(w);
     }
     const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
-    const pair = { client, upstream };
+    const pair = { client, upstream, dead: false };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
-      if (!stalled) upstream.write(chunk);
+      if (!stalled && !pair.dead) upstream.write(chunk);
     });
     const forward = (chunk: Buffer): void => {
-      if (stalled) droppedDownstreamBytes += chunk.length;
+      if (stalled || pair.dead) droppedDownstreamBytes += chunk.length;
       else client.write(chunk);
     };
     upstream.on('data', (chunk: Buffer) => {
@@ -86,6 +89,9 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
     port,
     stall: () => void (stalled = true),
     resume: () => void (stalled = false),
+    stallLive: () => {
+      for (const p of pairs) p.dead = true;
+    },
     refuse: (on) => void (refusing = on),
     reset: () => {
       for (const p of [...pairs]) {

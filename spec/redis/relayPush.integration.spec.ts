@@ -6,6 +6,7 @@ import { type RedisMarketStreams, redisMarketStreams, type RedisMarketStreamsCon
 import type { RelayGap } from '../../lib/redis/relayGap';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { MARKET } from './relayFixtures';
+import { startTcpProxy } from '../helpers/tcpProxy';
 import { sleep, until } from '../helpers/until';
 
 // The consumer's push path (`read: 'push'`) against a real Redis, the test playing the gateway: it writes each entry to
@@ -148,6 +149,28 @@ describeWithRedis('the consumer by push (real Redis, the test as the gateway)', 
     expect(c.trades).toEqual(ids(1, 9));
     expect(c.gaps).toEqual([]);
   });
+
+  it('gets over a link to Redis that went silent for good (a dead NAT entry): new connections, each entry once, in order, no gap', async () => {
+    const proxy = await startTcpProxy(redis.port);
+    try {
+      // The relay socket's heartbeat (pings answered once Redis answers a PING) finds the link dead: here after 1 s.
+      const c = await consume({ redis: `redis://127.0.0.1:${proxy.port}`, market: { ...MARKET, connection: { ...MARKET.connection, pingIntervalMs: 300, heartbeatTimeoutMs: 1_000 } } });
+      await write(1, 2);
+      await until(() => c.trades.length >= 2, 'two trades');
+      const before = proxy.accepted;
+      proxy.stallLive();
+      await write(3, 6);
+      await until(() => c.trades.length >= 6, 'six trades, through new connections');
+      await write(7, 8);
+      await until(() => c.trades.length >= 8, 'eight trades');
+      expect(c.trades).toEqual(ids(1, 8));
+      expect(c.gaps).toEqual([]);
+      expect(proxy.accepted).toBeGreaterThan(before);
+    } finally {
+      subscriptions.splice(0).forEach((s) => s.unsubscribe());
+      await proxy.close();
+    }
+  }, 20_000);
 
   it('falls back to XREAD, saying so once, when entries come but no push does (a gateway with push off)', async () => {
     const c = await consume();
