@@ -63,6 +63,11 @@ export interface PublishMarketConfig {
   /** Entries held in memory while Redis cannot be written; later frames are dropped, counted and written as a gap. Default 5 000. */
   readonly maxQueued?: number | undefined;
   /**
+   * Longest wait for Redis's answer to a write, ms: past it the link is taken for dead (a dead NAT entry answers
+   * nothing and closes nothing) and the connection made again; the entries are written again, none twice. Default 5 000.
+   */
+  readonly answerTimeoutMs?: number | undefined;
+  /**
    * Also `PUBLISH` each entry on a channel named as its stream, for consumers that read by push (`read: 'push'`, their
    * default): a single Redis only (ignored on a cluster). Its ACL user then needs `+publish` and the channels
    * (`&${prefix}*`). Default `true`.
@@ -183,6 +188,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     maxLen = 100_000,
     maxQueued = 5_000,
     push = true,
+    answerTimeoutMs = 5_000,
     market: marketOptions = {},
     WebSocketCtor = nodeWebSocket,
     scheduler = asyncScheduler,
@@ -190,7 +196,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
   checkTarget(target);
   if (topics.length === 0) throw new ConfigError('topics', 'must name at least one topic');
   for (const topic of topics) if (!KNOWN_TOPIC.test(topic)) throw new ConfigError('topics', `has an unknown topic: ${topic.slice(0, 40)}`);
-  for (const [name, value] of [['shards', shards], ['maxLen', maxLen], ['maxQueued', maxQueued]] as const) {
+  for (const [name, value] of [['shards', shards], ['maxLen', maxLen], ['maxQueued', maxQueued], ['answerTimeoutMs', answerTimeoutMs]] as const) {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
   }
   if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
@@ -210,6 +216,7 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     maxQueued,
     scheduler,
     push,
+    answerTimeoutMs,
     onError: report,
     onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: symbolCount }),
   });

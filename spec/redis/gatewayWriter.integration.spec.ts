@@ -50,6 +50,7 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
       onError: (_operation, e) => errors.push(e instanceof Error ? e.message : String(e)),
       onChange: () => undefined,
       push: true,
+      answerTimeoutMs: 1_000,
     });
     client.on('ready', () => writer.kick());
     await until(() => client.status === 'ready', 'the first connect');
@@ -116,6 +117,23 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
     expect(await stream()).toEqual(frames(1, 150));
     expect(writer.written).toBe(150);
     expect(writer.dropped).toBe(0);
+    await expectLastIsNewest();
+  });
+
+  it('makes its connection again when Redis stops answering for good (a dead NAT entry): every entry written once, in order', async () => {
+    queue(1, 50);
+    await until(() => writer.queued === 0, 'the first batch written');
+    const before = proxy.accepted;
+    proxy.stallLive(); // the open connection answers nothing, ever; a new one is fine
+    queue(51, 100);
+    await sleep(20);
+    queue(101, 150);
+    await until(() => writer.queued === 0, 'the queue written through a new connection', 6_000);
+    expect(proxy.accepted).toBeGreaterThan(before);
+    expect(await stream()).toEqual(frames(1, 150));
+    expect(writer.written).toBe(150);
+    expect(writer.dropped).toBe(0);
+    expect(errors.join(' ')).toMatch(/no answer from Redis in 1000 ms/);
     await expectLastIsNewest();
   });
 

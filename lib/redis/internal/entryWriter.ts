@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { type SchedulerLike, Subscription } from 'rxjs';
+import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
 import { entryFields, type MarketEntry, pushPayload } from '../marketEntry';
 import { compareIds, lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
@@ -77,6 +77,8 @@ export interface EntryWriterConfig {
   readonly onChange: () => void;
   /** Publish each entry on its stream's channel too (a single Redis only). */
   readonly push: boolean;
+  /** Longest wait for the answer to a write, ms: past it the connection is taken for dead and made again. */
+  readonly answerTimeoutMs: number;
 }
 
 /** See the module. @internal */
@@ -102,6 +104,12 @@ export class EntryWriter {
   private drop: { fromMs: number; toMs: number; count: number } | undefined;
   private pending: Subscription | undefined;
   private stopped = false;
+  /** When each write in flight left (scheduler ms), oldest first: they settle in the order they left. */
+  private readonly flightStarts: number[] = [];
+  /** The check of the oldest write's answer, while writes are in flight (see `watch`). */
+  private watchdog: Subscription | undefined;
+  /** The start of the write whose silence made the connection again (once per write). */
+  private silencedAt: number | undefined;
   /** A `PUBLISH` failed and none succeeded since (failures are reported once per run). */
   private publishFailing = false;
   private readonly published = (): void => {
@@ -166,6 +174,8 @@ export class EntryWriter {
     this.stopped = true;
     this.pending?.unsubscribe();
     this.pending = undefined;
+    this.watchdog?.unsubscribe();
+    this.watchdog = undefined;
   }
 
   /** Writes what is queued now (called when Redis is ready again). */
@@ -217,16 +227,43 @@ export class EntryWriter {
     const batch = this.queue.splice(0, MAX_BATCH);
     this.flights++;
     this.inFlight += batch.length;
+    this.flightStarts.push(this.config.scheduler.now());
+    this.watch();
     const written = this.write(batch);
     // Alone in flight, it settles when written; else after the flight before it.
     const ready = this.flights === 1 ? written : this.settled.then(() => written);
     this.settled = ready.then((retry) => this.settle(batch.length, retry)).catch((e: unknown) => this.config.onError('xadd', e));
   }
 
+  /**
+   * While writes are in flight, checks every quarter of `answerTimeoutMs` that the oldest was answered in time (one
+   * timer, not one a write). A link gone silent (a dead NAT entry, a stalled peer: nothing closed, nothing answered)
+   * holds a write for as long as TCP takes to give up (~15 min): past the deadline the connection is made again (a
+   * cluster: each node's), its commands fail at once and go back as retries (each looked up before it counts as
+   * written: none is written twice).
+   */
+  private watch(): void {
+    if (this.watchdog !== undefined || this.stopped) return;
+    const { scheduler, answerTimeoutMs } = this.config;
+    const period = Math.max(10, answerTimeoutMs / 4);
+    const self = this;
+    this.watchdog = scheduler.schedule(function (this: SchedulerAction<undefined>) {
+      const oldest = self.flightStarts[0];
+      if (self.stopped || oldest === undefined) return void (self.watchdog = undefined); // idle: no timer
+      if (scheduler.now() - oldest >= answerTimeoutMs && self.silencedAt !== oldest) {
+        self.silencedAt = oldest;
+        self.config.onError('connection', new Error(`no answer from Redis in ${answerTimeoutMs} ms: connecting again`));
+        self.config.client.disconnect(true);
+      }
+      this.schedule(undefined, period);
+    }, period);
+  }
+
   /** A flight of `sent` entries settled; `retry`: those to write again. */
   private settle(sent: number, retry: Pending[]): void {
     const { client } = this.config;
     this.flights--;
+    this.flightStarts.shift();
     this.inFlight -= sent;
     for (const p of retry) this.retries.push(p);
     if (retry.length < sent && this.drop !== undefined) {
