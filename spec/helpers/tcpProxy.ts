@@ -6,7 +6,8 @@ import { createConnection, createServer, type AddressInfo, type Server, type Soc
  *   closed, and whatever either side writes meanwhile is lost for good (not delivered later);
  * - `resume()`: forwarding starts again (for connections that survived the stall);
  * - `stallLive()`: the connections open now go silent for good (a NAT entry that died: nothing closed, nothing
- *   forwarded either way, ever), while new connections are forwarded as usual;
+ *   forwarded either way, ever), while new connections are forwarded as usual; `stallLive(n)`: only the `n`-th
+ *   connection accepted (from 1);
  * - `refuse(true)`: new connections are accepted and destroyed at once;
  * - `reset()`: every live connection is destroyed (an RST-like abrupt end);
  * - `downstreamDelayMs` (option): what the server writes reaches the client that much later (a slow or queued
@@ -19,7 +20,7 @@ export interface TcpProxy {
   readonly port: number;
   stall(): void;
   resume(): void;
-  stallLive(): void;
+  stallLive(nth?: number): void;
   refuse(on: boolean): void;
   reset(): void;
   /** Connections accepted so far. */
@@ -36,7 +37,7 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
   const { downstreamDelayMs = 0 } = options;
   /** Chunks on their way to a client (`downstreamDelayMs`), cleared on close. */
   const inFlight = new Set<NodeJS.Timeout>();
-  const pairs = new Set<{ client: Socket; upstream: Socket; dead: boolean }>();
+  const pairs = new Set<{ client: Socket; upstream: Socket; dead: boolean; nth: number }>();
   let stalled = false;
   let refusing = false;
   let accepted = 0;
@@ -54,7 +55,7 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
       else waiters.push(w);
     }
     const upstream = createConnection({ host: '127.0.0.1', port: targetPort });
-    const pair = { client, upstream, dead: false };
+    const pair = { client, upstream, dead: false, nth: accepted };
     pairs.add(pair);
     client.on('data', (chunk: Buffer) => {
       if (!stalled && !pair.dead) upstream.write(chunk);
@@ -89,8 +90,8 @@ export async function startTcpProxy(targetPort: number, options: { readonly down
     port,
     stall: () => void (stalled = true),
     resume: () => void (stalled = false),
-    stallLive: () => {
-      for (const p of pairs) p.dead = true;
+    stallLive: (nth) => {
+      for (const p of pairs) if (nth === undefined || p.nth === nth) p.dead = true;
     },
     refuse: (on) => void (refusing = on),
     reset: () => {

@@ -172,6 +172,44 @@ describeWithRedis('the consumer by push (real Redis, the test as the gateway)', 
     }
   }, 20_000);
 
+  it('makes its push connection again when it alone went silent (a dead NAT entry): pushes come again, no fallback, each entry once', async () => {
+    const proxy = await startTcpProxy(redis.port);
+    try {
+      const c = await consume({ redis: `redis://127.0.0.1:${proxy.port}` });
+      expect(proxy.accepted).toBe(2); // the command connection, then the push connection
+      await write(1, 2);
+      await until(() => c.trades.length >= 2, 'two trades');
+      /** Ids of the clients subscribed to a channel. */
+      const pushClients = async (): Promise<string[]> =>
+        String(await writer.call('CLIENT', 'LIST', 'TYPE', 'pubsub'))
+          .split('\n')
+          .filter((line) => / sub=[1-9]/.test(line))
+          .map((line) => /^id=(\d+)/.exec(line)?.[1] ?? '');
+      const before = await pushClients();
+      expect(before).toHaveLength(1);
+      proxy.stallLive(2);
+      for (let i = 3; i <= 12; i++) {
+        await write(i, i); // its push lost on the way: the checks read it
+        await sleep(40);
+      }
+      await until(() => c.errors.some((e) => /push connection again/.test(e)), 'the push connection made again');
+      await until(() => proxy.accepted >= 3, 'a new push connection');
+      await until(async () => (await pushClients()).some((id) => !before.includes(id)), 'a new subscription');
+      for (let i = 13; i <= 22; i++) {
+        await write(i, i);
+        await sleep(40);
+      }
+      await until(() => c.trades.length >= 22, 'twenty-two trades');
+      await sleep(300); // three checks more: pushes come, no fallback
+      expect(c.trades).toEqual(ids(1, 22));
+      expect(c.gaps).toEqual([]);
+      expect(c.errors.filter((e) => /XREAD/.test(e))).toEqual([]);
+    } finally {
+      subscriptions.splice(0).forEach((s) => s.unsubscribe());
+      await proxy.close();
+    }
+  });
+
   it('falls back to XREAD, saying so once, when entries come but no push does (a gateway with push off)', async () => {
     const c = await consume();
     for (let i = 1; i <= 12; i++) {
@@ -179,11 +217,14 @@ describeWithRedis('the consumer by push (real Redis, the test as the gateway)', 
       await sleep(40);
     }
     await until(() => c.trades.length >= 12, 'twelve trades');
+    // First its push connection made again (it may have gone silent alone), then, still no push, XREAD.
+    await until(() => c.errors.some((e) => /XREAD/.test(e)), 'the fallback');
     await write(13, 14, [13, 14]);
     await until(() => c.trades.length >= 14, 'fourteen trades');
     expect(c.trades).toEqual(ids(1, 14));
     expect(c.gaps).toEqual([]);
     expect(c.errors.filter((e) => /XREAD/.test(e))).toHaveLength(1);
+    expect(c.errors.findIndex((e) => /push connection again/.test(e))).toBeLessThan(c.errors.findIndex((e) => /XREAD/.test(e)));
     expect(c.errors.join(' ')).toMatch(/no push comes/);
   });
 

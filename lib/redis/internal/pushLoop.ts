@@ -76,6 +76,8 @@ export class PushLoop {
   private pushes = 0;
   private found = 0;
   private quietChecks = 0;
+  /** The push connection was made again for quiet checks, and no push came since (the next quiet run falls back). */
+  private remade = false;
   private readonly check: Subscription;
   /** Waits before a retry under way (one per shard's subscribe or read at most): a stop ends them. */
   private readonly waits = new Set<Wait>();
@@ -280,10 +282,19 @@ export class PushLoop {
   private onCheck(): void {
     if (this.stopped) return;
     const quiet = this.pushes === 0 && this.found > 0;
+    if (this.pushes > 0) this.remade = false;
     this.pushes = 0;
     this.found = 0;
     this.quietChecks = quiet ? this.quietChecks + 1 : 0;
     if (this.quietChecks >= QUIET_CHECKS) {
+      this.quietChecks = 0;
+      if (!this.remade) {
+        // First the push connection itself, which may have gone silent alone (a dead NAT entry: the command connection,
+        // whose reads found the entries, is fine): made again, it subscribes again and each shard is read from its cursor.
+        this.remade = true;
+        this.host.config.onError('subscribe', new Error('no push for two checks while entries come: connecting the push connection again'));
+        return void this.conn.disconnect(true);
+      }
       return this.host.fallBack(new Error('entries are in the streams but no push comes (a gateway with push off, or an ACL without +publish for it)'));
     }
     for (const f of this.followed.values()) if (f.subscribed && this.live(f)) this.read(f);
