@@ -16,9 +16,10 @@ import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWa
  * is skipped). A push that still skips after a read issued after it came is a hole of the stream itself: the reader
  * judges it (a gap, as with `XREAD`).
  *
- * Pushes that never come (a gateway with `push: false`, or whose ACL lacks `+publish`: reads keep finding entries and
- * no push arrives for two checks in a row), or a `SUBSCRIBE` refused (the consumer's ACL): the reader falls back to
- * blocking `XREAD` for good, and says so on `errors$` once.
+ * Reads keep finding entries and no push arrives for two checks in a row: the push connection is made again first
+ * (it may have gone silent alone: a dead NAT entry). Pushes that still do not come (a gateway with `push: false`, or
+ * whose ACL lacks `+publish`), or a `SUBSCRIBE` refused (the consumer's ACL): the reader falls back to blocking
+ * `XREAD` for good, and says so on `errors$` once.
  *
  * @internal
  * @module
