@@ -21,6 +21,7 @@
  * @internal
  * @module
  */
+import { skipDigits } from '../internal/decimal';
 
 /** What every entry carries: its place in the shard's sequence and the gateway's receive time. @internal */
 interface EntryBase {
@@ -95,18 +96,9 @@ function count(text: string | undefined): number | undefined {
   return text !== undefined && digitsOnly(text, 0, text.length, 15) ? Number(text) : undefined;
 }
 
-/**
- * Whether `text` runs of 1 to `most` digits from `start` to `end`. Its own loop, not `skipDigits`: that one is inlined
- * into the frame parser, and its feedback from these short field texts too made the parser's code slower (see
- * docs/performance.md, "Redis fan-out", session 17).
- */
+/** Whether `text` runs of 1 to `most` digits from `start` to `end`. */
 function digitsOnly(text: string, start: number, end: number, most: number): boolean {
-  if (end <= start || end - start > most) return false;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c < DIGIT_0 || c > DIGIT_9) return false;
-  }
-  return true;
+  return end > start && end - start <= most && skipDigits(text, start, end) === end;
 }
 
 /** Whether `text` is a stream id, `ms-seq` (1-20 digits each). */

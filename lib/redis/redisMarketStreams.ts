@@ -40,8 +40,8 @@ export interface RedisMarketStreamsConfig {
    * How new entries come: `'push'`, as the gateway publishes them (a single Redis, a gateway with `push` on; the
    * streams are read to start, to catch up after a reconnect or a lost push, and every `checkMs`), or `'xread'`, by a
    * blocking `XREAD` of its own per batch of entries (always on a cluster). `'push'` costs a consumer less CPU and
-   * latency; it falls back to `'xread'` for good when no push comes while entries do, or its ACL refuses `SUBSCRIBE`
-   * (said once on `errors$`). Default `'push'`.
+   * latency. When no push comes while entries do, its push connection is made again first; if pushes still do not
+   * come, or its ACL refuses `SUBSCRIBE`, it falls back to `'xread'` for good (said once on `errors$`). Default `'push'`.
    */
   readonly read?: 'push' | 'xread' | undefined;
   /** `read: 'push'`: how often the streams are read for entries no push brought, ms. Default 500. */

@@ -46,15 +46,18 @@ export function formatFixed(value: bigint, decimals: number): string {
 
 /**
  * `units` × 10^-`decimals` written with exactly `decimals` decimals: what {@link formatFixed} writes for that value,
- * from a whole number of units below 2^52 (`toFixed` of the quotient is exact there: the double is within half an ulp
- * of a number of `decimals` decimals, and an ulp is below 10^-`decimals`). One string made, no bigint: the
- * simulator's depth pushes write 800 of them a book. @internal
+ * from a whole number of units below {@link MAX_UNITS} (its digits, the point put in: no float, no bigint; the
+ * simulator's depth pushes write 800 of them a book). @internal
  */
 export function formatUnits(units: number, decimals: number): string {
-  return decimals <= 0 ? String(units) : (units / 10 ** decimals).toFixed(decimals);
+  const digits = String(units);
+  if (decimals <= 0) return digits;
+  const padded = digits.length > decimals ? digits : `${'0'.repeat(decimals + 1 - digits.length)}${digits}`;
+  const cut = padded.length - decimals;
+  return `${padded.slice(0, cut)}.${padded.slice(cut)}`;
 }
 
-/** Largest whole number of units {@link formatUnits} writes exactly (exclusive). @internal */
+/** Bound (exclusive) of the whole numbers of units the simulator computes and writes exactly (below 2^53). @internal */
 export const MAX_UNITS = 2 ** 52;
 
 /** Shortest text form ("1.5", "0", "100"). @internal */

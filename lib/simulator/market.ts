@@ -62,8 +62,8 @@ export class SymbolMarket {
   private cachedBook: Book | undefined;
   private readonly candles = new Map<KlineInterval, Candle>();
   private readonly ticker: { open: bigint; high: bigint; low: bigint; volume: bigint; quoteVolume: bigint };
-  /** A tick and a lot in whole units of the price and quantity decimals, and those units (see {@link freshLevels}). */
-  private readonly units: { readonly tick: number; readonly lot: number; readonly price: bigint; readonly qty: bigint } | undefined;
+  /** A tick and a lot in whole units of the price and quantity decimals, and the price unit (see {@link freshLevels}). */
+  private readonly units: { readonly tick: number; readonly lot: number; readonly price: bigint } | undefined;
   lastPrice: bigint;
 
   /**
@@ -85,8 +85,9 @@ export class SymbolMarket {
     this.ticker = { open: this.mid, high: this.mid, low: this.mid, volume: 0n, quoteVolume: 0n };
     const price = 10n ** BigInt(Math.max(0, SCALE - info.priceDecimals));
     const qty = 10n ** BigInt(Math.max(0, SCALE - info.qtyDecimals));
-    const exact = this.tick % price === 0n && this.lot % qty === 0n && this.tick / price < BigInt(MAX_UNITS) && this.lot / qty < BigInt(MAX_UNITS);
-    this.units = exact ? { tick: Number(this.tick / price), lot: Number(this.lot / qty), price, qty } : undefined;
+    // a quantity is at most 20 000 lots (`drawBook`)
+    const exact = this.tick % price === 0n && this.lot % qty === 0n && this.tick / price < BigInt(MAX_UNITS) && (20_000n * this.lot) / qty < BigInt(MAX_UNITS);
+    this.units = exact ? { tick: Number(this.tick / price), lot: Number(this.lot / qty), price } : undefined;
     if (recorded) {
       this.cachedBook = { version: 0, bids: [], asks: [] };
       return;
@@ -193,7 +194,7 @@ export class SymbolMarket {
     if (this.cachedBook !== undefined || u === undefined || !Number.isInteger(levels) || levels < 0) return undefined;
     const n = Math.min(levels, MAX_LEVELS);
     const { bid, ask } = this.best();
-    if (bid < 0n || ask / u.price + BigInt(n * u.tick) >= BigInt(MAX_UNITS) || 20_000 * u.lot >= MAX_UNITS) return undefined;
+    if (ask / u.price + BigInt(n * u.tick) >= BigInt(MAX_UNITS)) return undefined;
     const askUnits = Number(ask / u.price);
     const bidUnits = Number(bid / u.price);
     const asks: number[] = [];
