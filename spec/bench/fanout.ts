@@ -35,13 +35,15 @@
  * Node / V8 flags to every child. `FANOUT_PROF=gateway,consumer,direct` runs those
  * processes under `node --cpu-prof` (profiles in .tmp/prof-fanout; summarise with spec/bench/topFrames.js);
  * `FANOUT_HEAP_PROF=gateway,consumer,direct` samples what those processes promote (see `heapSampler`; the
- * `.heapprofile` files open in Chrome DevTools' Memory tab).
+ * `.heapprofile` files open in Chrome DevTools' Memory tab); `FANOUT_SNAPSHOT=consumer,direct` writes a heap snapshot
+ * of those at each window's end (what is alive then, and what holds it).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import { loadavg } from 'node:os';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { median, percentile } from './stats';
@@ -522,6 +524,12 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
       const w = meter.end();
       heap.end();
       measuring = false;
+      // FANOUT_SNAPSHOT=consumer,direct: a heap snapshot at each window's end (what is alive, and what holds it).
+      const role = 'redis' in source ? 'consumer' : 'direct';
+      if ((process.env['FANOUT_SNAPSHOT'] ?? '').split(',').includes(role)) {
+        fs.mkdirSync(path.join(ROOT, '.tmp/prof-fanout'), { recursive: true });
+        v8.writeHeapSnapshot(path.join(ROOT, `.tmp/prof-fanout/${role}-${process.pid}.heapsnapshot`));
+      }
       const keys = ids.map((id, i) => `${names[id]}|${sendTimes[i]! < 0 ? 'undefined' : sendTimes[i]}`);
       tell({ type: 'report', ...w, messages, byTopic, keys, at } satisfies ClientReport);
       ids = [];
