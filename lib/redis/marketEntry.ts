@@ -269,7 +269,8 @@ export function readPush(payload: Buffer): PushedEntry | undefined {
     length = 0;
     digits = 0;
   }
-  const entry = at === payload.length ? readEntry(flat) : null;
+  const whole = at === payload.length;
+  const entry = whole ? readEntry(flat) : undefined;
   flat.length = 0;
-  return entry === null ? undefined : new Pushed(id, entry);
+  return whole ? new Pushed(id, entry) : undefined;
 }

@@ -199,7 +199,7 @@ export class SymbolMarket {
     const bidUnits = Number(bid / u.price);
     const asks: number[] = [];
     const bids: number[] = [];
-    this.drawBook(n, (i, askLots, bidLots) => {
+    this.drawBook(n, bid, (i, askLots, bidLots) => {
       asks.push(askUnits + i * u.tick, askLots * u.lot);
       if (bidLots !== undefined) bids.push(bidUnits - i * u.tick, bidLots * u.lot);
     });
@@ -211,7 +211,7 @@ export class SymbolMarket {
     const { bid, ask } = this.best();
     const bids: Level[] = [];
     const asks: Level[] = [];
-    this.drawBook(MAX_LEVELS, (i, askLots, bidLots) => {
+    this.drawBook(MAX_LEVELS, bid, (i, askLots, bidLots) => {
       asks.push({ price: ask + BigInt(i) * this.tick, qty: BigInt(askLots) * this.lot });
       if (bidLots !== undefined) bids.push({ price: bid - BigInt(i) * this.tick, qty: BigInt(bidLots) * this.lot });
     });
@@ -221,11 +221,10 @@ export class SymbolMarket {
   /**
    * The random draws of the current step's book, the one source of both its forms ({@link freshBook},
    * {@link freshLevels}): for each of `n` levels from the best, the ask's quantity in lots, then the bid's while its
-   * price stays above 0 (`undefined` past that). Seeded by the step: the same step, the same book.
+   * price (from the best `bid`) stays above 0 (`undefined` past that). Seeded by the step: the same step, the same book.
    */
-  private drawBook(n: number, level: (i: number, askLots: number, bidLots: number | undefined) => void): void {
+  private drawBook(n: number, bid: bigint, level: (i: number, askLots: number, bidLots: number | undefined) => void): void {
     const random = mulberry32(mixSeed(this.seed, `${this.info.symbol}:${this.steps}`));
-    const { bid } = this.best();
     // bid - i × tick > 0 for i below this
     const bidLevels = bid > 0n ? Number((bid - 1n) / this.tick) + 1 : 0;
     for (let i = 0; i < n; i++) {

@@ -88,8 +88,6 @@ export class EntryWriter {
   private queue: Pending[] = [];
   /** Entries of the batches in flight. */
   private inFlight = 0;
-  /** Batches in flight. */
-  private flights = 0;
   /** Entries of settled flights to write again, in the order they left; they go first once every flight settled. */
   private retries: Pending[] = [];
   /** The flights settle one after the other, in the order they left (so their retries stay in order). */
@@ -104,8 +102,8 @@ export class EntryWriter {
   private drop: { fromMs: number; toMs: number; count: number } | undefined;
   private pending: Subscription | undefined;
   private stopped = false;
-  /** When each write in flight left (scheduler ms), oldest first: they settle in the order they left. */
-  private readonly flightStarts: number[] = [];
+  /** The batches in flight: when each left (scheduler ms), oldest first (they settle in the order they left). */
+  private readonly flights: number[] = [];
   /** The check of the oldest write's answer, while writes are in flight (see `watch`). */
   private watchdog: Subscription | undefined;
   /** The start of the write whose silence made the connection again (once per write). */
@@ -202,7 +200,7 @@ export class EntryWriter {
   }
 
   private schedule(delayMs: number): void {
-    if (this.pending !== undefined || this.flights >= MAX_FLIGHTS || this.retries.length > 0 || this.stopped) return;
+    if (this.pending !== undefined || this.flights.length >= MAX_FLIGHTS || this.retries.length > 0 || this.stopped) return;
     if (delayMs === 0) {
       // Right after the frames at hand (those one socket read delivers together go in one batch), not after a 0 ms
       // timer: Node's timers wait at least 1 ms, which was most of the latency the relay added on a quiet machine.
@@ -223,15 +221,14 @@ export class EntryWriter {
 
   private flush(): void {
     const { client } = this.config;
-    if (this.queue.length === 0 || this.stopped || client.status !== 'ready' || this.flights >= MAX_FLIGHTS || this.retries.length > 0) return;
+    if (this.queue.length === 0 || this.stopped || client.status !== 'ready' || this.flights.length >= MAX_FLIGHTS || this.retries.length > 0) return;
     const batch = this.queue.splice(0, MAX_BATCH);
-    this.flights++;
+    this.flights.push(this.config.scheduler.now());
     this.inFlight += batch.length;
-    this.flightStarts.push(this.config.scheduler.now());
     this.watch();
     const written = this.write(batch);
     // Alone in flight, it settles when written; else after the flight before it.
-    const ready = this.flights === 1 ? written : this.settled.then(() => written);
+    const ready = this.flights.length === 1 ? written : this.settled.then(() => written);
     this.settled = ready.then((retry) => this.settle(batch.length, retry)).catch((e: unknown) => this.config.onError('xadd', e));
   }
 
@@ -248,7 +245,7 @@ export class EntryWriter {
     const period = Math.max(10, answerTimeoutMs / 4);
     const self = this;
     this.watchdog = scheduler.schedule(function (this: SchedulerAction<undefined>) {
-      const oldest = self.flightStarts[0];
+      const oldest = self.flights[0];
       if (self.stopped || oldest === undefined) return void (self.watchdog = undefined); // idle: no timer
       if (scheduler.now() - oldest >= answerTimeoutMs && self.silencedAt !== oldest) {
         self.silencedAt = oldest;
@@ -262,8 +259,7 @@ export class EntryWriter {
   /** A flight of `sent` entries settled; `retry`: those to write again. */
   private settle(sent: number, retry: Pending[]): void {
     const { client } = this.config;
-    this.flights--;
-    this.flightStarts.shift();
+    this.flights.shift();
     this.inFlight -= sent;
     for (const p of retry) this.retries.push(p);
     if (retry.length < sent && this.drop !== undefined) {
@@ -273,7 +269,7 @@ export class EntryWriter {
     }
     this.config.onChange();
     if (this.retries.length === 0) return this.schedule(0);
-    if (this.flights > 0) return; // the last flight to settle puts the retries back
+    if (this.flights.length > 0) return; // the last flight to settle puts the retries back
     this.queue = this.retries.concat(this.queue);
     this.retries = [];
     if (client.status === 'ready') this.schedule(RETRY_MS);
