@@ -488,7 +488,8 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
   let sendTimes: number[] = [];
   let at: number[] = [];
   const meter = windowMeter();
-  const heap = heapSampler('redis' in source ? 'consumer' : 'direct');
+  const role = 'redis' in source ? 'consumer' : 'direct';
+  const heap = heapSampler(role);
   const sub = merge(...streams).subscribe((m) => {
     if (measuring) {
       const t = epochMs();
@@ -508,7 +509,7 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
       }
     }
   });
-  market.errors$.subscribe((e) => process.stderr.write(`fanout ${'redis' in source ? 'consumer' : 'direct'}: ${e.message}\n`));
+  market.errors$.subscribe((e) => process.stderr.write(`fanout ${role}: ${e.message}\n`));
   process.on('message', (m: { type: string }) => {
     if (m.type === 'begin') {
       messages = 0;
@@ -525,7 +526,6 @@ async function clientChild(source: { redis: string; prefix: string; shards: numb
       heap.end();
       measuring = false;
       // FANOUT_SNAPSHOT=consumer,direct: a heap snapshot at each window's end (what is alive, and what holds it).
-      const role = 'redis' in source ? 'consumer' : 'direct';
       if ((process.env['FANOUT_SNAPSHOT'] ?? '').split(',').includes(role)) {
         fs.mkdirSync(path.join(ROOT, '.tmp/prof-fanout'), { recursive: true });
         v8.writeHeapSnapshot(path.join(ROOT, `.tmp/prof-fanout/${role}-${process.pid}.heapsnapshot`));
