@@ -20,6 +20,7 @@ import {
 import { excerpt } from '../internal/redact';
 
 export type { DecimalText } from '../internal/decimal';
+export { addDecimal, subtractDecimal } from '../internal/decimal';
 
 /** Characters of rejected input quoted in a {@link toDecimalText} error. */
 const QUOTED_CHARACTERS = 12;

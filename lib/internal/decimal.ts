@@ -13,7 +13,8 @@
  * public edge): digits, optionally `.` and digits, nothing else ({@link plainDecimalFault}). Both are typed
  * {@link DecimalText}, declared here once.
  *
- * None of these functions throws (given a positive step, for the ones that take a step).
+ * None of these functions throws (given a positive step, for the ones that take a step). Two are public
+ * (`addDecimal`, `subtractDecimal`, re-exported by `ex-streams`); the rest are internal.
  *
  * @internal
  * @module
@@ -467,13 +468,44 @@ export function isStepMultiple(value: Scaled, step: Scaled): boolean {
   return v % k === 0n;
 }
 
-/** `a - b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
+/**
+ * `a − b`, exactly, as decimal text (no float in between, any number of digits): a spread, a price a few ticks
+ * away, what is left of an amount. The result keeps the larger number of fraction digits written in `a` or `b`
+ * (`'100.50' − '100.40'` → `'0.10'`) and may be negative (`'1' − '1.25'` → `'-0.25'`: decimal text, though not
+ * plain text an order may carry: `isDecimalText` says `false`, `fitPrice` refuses it); zero is never `'-0'`.
+ * Inputs are decimal text by the wire grammar (a sign and an exponent are read: `'1e-7'`); `undefined` when
+ * either is not (or has an exponent beyond ±1000). To step a price by whole ticks of its symbol, `ticksAway`
+ * also fits the result to the rules.
+ *
+ * @example
+ * ```ts
+ * import { subtractDecimal } from 'ex-streams';
+ * subtractDecimal('30000.10', '0.01'); // '30000.09'
+ * subtractDecimal('0.3', '0.1');       // '0.2' (a float says 0.19999999999999998)
+ * subtractDecimal('1', '1.25');        // '-0.25'
+ * subtractDecimal('1,5', '1');         // undefined
+ * ```
+ */
 export function subtractDecimal(a: string, b: string): DecimalText | undefined {
   const p = pair(a, b);
   return p && formatScaled({ units: p[0] - p[1], scale: p[2] });
 }
 
-/** `a + b` as exact decimal text, keeping the larger written scale; `undefined` for malformed text. @internal */
+/**
+ * `a + b`, exactly, as decimal text (no float in between, any number of digits). The result keeps the larger
+ * number of fraction digits written in `a` or `b` (`'1.50' + '1'` → `'2.50'`) and may be negative when an input
+ * is (`'-2' + '0.5'` → `'-1.5'`); zero is never `'-0'`. Inputs are decimal text by the wire grammar (a sign and
+ * an exponent are read); `undefined` when either is not (or has an exponent beyond ±1000).
+ *
+ * @example
+ * ```ts
+ * import { addDecimal } from 'ex-streams';
+ * addDecimal('0.1', '0.2');                 // '0.3' (a float says 0.30000000000000004)
+ * addDecimal('29999.99', '0.01');           // '30000.00'
+ * addDecimal('0.000000000000000000001', '1'); // '1.000000000000000000001'
+ * addDecimal('abc', '1');                   // undefined
+ * ```
+ */
 export function addDecimal(a: string, b: string): DecimalText | undefined {
   const p = pair(a, b);
   return p && formatScaled({ units: p[0] + p[1], scale: p[2] });

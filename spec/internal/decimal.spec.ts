@@ -209,6 +209,67 @@ describe('decimal arithmetic', () => {
     expect(addDecimal('1e-7', '1')).toBe('1.0000001');
   });
 
+  it('adds and subtracts zero, trailing zeros and long fractions exactly', () => {
+    expect(addDecimal('0', '0')).toBe('0');
+    expect(subtractDecimal('0', '0')).toBe('0');
+    expect(subtractDecimal('0.10', '0.1')).toBe('0.00');
+    expect(subtractDecimal('-0', '0')).toBe('0');
+    expect(addDecimal('1.50', '1')).toBe('2.50');
+    expect(addDecimal('29999.99', '0.01')).toBe('30000.00');
+    expect(subtractDecimal('30000.10', '0.01')).toBe('30000.09');
+    const long = `0.${'0'.repeat(80)}1`;
+    expect(addDecimal(long, '1')).toBe(`1.${'0'.repeat(80)}1`);
+    expect(subtractDecimal(long, long)).toBe(`0.${'0'.repeat(81)}`);
+    expect(addDecimal('0.000000000000000000001', '1')).toBe('1.000000000000000000001');
+    expect(addDecimal('123456789012345678901234567890.5', '0.5')).toBe('123456789012345678901234567891.0');
+  });
+
+  it('crosses zero both ways, never writing -0', () => {
+    expect(subtractDecimal('0.01', '0.02')).toBe('-0.01');
+    expect(addDecimal('-0.01', '0.02')).toBe('0.01');
+    expect(addDecimal('-2', '0.5')).toBe('-1.5');
+    expect(addDecimal('-0.5', '0.5')).toBe('0.0');
+    expect(subtractDecimal('-1', '-1')).toBe('0');
+  });
+
+  it.each(['', 'x', '1,5', ' 1', '+1', '.5', '5.', 'NaN', 'Infinity', '0x10', '1e1001'])('gives undefined for %j', (bad) => {
+    expect(addDecimal(bad, '1')).toBeUndefined();
+    expect(addDecimal('1', bad)).toBeUndefined();
+    expect(subtractDecimal(bad, '1')).toBeUndefined();
+    expect(subtractDecimal('1', bad)).toBeUndefined();
+  });
+
+  it('agrees with BigInt arithmetic on scaled integers, signs and long fractions included (property)', () => {
+    /** A decimal `units / 10^scale` as written texts of the same value and scale: plain, padded, with an exponent. */
+    const decimal = fc
+      .tuple(fc.oneof(fc.bigInt({ min: -1000n, max: 1000n }), fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n })), fc.integer({ min: 0, max: 30 }))
+      .map(([units, scale]) => {
+        const sign = units < 0n ? '-' : '';
+        const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+        const plain = sign + (scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
+        return { plain, units, scale };
+      });
+    /** What a scaled integer reads as, exactly: `units / 10^scale` written with `scale` fraction digits. */
+    const written = (units: bigint, scale: number): string => {
+      const digits = (units < 0n ? -units : units).toString().padStart(scale + 1, '0');
+      const body = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+      return units < 0n ? `-${body}` : body;
+    };
+    fc.assert(
+      fc.property(decimal, decimal, (a, b) => {
+        const scale = Math.max(a.scale, b.scale);
+        const x = a.units * 10n ** BigInt(scale - a.scale);
+        const y = b.units * 10n ** BigInt(scale - b.scale);
+        expect(addDecimal(a.plain, b.plain)).toBe(written(x + y, scale));
+        expect(subtractDecimal(a.plain, b.plain)).toBe(written(x - y, scale));
+        // a − b + b is a, at the common scale; a + b = b + a
+        expect(compareDecimal(addDecimal(subtractDecimal(a.plain, b.plain)!, b.plain)!, a.plain)).toBe(0);
+        expect(addDecimal(a.plain, b.plain)).toBe(addDecimal(b.plain, a.plain));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it('halves with one more digit only when needed', () => {
     expect(midDecimal('100.40', '100.50')).toBe('100.45');
     expect(midDecimal('1', '2')).toBe('1.5');
