@@ -30,7 +30,7 @@ export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, Order
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
-export { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from './codecs/decimal';
+export { addDecimal, averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, subtractDecimal, toDecimalText } from './codecs/decimal';
 export type {
   KlineRecord,
   RealtimesRecord,
@@ -158,5 +158,5 @@ export type {
 } from './user/index';
 
 // Orders: fitted to and checked against the symbol's rules
-export { symbolRules, fitPrice, fitQuantity, checkOrder, fitOrder } from './orders/index';
+export { symbolRules, fitPrice, fitQuantity, ticksAway, checkOrder, fitOrder } from './orders/index';
 export type { SymbolRules, PlaceOrderOptions } from './orders/index';

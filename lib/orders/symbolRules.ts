@@ -6,6 +6,7 @@ import { isDecimalText, type DecimalText } from '../codecs/decimal';
 import { ConfigError, OrderRuleError, type OrderRule } from '../errors';
 import {
   canonicalScaled,
+  commonScale,
   compareScaled,
   formatScaled,
   isStepMultiple,
@@ -160,6 +161,7 @@ type Test = 'min' | 'max' | 'multiple';
 type Checks = readonly (readonly [Bound & OrderRule, Test])[];
 
 const PRICE_CHECKS: Checks = [['minPrice', 'min'], ['maxPrice', 'max'], ['tickSize', 'multiple']];
+const RANGE_CHECKS: Checks = [['minPrice', 'min'], ['maxPrice', 'max']];
 const QUANTITY_CHECKS: Checks = [['minQty', 'min'], ['maxQty', 'max'], ['stepSize', 'multiple']];
 const AMOUNT_CHECKS: Checks = [['minAmount', 'min'], ['maxAmount', 'max']];
 const NOTIONAL_CHECKS: Checks = [['minNotional', 'min']];
@@ -197,6 +199,55 @@ function checked(rules: SymbolRules, symbol: string, field: Field, text: string,
   const value = typeof text === 'string' && isDecimalText(text) ? parseDecimal(text) : undefined;
   if (value === undefined) return new OrderRuleError(symbol, field, 'decimal', undefined, JSON.stringify(excerpt(String(text), undefined, QUOTED_CHARACTERS)));
   return firstBroken(rules, symbol, field, text, value, checks) ?? value;
+}
+
+/**
+ * The price `ticks` whole ticks of the symbol's `tickSize` away from `price` (up for a positive `ticks`, down for
+ * a negative one), on the tick grid and inside `[minPrice, maxPrice]`: "one tick under the best bid" in one
+ * exact call. Canonical plain text (`'30000.1'`), ready for an order. From a price on the grid the result is
+ * `price ± ticks × tickSize`. From a price between two ticks, the first tick in the direction of the step
+ * counts as the first tick (`+1` is the tick just above it, `-1` the tick just below it), so the result is
+ * always strictly on the side asked for; `ticks` of 0 returns `price` when it keeps the rules, and throws for
+ * an off-grid price (fit it with {@link fitPrice}, which knows the side).
+ *
+ * `price` is decimal text (the wire grammar: a book's or a trade's price goes in as it is), not below zero.
+ * Throws an `OrderRuleError` (field `'price'`) for a `price` that is not decimal text or is negative (rule
+ * `'decimal'`), for a result below `minPrice` or above `maxPrice` (that rule and bound: nothing is clamped), and
+ * for a result at or below zero when there is no `minPrice` (rule `'minPrice'`, the tick as its bound: one tick is
+ * the lowest price). Throws a `ConfigError` when the rules have no `tickSize`, or `ticks` is not a safe integer.
+ *
+ * @example
+ * ```ts
+ * import { ticksAway, type SymbolRules } from 'ex-streams';
+ *
+ * const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', minPrice: '0.01', maxPrice: '100000' };
+ * ticksAway(rules, '30000.10', -1);  // '30000.09': one tick under the best bid
+ * ticksAway(rules, '30000.10', 5);   // '30000.15'
+ * ticksAway(rules, '30000.105', 1);  // '30000.11': off the grid, the next tick up
+ * ticksAway(rules, '30000.105', -1); // '30000.1'
+ * ticksAway(rules, '0.01', -1);      // throws OrderRuleError: 'BTCUSDT price 0 is below the minimum price 0.01'
+ * ```
+ */
+export function ticksAway(rules: SymbolRules, price: string, ticks: number): DecimalText {
+  const { symbol } = rules;
+  const tick = positive(rules.tickSize);
+  if (tick === undefined) throw new ConfigError('rules', `of ${symbol} have no tick size`);
+  if (!Number.isSafeInteger(ticks)) throw new ConfigError('ticks', `must be a whole number of ticks: ${String(ticks)}`);
+  const start = typeof price === 'string' ? parseDecimal(price) : undefined;
+  if (start === undefined || start.units < 0n) {
+    throw new OrderRuleError(symbol, 'price', 'decimal', undefined, JSON.stringify(excerpt(String(price), undefined, QUOTED_CHARACTERS)));
+  }
+  const [units, step, scale] = commonScale(start, tick);
+  const rest = units % step;
+  if (ticks === 0 && rest !== 0n) throw new OrderRuleError(symbol, 'price', 'tickSize', rules.tickSize, price);
+  // The grid price the steps count from: the tick at or below `price` going up, at or above it going down.
+  const from = rest === 0n || ticks > 0 ? units - rest : units - rest + step;
+  const result = { units: from + BigInt(ticks) * step, scale };
+  const text = formatScaled(canonicalScaled(result));
+  const broken = firstBroken(rules, symbol, 'price', text, result, RANGE_CHECKS);
+  if (broken !== undefined) throw broken;
+  if (result.units <= 0n) throw new OrderRuleError(symbol, 'price', 'minPrice', rules.tickSize, text);
+  return text;
 }
 
 /**

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { DecimalText } from '../../lib/codecs/decimal';
 import type { ExchangeInfo } from '../../lib/codecs/rest/exchangeInfo';
 import { ConfigError, OrderRuleError } from '../../lib/errors';
-import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, type SymbolRules } from '../../lib/orders/symbolRules';
+import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, ticksAway, type SymbolRules } from '../../lib/orders/symbolRules';
 import type { NewOrderRequest } from '../../lib/rest/callTypes';
 import { thrown } from '../helpers/thrown';
 
@@ -234,6 +234,94 @@ const rulesArb = fc
       } satisfies SymbolRules,
     };
   });
+
+describe('ticksAway', () => {
+  const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', minPrice: '0.01', maxPrice: '100000' };
+
+  it('steps a price on the grid by whole ticks, either way, as canonical text', () => {
+    expect(ticksAway(rules, '30000.10', -1)).toBe('30000.09');
+    expect(ticksAway(rules, '30000.10', 1)).toBe('30000.11');
+    expect(ticksAway(rules, '30000.10', 5)).toBe('30000.15');
+    expect(ticksAway(rules, '30000.10', 0)).toBe('30000.1');
+    expect(ticksAway(rules, '29999.99', 1)).toBe('30000');
+    expect(ticksAway(rules, '30000', -100)).toBe('29999');
+    expect(ticksAway(rules, '1e4', 1)).toBe('10000.01');
+  });
+
+  it('counts the first tick in the direction of the step from a price off the grid', () => {
+    expect(ticksAway(rules, '30000.105', 1)).toBe('30000.11');
+    expect(ticksAway(rules, '30000.105', 2)).toBe('30000.12');
+    expect(ticksAway(rules, '30000.105', -1)).toBe('30000.1');
+    expect(ticksAway(rules, '30000.105', -2)).toBe('30000.09');
+    expect(ticksAway(rules, `30000.10${'0'.repeat(40)}1`, -1)).toBe('30000.1');
+    expect(thrown(() => ticksAway(rules, '30000.105', 0))).toEqual(new OrderRuleError('BTCUSDT', 'price', 'tickSize', '0.01', '30000.105'));
+  });
+
+  it('keeps to the price filter: nothing is clamped', () => {
+    expect(thrown(() => ticksAway(rules, '0.01', -1))).toEqual(new OrderRuleError('BTCUSDT', 'price', 'minPrice', '0.01', '0'));
+    expect(thrown(() => ticksAway(rules, '100000', 1))).toEqual(new OrderRuleError('BTCUSDT', 'price', 'maxPrice', '100000', '100000.01'));
+    expect(ticksAway(rules, '100000.005', -1)).toBe('100000');
+    expect(thrown(() => ticksAway(rules, '0', 0))).toMatchObject({ rule: 'minPrice', value: '0' });
+    // without a minPrice, one tick is the lowest price: zero and below are refused, the tick as the bound
+    const open: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01' };
+    expect(ticksAway(open, '0', 1)).toBe('0.01');
+    expect(ticksAway(open, '0.02', -1)).toBe('0.01');
+    expect(thrown(() => ticksAway(open, '0.01', -1))).toEqual(new OrderRuleError('BTCUSDT', 'price', 'minPrice', '0.01', '0'));
+    expect(thrown(() => ticksAway(open, '0.01', -3))).toMatchObject({ rule: 'minPrice', value: '-0.02' });
+  });
+
+  it('refuses text that is not a price, rules without a tick and a fractional count', () => {
+    for (const bad of ['', 'abc', '1,5', '-1', '-0.01', ' 1', 'NaN', '1e1001']) {
+      expect(thrown(() => ticksAway(rules, bad, 1))).toMatchObject({ name: 'OrderRuleError', field: 'price', rule: 'decimal', value: JSON.stringify(bad) });
+    }
+    expect(thrown(() => ticksAway({ symbol: 'BTCUSDT' }, '1', 1))).toBeInstanceOf(ConfigError);
+    expect(thrown(() => ticksAway({ symbol: 'BTCUSDT', tickSize: '0' }, '1', 1))).toBeInstanceOf(ConfigError);
+    for (const n of [0.5, NaN, Infinity, 2 ** 53]) expect(thrown(() => ticksAway(rules, '1', n))).toBeInstanceOf(ConfigError);
+  });
+
+  it('is the n-th grid price strictly beyond the start, on the side asked, by BigInt on scaled integers (property)', () => {
+    fc.assert(
+      fc.property(stepArb, valueArb, fc.integer({ min: -1000, max: 1000 }), (tickParts, valueParts, n) => {
+        const tick = { units: tickParts.units, scale: tickParts.scale };
+        const start = { units: valueParts.units, scale: valueParts.scale };
+        const s = Math.max(tick.scale, start.scale);
+        const k = at(tick, s);
+        const v = at(start, s);
+        // the grid prices at or below / at or above the start
+        const floor = v - (v % k);
+        const ceil = v % k === 0n ? v : floor + k;
+        const expected = n >= 0 ? floor + BigInt(n) * k : ceil + BigInt(n) * k;
+        const open: SymbolRules = { symbol: 'BTCUSDT', tickSize: text(tickParts) };
+        const run = (): string => ticksAway(open, text(valueParts), n);
+        if (n === 0 && v % k !== 0n) expect(thrown(run)).toMatchObject({ rule: 'tickSize' });
+        else if (expected <= 0n) expect(thrown(run)).toMatchObject({ rule: 'minPrice', bound: open.tickSize });
+        else {
+          const result = run();
+          expect(result).toBe(canonical(textOf({ units: expected, scale: s })));
+          expect(isMultiple(exactOf(result), tick)).toBe(true);
+          expect(Math.sign(cmp(exactOf(result), start))).toBe(Math.sign(n));
+          // and the price filter keeps it: checkOrder takes it as a price
+          expect(checkOrder(open, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: result as DecimalText, quantity: '1' })).toBeUndefined();
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses every result outside [minPrice, maxPrice], and only those (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 1000n }), fc.bigInt({ min: 0n, max: 1000n }), fc.bigInt({ min: 0n, max: 2000n }), fc.integer({ min: -500, max: 500 }), (minAt, span, startAt, n) => {
+        const tick = { units: 5n, scale: 3 };
+        const bounded: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.005', minPrice: textOf(times(tick, minAt)), maxPrice: textOf(times(tick, minAt + span)) };
+        const result = startAt + BigInt(n);
+        const run = (): string => ticksAway(bounded, textOf(times(tick, startAt)), n);
+        if (result < minAt) expect(thrown(run)).toMatchObject({ rule: 'minPrice', bound: bounded.minPrice });
+        else if (result > minAt + span) expect(thrown(run)).toMatchObject({ rule: 'maxPrice', bound: bounded.maxPrice });
+        else expect(run()).toBe(canonical(textOf(times(tick, result))));
+      }),
+    );
+  });
+});
 
 describe('checkOrder', () => {
   const rules: SymbolRules = {
