@@ -99,7 +99,9 @@ describe('the guides travel in the package', () => {
     const docs = [...packed].filter((f) => f.startsWith('docs/'));
     expect(docs.filter((f) => /^docs\/api\/|node_modules|package-lock\.json$|\.tgz$/.test(f))).toEqual([]);
     const bytes = docs.reduce((sum, f) => sum + fs.statSync(path.join(root, f)).size, 0);
-    expect(bytes).toBeLessThan(600_000);
+    // 477 KB when the development history moved to notes/ (unpacked); the cap leaves room for new guides, and
+    // history belongs in notes/, not here.
+    expect(bytes).toBeLessThan(550_000);
   });
 
   test('every relative link of README.md and docs/ points to a packed file (and an existing heading)', () => {
