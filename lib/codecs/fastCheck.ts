@@ -478,7 +478,7 @@ export function compiled(params: readonly string[], lines: readonly string[], ar
 /**
  * The check of a record of these fields (see {@link recordCheck}): compiled for the shape when the runtime
  * allows it ({@link compiledRecordCheck}: about 7 points of `trades()` and 4 of `klines()` in the public-API
- * benchmark, docs/performance.md), the generic loop otherwise; both property-tested to agree
+ * benchmark, notes/performance-history.md), the generic loop otherwise; both property-tested to agree
  * (`spec/codecs/fastCheck.spec.ts`). @internal
  */
 export function shapeRecordCheck(

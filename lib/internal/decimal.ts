@@ -526,7 +526,7 @@ export function midDecimal(a: string, b: string): DecimalText | undefined {
  */
 export function quotedDecimalEnd(s: string, i: number): number {
   // Its own loops, no call (not `skipDigits`): it runs for every price and quantity of a book (`npm run bench -- --only=api`:
-  // `depth()` 202/167 → 240/227 % of the JSON.parse floor; docs/performance.md, "Redis fan-out", session 17).
+  // `depth()` 202/167 → 240/227 % of the JSON.parse floor; notes/performance-history.md, "Redis fan-out", session 17).
   const n = s.length;
   let j = i;
   let c = 0;
@@ -584,7 +584,7 @@ function floorDiv(a: number, b: number): number {
  * answers; told by one exact multiplication in doubles (`c × b = a`). `undefined` when it is not, or when the
  * numbers are not plain text small enough to tell that way: then divide. An order's average price is usually a
  * price the service sent beside it (a limit order filled at its price): checking it costs ~50 ns where the
- * division costs ~300 (`docs/performance.md`, "The order loop"). @internal
+ * division costs ~300 (`notes/performance-history.md`, "The order loop"). @internal
  */
 export function exactQuotient(a: string, b: string, c: string, digits: number): DecimalText | undefined {
   if (!readPlainSmall(c)) return undefined;
@@ -637,7 +637,7 @@ const chunks: number[] = new Array<number>(64).fill(0);
  * when every step is exact (plain non-negative text, small units, `b`'s units below 2^53 / 10 after the scales
  * are matched); `undefined` when that does not hold or `b` is zero (the caller then takes the BigInt path,
  * which gives the same text: `spec/internal/decimal.property.spec.ts`). An average price per fill without
- * BigInt: measured in docs/performance.md ("The order loop"). @internal
+ * BigInt: measured in notes/performance-history.md ("The order loop"). @internal
  */
 export function divideSmall(a: string, b: string, digits: number): DecimalText | undefined {
   if (!readPlainSmall(a)) return undefined;

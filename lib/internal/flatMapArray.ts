@@ -3,7 +3,7 @@ import { Observable, type OperatorFunction, Subscriber } from 'rxjs';
 /**
  * `mergeMap(project)` for a `project` that returns an array: the items of each value's array, in order and
  * synchronously, without the inner subscription `mergeMap` makes per value. The stand-in pays on the hot path of
- * `trades()` (about 10 % less library time per frame in the public-API benchmark, docs/performance.md) and behaves
+ * `trades()` (about 10 % less library time per frame in the public-API benchmark, notes/performance-history.md) and behaves
  * as `mergeMap` does (property test: `spec/internal/flatMapArray.spec.ts`): errors and completion pass through, a
  * throwing `project` errors the output, and an unsubscription downstream (`take(n)`) stops the source at once,
  * even a synchronous one that would never end by itself: the source is subscribed with a `Subscriber` chained to

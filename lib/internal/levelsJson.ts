@@ -4,7 +4,7 @@ import { ownQuotedText } from './ownText';
 /**
  * `JSON.parse` with the levels of a book read by hand. A book's levels (`"a":[["76321.15","0.00100"],…]`) are
  * most of a depth frame, and `JSON.parse` builds them at about twice the cost of a scanner that knows their
- * shape and checks their decimal text on the way (measured in `docs/performance.md`, "The sixth pass").
+ * shape and checks their decimal text on the way (measured in `notes/performance-history.md`, "The sixth pass").
  * This module finds each such array standing as an object's value outside any string, scans it, parses the
  * rest of the text with `JSON.parse` (each array replaced by a placeholder string) and puts the arrays back.
  * Whenever anything is not as expected (whitespace inside the levels, a number, an escape, a duplicate key,

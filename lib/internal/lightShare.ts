@@ -6,7 +6,7 @@ import { type MonoTypeOperatorFunction, type Observer, share, type SubjectLike, 
  * completion and the last unsubscription, unchanged), multicasting through a subject that delivers a value with
  * one loop over an array. RxJS's `Subject#next` wraps every value in `errorContext` (a closure per value, for the
  * deprecated synchronous error handling) and iterates a copy of its observers with `for…of`; on `trades()`, whose
- * messages pass two `share()`s, that measured ~6-9 % of the library's time per frame (docs/performance.md, "The
+ * messages pass two `share()`s, that measured ~6-9 % of the library's time per frame (notes/performance-history.md, "The
  * tenth pass"). Behaves as `share()` (property test against it: `spec/internal/lightShare.spec.ts`), except under
  * RxJS's `config.useDeprecatedSynchronousErrorHandling`, which it ignores.
  *

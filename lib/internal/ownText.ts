@@ -9,7 +9,7 @@
  * would have made), anything else as a concatenation of short copies ({@link ownText}: V8 keeps it as a "cons
  * string" of the copies, and flattens it, copying once more, when it is first read character by character). A
  * trade id read character by character downstream (`distinctTrades`) costs ~100 ns as a view or an unflattened
- * concatenation and ~50 ns flat (`docs/performance.md`, "The ninth pass").
+ * concatenation and ~50 ns flat (`notes/performance-history.md`, "The ninth pass").
  *
  * @internal
  * @module
@@ -23,7 +23,7 @@ const PIECE = VIEW_LENGTH - 1;
 /**
  * The characters `[from, to)` of `s` as a string that does not keep `s` alive: a slice when it is short (the engine
  * copies it), else the concatenation of short slices (each a copy: about 25 ns for a 19-digit id, where a copy by
- * `JSON.parse` costs 70-100 ns; `docs/performance.md`, "The ninth pass"). The value is always `s.slice(from, to)`'s.
+ * `JSON.parse` costs 70-100 ns; `notes/performance-history.md`, "The ninth pass"). The value is always `s.slice(from, to)`'s.
  *
  * @example
  * ```ts

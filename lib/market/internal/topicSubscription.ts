@@ -106,9 +106,9 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
         // The last message of this topic name (any symbol), kept until the next one: it keeps the hidden classes (V8
         // maps) of the topic's parsed messages alive. When no object of a parsed shape is left, a full garbage
         // collection drops its map, and every optimised function that checks or reads that shape is deoptimised and
-        // compiled again (measured in docs/performance.md). One message per topic name, not per subscription: kept
+        // compiled again (measured in notes/performance-history.md). One message per topic name, not per subscription: kept
         // per subscription, every message lived until its topic's next one (a book 2 s), so each outlived a scavenge
-        // and was copied and promoted (~85 MB per 10 s in a process following 300 pairs; docs/performance.md).
+        // and was copied and promoted (~85 MB per 10 s in a process following 300 pairs; notes/performance-history.md).
         kept.last = envelope;
         lastHeardAt = ctx.frameAt();
         const first = envelope.f === true;
@@ -169,7 +169,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
           waitForAnswer = timer(delay, scheduler).pipe(switchMap(() => (heard ? silence() : of<NextStep>('unanswered'))));
         } else waitForAnswer = silence();
         // The first of: the wait's outcome (at most one), or a resend the batcher asks for. Not `merge` and `take`:
-        // a live topic holds this wait, two fewer subscribers each (docs/performance.md, memory).
+        // a live topic holds this wait, two fewer subscribers each (notes/performance-history.md, memory).
         const next$ = new Observable<NextStep>((subscriber) => {
           const resend = (delayMs: number): void => {
             subscriber.next(delayMs);
