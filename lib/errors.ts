@@ -658,6 +658,45 @@ export class OrderOutcomeUnknownError extends RequestFailedError {
   }
 }
 
+/**
+ * A batch call (a batch placement, a cancel by ids) whose answer was lost after the request may have reached the
+ * service (the same failures as {@link OrderOutcomeUnknownError}): every order of the batch is in doubt, each in
+ * `orders` with what finds it (its client order id). The library never sends the batch again by itself; look each
+ * order up (`getOrder({ clientOrderId })`) or watch `orders$`. A {@link RequestFailedError}.
+ *
+ * @example
+ * ```ts
+ * import { BatchOutcomeUnknownError, restClient } from 'ex-streams';
+ *
+ * declare const apiKey: string, secretKey: string;
+ * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+ * rest.batchOrders([{ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01' }]).subscribe({
+ *   error: (e) => {
+ *     if (e instanceof BatchOutcomeUnknownError) for (const o of e.orders) rest.getOrder({ clientOrderId: o.clientOrderId! }).subscribe(console.log);
+ *   },
+ * });
+ * ```
+ */
+export class BatchOutcomeUnknownError extends RequestFailedError {
+  override readonly name = 'BatchOutcomeUnknownError';
+  constructor(
+    method: string,
+    path: string,
+    /** Every order of the batch, each in doubt. */
+    readonly orders: readonly OrderInDoubt[],
+    /** Why the answer is missing (the error of the request). */
+    readonly underlying: Error,
+  ) {
+    super(
+      method,
+      path,
+      `${underlying instanceof RequestFailedError ? underlying.reason : underlying.message}; ${orders.length} order(s) in doubt: ${orders
+        .map((o) => o.clientOrderId ?? o.orderId)
+        .join(', ')}`,
+    );
+  }
+}
+
 function inDoubtWords(o: OrderInDoubt): string {
   const what = [o.symbol, o.side, o.type, o.quantity, o.amount === undefined ? undefined : `amount ${o.amount}`, o.price === undefined ? undefined : `@ ${o.price}`]
     .filter((w) => w !== undefined)

@@ -45,6 +45,11 @@ export interface SignerConfig {
 export interface SignRequest {
   readonly query?: Params | undefined;
   readonly body?: Params | undefined;
+  /**
+   * A JSON body (exact text) instead of `body`: the signing parameters and the `signature` then go in the query,
+   * and the signed message is the encoded query immediately followed by this text.
+   */
+  readonly jsonBody?: string | undefined;
 }
 
 /**
@@ -118,7 +123,8 @@ function signWith(sign: SignFunction, message: string): Observable<string> {
  * Creates a function that signs a request without sending it (for your own HTTP code, a browser demo, or
  * the REST client). Signing a request appends `recvWindow` then `timestamp` to the body when the request has
  * one, else to the query; the signed message is `totalParams(query, body)` of the encoded parts; the
- * `signature` is then appended last to the same part.
+ * `signature` is then appended last to the same part. A `jsonBody` keeps its text: the parameters and the
+ * signature go in the query, and the signed message is the query followed by the JSON text.
  *
  * The returned observable is cold: the clock (plus `serverTimeOffsetMs()`) is read at each subscription,
  * which emits one {@link SignedParams} and completes. Configuration problems (`recvWindow` not a positive
@@ -148,6 +154,7 @@ export function signer(config: SignerConfig): Signer {
     defer(() => {
       checkReserved(request.query, 'query');
       checkReserved(request.body, 'body');
+      if (request.jsonBody !== undefined && request.body !== undefined) throw new ConfigError('jsonBody', 'and body cannot both be given');
       const offset = serverTimeOffsetMs?.() ?? 0;
       const timestamp = Math.floor(nowMs(scheduler) + (Number.isFinite(offset) ? offset : 0));
       const extra = formEncode([
@@ -155,14 +162,16 @@ export function signer(config: SignerConfig): Signer {
         ['timestamp', timestamp],
       ]);
       const join = (a: string, b: string): string => (a === '' ? b : `${a}&${b}`);
+      const { jsonBody } = request;
       const hasBody = request.body !== undefined;
       const query = formEncode(request.query ?? {});
       const body = hasBody ? formEncode(request.body ?? {}) : '';
       const signedQuery = hasBody ? query : join(query, extra);
-      const signedBody = hasBody ? join(body, extra) : '';
+      const signedBody = hasBody ? join(body, extra) : (jsonBody ?? '');
       return signWith(sign, totalParams(signedQuery, signedBody)).pipe(
         map((signature): SignedParams => {
           const tail = formEncode([['signature', signature]]);
+          if (jsonBody !== undefined) return { query: join(signedQuery, tail), body: jsonBody, timestamp, signature };
           return hasBody
             ? { query: signedQuery, body: join(signedBody, tail), timestamp, signature }
             : { query: join(signedQuery, tail), body: undefined, timestamp, signature };

@@ -91,6 +91,10 @@ export { ListenKeyResponseCodec } from './listenKey';
 export type { ListenKeyResponse } from './listenKey';
 export {
   AccountTradeCodec,
+  BatchOrderItemCodec,
+  BatchOrdersAnswerCodec,
+  CancelByIdsAnswerCodec,
+  CancelByIdsFailureCodec,
   ExchangeInfoCodec,
   RestAccountCodec,
   RestBalanceCodec,
@@ -103,6 +107,10 @@ export {
 } from './rest/index';
 export type {
   AccountTrade,
+  BatchOrderItem,
+  BatchOrdersAnswer,
+  CancelByIdsAnswer,
+  CancelByIdsFailure,
   ExchangeInfo,
   RestAccount,
   RestBalance,

@@ -30,6 +30,7 @@ import { connectionCore, type ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
+import type { VenuePreset } from '../venue/venuePreset';
 import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
@@ -48,7 +49,7 @@ import type { MarketMessage, TopicOptions } from './marketMessage';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
 /**
- * Configuration of {@link marketStreams}. Only `url` is required.
+ * Configuration of {@link marketStreams}. Only `url` (or a `venue`) is required.
  *
  * @example
  * ```ts
@@ -65,8 +66,13 @@ import type { MarketCounters, MarketStatus } from './marketStatus';
  * ```
  */
 export interface MarketStreamsConfig {
-  /** Public stream address (path ends in `/quote/ws/v1`), or a function evaluated at every connect. */
-  readonly url: string | (() => string);
+  /**
+   * Public stream address (path ends in `/quote/ws/v1`), or a function evaluated at every connect. Default: the
+   * `venue`'s `publicStreamUrl`; one of the two is required (else a `ConfigError` on `url`).
+   */
+  readonly url?: string | (() => string) | undefined;
+  /** A venue preset (e.g. `hashkey.global.production`) whose `publicStreamUrl` is the default `url`. Default none. */
+  readonly venue?: VenuePreset | undefined;
   /** Connection options (heartbeats, frame limits, reconnect policy). Default `{}` (the connection's defaults). */
   readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
   /**
@@ -406,7 +412,7 @@ function openMarketStreams(
   forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const {
-    url,
+    url = config.venue?.publicStreamUrl,
     connection: connectionOptions = {},
     binary: defaultBinary = false,
     resubscribeRatePerSecond = 10,
@@ -425,6 +431,7 @@ function openMarketStreams(
     symbols,
     quarantineAfterCloses = 3,
   } = config;
+  if (url === undefined) throw new ConfigError('url', 'or venue is required');
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
   positive('maxSymbolsPerFrame', maxSymbolsPerFrame, true);

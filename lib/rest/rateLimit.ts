@@ -6,25 +6,34 @@ const WINDOW_MS = 1000;
 
 /** Start times booked in a sliding one-second window, in order. */
 interface Window {
-  /** The earliest start at or after `now` and after every booked start that keeps at most `limit` starts per second. */
-  earliest(now: number): number;
-  book(at: number): void;
-  release(at: number): void;
+  /**
+   * The earliest start at or after `now` and after every booked start at which `weight` more starts keep at most
+   * `limit` starts per second (a weight above the limit counts as the limit).
+   */
+  earliest(now: number, weight: number): number;
+  book(at: number, weight: number): void;
+  release(at: number, weight: number): void;
 }
 
 function slidingWindow(limit: number): Window {
   const starts: number[] = [];
+  const slots = (weight: number): number => Math.min(limit, Math.max(1, Math.floor(weight)));
   return {
-    earliest(now) {
+    earliest(now, weight) {
       while (starts.length > 0 && starts[0]! <= now - WINDOW_MS) starts.shift();
       const last = starts.length > 0 ? starts[starts.length - 1]! : now;
-      const full = starts.length >= limit ? starts[starts.length - limit]! + WINDOW_MS : now;
+      const n = slots(weight);
+      const full = starts.length + n > limit ? starts[starts.length + n - limit - 1]! + WINDOW_MS : now;
       return Math.max(now, last, full);
     },
-    book: (at) => void starts.push(at),
-    release(at) {
-      const i = starts.lastIndexOf(at);
-      if (i >= 0) starts.splice(i, 1);
+    book: (at, weight) => {
+      for (let i = slots(weight); i > 0; i--) starts.push(at);
+    },
+    release(at, weight) {
+      for (let n = slots(weight); n > 0; n--) {
+        const i = starts.lastIndexOf(at);
+        if (i >= 0) starts.splice(i, 1);
+      }
     },
   };
 }
@@ -39,12 +48,15 @@ function windowOf(option: string, perSecond: number | undefined): Window {
   return slidingWindow(Math.max(1, Math.floor(perSecond)));
 }
 
-/** Order placements (`POST` on an order path, not the test order) count against `ordersPerSecond`. @internal */
+/**
+ * Order placements (`POST` on an order path, v1 or v1.1, or a batch placement; not the test order) count against
+ * `ordersPerSecond`. @internal
+ */
 export const isOrderPlacement = (request: RestRequest<unknown>): boolean =>
-  request.method === 'POST' && /\/(?:spot\/order|openapi\/v1\/order)$/.test(request.path);
+  request.method === 'POST' && /\/(?:spot\/order|openapi\/v1\/order|spot\/batchOrders)$/.test(request.path);
 
-/** Delays a call's subscription until the client-side limit lets it start. @internal */
-export type RateGate = <T>(call: Observable<T>, isOrder: boolean) => Observable<T>;
+/** Delays a call's subscription until the client-side limit lets it start; it takes `weight` slots (default 1). @internal */
+export type RateGate = <T>(call: Observable<T>, isOrder: boolean, weight?: number) => Observable<T>;
 
 /**
  * A client-side rate limit: calls start in subscription order, each at the earliest time that keeps at most
@@ -57,12 +69,12 @@ export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerL
   const requests = windowOf('rateLimit.requestsPerSecond', limit?.requestsPerSecond);
   const orders = windowOf('rateLimit.ordersPerSecond', limit?.ordersPerSecond);
   if (requests === unlimited && orders === unlimited) return (call) => call;
-  return (call, isOrder) =>
+  return (call, isOrder, weight = 1) =>
     defer(() => {
       const now = scheduler.now();
-      const at = Math.max(requests.earliest(now), isOrder ? orders.earliest(now) : now);
-      requests.book(at);
-      if (isOrder) orders.book(at);
+      const at = Math.max(requests.earliest(now, weight), isOrder ? orders.earliest(now, weight) : now);
+      requests.book(at, weight);
+      if (isOrder) orders.book(at, weight);
       let started = false;
       return (at > now ? timer(at - now, scheduler) : of(0)).pipe(
         concatMap(() => {
@@ -71,8 +83,8 @@ export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerL
         }),
         finalize(() => {
           if (started) return;
-          requests.release(at);
-          if (isOrder) orders.release(at);
+          requests.release(at, weight);
+          if (isOrder) orders.release(at, weight);
         }),
       );
     });

@@ -6,8 +6,25 @@ import { excerpt, redact } from '../internal/redact';
 import { retryAfterMs } from '../internal/retryAfter';
 import { parseBody } from './parseBody';
 
-/** `retryAfterMs` of a 429 answer without a usable `Retry-After` header. @internal */
-export const DEFAULT_RETRY_AFTER_429_MS = 10_000;
+/**
+ * `retryAfterMs` of a 429 answer without a usable `Retry-After` header, and of a rate limit answered with a body
+ * code: one minute, as HashKey's "Get Started" pages ask ("Please wait 1 minute for the suspended period to
+ * expire"). @internal
+ */
+export const DEFAULT_RETRY_AFTER_429_MS = 60_000;
+/**
+ * The service's codes for a rate limit answered as a plain rejection (HTTP 400 with the code in the body):
+ * `0003` ("Rate limit exceeded", HashKey Exchange "Error Codes"), `-1015` (TOO_MANY_ORDERS of the BHEX family:
+ * "Reach the rate limit"), `-3145` and `-1193` (taken as rate limits by ccxt's hashkey; docs/hashkey.md says
+ * which are verified). Compared as text. @internal
+ */
+export const RATE_LIMIT_CODES: ReadonlySet<string> = new Set(['0003', '-1015', '-3145', '-1193']);
+
+const isRateLimitCode = (code: number | string | undefined): boolean => {
+  if (code === undefined) return false;
+  if (typeof code === 'string') return RATE_LIMIT_CODES.has(code.trim());
+  return RATE_LIMIT_CODES.has(String(code)) || (code === 3 && RATE_LIMIT_CODES.has('0003'));
+};
 /** `retryAfterMs` of a 418 answer (an IP ban) without a usable `Retry-After` header. @internal */
 export const DEFAULT_RETRY_AFTER_418_MS = 120_000;
 /** Longest excerpt of a non-JSON error body kept as `msg`. @internal */
@@ -41,9 +58,9 @@ function bodyExcerpt(text: string, secrets: readonly (string | undefined)[]): st
 /**
  * The {@link RequestRejectedError} for an answer: `code` (number or text, as sent) and `msg` (or `desc`) from
  * an error body when there is one, else a short redacted excerpt of the text as `msg` (HTML reduced to its
- * words); `fallbackMsg` when the body says nothing. 429 and 418 give a {@link RateLimitedError} whose
- * `retryAfterMs` comes from `Retry-After`, else {@link DEFAULT_RETRY_AFTER_429_MS} /
- * {@link DEFAULT_RETRY_AFTER_418_MS}.
+ * words); `fallbackMsg` when the body says nothing. 429, 418 and a 4xx whose code is one of
+ * {@link RATE_LIMIT_CODES} give a {@link RateLimitedError} whose `retryAfterMs` comes from `Retry-After`, else
+ * {@link DEFAULT_RETRY_AFTER_429_MS} / {@link DEFAULT_RETRY_AFTER_418_MS}.
  * @internal
  */
 export function rejection(answer: RejectedAnswer, fallbackMsg?: string): RequestRejectedError {
@@ -59,7 +76,7 @@ export function rejection(answer: RejectedAnswer, fallbackMsg?: string): Request
   } else {
     msg = fallbackMsg ?? bodyExcerpt(text, secrets);
   }
-  if (status === 429 || status === 418) {
+  if (status === 429 || status === 418 || (status >= 400 && status < 500 && isRateLimitCode(code))) {
     const wait = retryAfterMs(answer.retryAfter, answer.receivedAt) ??
       (status === 418 ? DEFAULT_RETRY_AFTER_418_MS : DEFAULT_RETRY_AFTER_429_MS);
     return new RateLimitedError(status, wait, code, msg);

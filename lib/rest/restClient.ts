@@ -30,8 +30,9 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * `serverTimeOffsetMs` config replaces all of this.
  *
  * Every call has a deadline (`requestTimeoutMs`, per request `timeoutMs`): without an answer by then it is
- * aborted and fails with `RequestTimeoutError`. 429 and 418 fail with `RateLimitedError { retryAfterMs }`
- * (from `Retry-After`, else 10 s for 429 and 2 min for 418). Body parameters are sent form-encoded with the content type
+ * aborted and fails with `RequestTimeoutError`. 429, 418 and HashKey's rate-limit body codes on a 4xx (`0003`,
+ * `-1015`, `-3145`, `-1193`) fail with `RateLimitedError { retryAfterMs }` (from `Retry-After`, else 1 min, as
+ * HashKey asks, and 2 min for 418): nothing was done. Body parameters are sent form-encoded with the content type
  * `application/x-www-form-urlencoded;charset=UTF-8`. With `twoFactor: true` a fresh token from
  * `twoFactorToken()` goes in `X-TWO-FA-TOKEN` (one call of the provider per request).
  *
@@ -42,15 +43,19 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  *
  * The listen-key calls are signed (as in the service's samples) and use `/api/v1/userDataStream`. The typed
  * calls of {@link RestCalls} (`serverTime`, `exchangeInfo`, `depth`, `trades`, `klines`, `newOrder`,
- * `testOrder`, `cancelOrder`, `getOrder`, `openOrders`, `cancelOpenOrders`, `account`, `myTrades`) are built
- * on `request()` with their paths, security types and tolerant codecs (docs/rest.md).
+ * `batchOrders`, `testOrder`, `cancelOrder`, `cancelOrdersByIds`, `getOrder`, `openOrders`, `cancelOpenOrders`,
+ * `orderHistory`, `account`, `myTrades`, `myTradesByClientOrderId`) are built on `request()` with their paths,
+ * security types, documented weights and tolerant codecs (docs/rest.md); `newOrder` places through
+ * `/api/v1.1/spot/order` unless `placementPath: 'v1'`.
  *
- * Config: `baseUrl`; `apiKey`; `secretKey` or `sign`; `apiKeyHeader` (default `'X-EX-APIKEY'`);
- * `recvWindow` (default 5000, positive integer, else `ConfigError` thrown here); `twoFactorToken`;
+ * Config: `baseUrl` or `venue` (a preset such as `hashkey.global.production`: address, key header, rate limit,
+ * `recvWindow` cap, market-data `site`); `apiKey`; `secretKey` or `sign`; `apiKeyHeader` (default: the venue's,
+ * else `'X-EX-APIKEY'`); `recvWindow` (default 5000, positive integer at most the venue's cap, else `ConfigError`
+ * thrown here); `placementPath` (default `'v1.1'`); `twoFactorToken`;
  * `fetch` (default `globalThis.fetch` at call time); `scheduler` (default `asyncScheduler`);
  * `serverTimeOffsetMs` (default none: learned); `serverTimeRefreshMs` (default 600 000);
- * `requestTimeoutMs` (default 10 000); `rateLimit` (default none: `{ requestsPerSecond?, ordersPerSecond? }`
- * queues calls beyond it, in order, signing each when it starts).
+ * `requestTimeoutMs` (default 10 000); `rateLimit` (default: the venue's, else none:
+ * `{ requestsPerSecond?, ordersPerSecond? }` queues calls beyond it, in order, signing each when it starts).
  *
  * @example
  * ```ts
@@ -61,6 +66,7 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  *              body: { symbol: 'LTCBTC', side: 'BUY', type: 'LIMIT', timeInForce: 'GTC', quantity: '1', price: '0.1' } })
  *   .subscribe({ next: (order) => console.log(order), error: (e) => console.error(String(e)) });
  * rest.createListenKey().subscribe((key) => console.log(key.length)); // 64
+ * // A venue preset instead of the address and header: restClient({ venue: hashkey.hk.production, apiKey, secretKey })
  * // Typed calls (docs/rest.md): amounts are decimal text, sides and types unions
  * rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01' })
  *   .subscribe((order) => console.log(order.orderId, order.status));
@@ -76,8 +82,8 @@ export function restClient(config: RestClientConfig): RestClient {
     return Number.isFinite(ms) ? ms : 0;
   };
   const direct = transport(config, offsetMs);
-  const gate = rateGate(config.rateLimit, scheduler);
-  const plain: Transport = (request, signed) => gate(direct(request, signed), isOrderPlacement(request));
+  const gate = rateGate(config.rateLimit ?? config.venue?.rateLimit, scheduler);
+  const plain: Transport = (request, signed) => gate(direct(request, signed), isOrderPlacement(request), request.weight);
   const clock = override === undefined ? restClock(plain, scheduler, refreshMs) : undefined;
   if (clock) clockOffsetMs = clock.offsetMs;
   const canSign = config.secretKey !== undefined || config.sign !== undefined;
@@ -96,7 +102,7 @@ export function restClient(config: RestClientConfig): RestClient {
     );
   };
   return {
-    ...restCalls(request, newClientOrderId),
+    ...restCalls(request, newClientOrderId, { placementPath: config.placementPath, site: config.venue?.site }),
     newClientOrderId,
     recvWindowMs: config.recvWindow ?? DEFAULT_RECV_WINDOW_MS,
     request,

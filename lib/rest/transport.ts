@@ -12,6 +12,8 @@ export const DEFAULT_API_KEY_HEADER = 'X-EX-APIKEY';
 export const TWO_FA_HEADER = 'X-TWO-FA-TOKEN';
 /** Content type of form bodies, as the sample clients send it. @internal */
 export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
+/** Content type of JSON bodies (HashKey's batch placement). @internal */
+export const JSON_CONTENT_TYPE = 'application/json';
 
 /** Default deadline of a request, in ms. @internal */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
@@ -67,6 +69,11 @@ export function problemOf(config: RestClientConfig, request: RestRequest<unknown
     return new ConfigError('path', 'must be a path without query string or fragment (pass parameters in `query`)');
   }
   if (request.method === 'GET' && request.body !== undefined) return new ConfigError('body', 'is not allowed on GET requests');
+  if (request.jsonBody !== undefined) {
+    if (typeof request.jsonBody !== 'string') return new ConfigError('jsonBody', 'must be JSON text');
+    if (request.method === 'GET') return new ConfigError('jsonBody', 'is not allowed on GET requests');
+    if (request.body !== undefined) return new ConfigError('jsonBody', 'and body cannot both be given');
+  }
   if (security !== 'NONE' && !config.apiKey) return new ConfigError('apiKey', `is required for ${security} requests`);
   if (signed && !canSign) {
     return new ConfigError('secretKey', 'is required for signed requests (TRADE, USER_DATA, listen keys); or pass sign');
@@ -87,11 +94,16 @@ export function problemOf(config: RestClientConfig, request: RestRequest<unknown
  * @internal
  */
 export function transport(config: RestClientConfig, serverTimeOffsetMs: () => number): Transport {
-  const { baseUrl, apiKey, apiKeyHeader = DEFAULT_API_KEY_HEADER, recvWindow, scheduler = asyncScheduler } = config;
+  const { venue, apiKey, recvWindow, scheduler = asyncScheduler } = config;
+  const { baseUrl = venue?.restUrl, apiKeyHeader = venue?.apiKeyHeader ?? DEFAULT_API_KEY_HEADER } = config;
   const requestTimeoutMs = validTimeout('requestTimeoutMs', config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
-  if (typeof baseUrl !== 'string' || baseUrl === '') throw new ConfigError('baseUrl', 'must be a non-empty URL');
+  if (typeof baseUrl !== 'string' || baseUrl === '') throw new ConfigError('baseUrl', 'must be a non-empty URL (or give a venue)');
   if (typeof apiKeyHeader !== 'string' || apiKeyHeader === '') throw new ConfigError('apiKeyHeader', 'must be a non-empty header name');
-  validRecvWindow(recvWindow);
+  const recvWindowMs = validRecvWindow(recvWindow);
+  const cap = venue?.maxRecvWindowMs;
+  if (cap !== undefined && recvWindowMs > cap) {
+    throw new ConfigError('recvWindow', `must be at most ${cap} ms on ${venue?.name ?? 'this venue'} (got ${recvWindowMs})`);
+  }
   const canSign = config.secretKey !== undefined || config.sign !== undefined;
   const sign = canSign
     ? signer({ secretKey: config.secretKey, sign: config.sign, recvWindow, scheduler, serverTimeOffsetMs })
@@ -102,11 +114,11 @@ export function transport(config: RestClientConfig, serverTimeOffsetMs: () => nu
     defer(() => {
       const problem = problemOf(config, request, sign !== undefined, signed);
       if (problem) return throwError(() => problem);
-      const { method, path, query, body, security = 'NONE', twoFactor = false, timeoutMs = requestTimeoutMs } = request;
+      const { method, path, query, body, jsonBody, security = 'NONE', twoFactor = false, timeoutMs = requestTimeoutMs } = request;
       const parts$: Observable<Parts> =
         signed && sign
-          ? sign({ query, body })
-          : of({ query: formEncode(query ?? {}), body: body === undefined ? undefined : formEncode(body), signature: undefined });
+          ? sign({ query, body, jsonBody })
+          : of({ query: formEncode(query ?? {}), body: jsonBody ?? (body === undefined ? undefined : formEncode(body)), signature: undefined });
       const token$: Observable<string | undefined> =
         twoFactor && config.twoFactorToken ? freshToken(config.twoFactorToken) : of(undefined);
       // The token first: a provider may wait for a person, and the timestamp must be read after that.
@@ -115,7 +127,7 @@ export function transport(config: RestClientConfig, serverTimeOffsetMs: () => nu
         concatMap(({ parts, token }) => {
           const headers: Record<string, string> = {};
           if (security !== 'NONE' && apiKey) headers[apiKeyHeader] = apiKey;
-          if (parts.body !== undefined) headers['Content-Type'] = FORM_CONTENT_TYPE;
+          if (parts.body !== undefined) headers['Content-Type'] = jsonBody !== undefined ? JSON_CONTENT_TYPE : FORM_CONTENT_TYPE;
           if (token !== undefined) headers[TWO_FA_HEADER] = token;
           const fullPath = path.startsWith('/') ? path : `/${path}`;
           const secrets = [config.secretKey, apiKey, parts.signature, token, ...listenKeysIn(query), ...listenKeysIn(body)];

@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import type { SchedulerLike, Observable } from 'rxjs';
 import type { Params } from '../auth/formEncode';
 import type { SignFunction } from '../auth/signConfig';
+import type { VenuePreset } from '../venue/venuePreset';
 import type { RestCalls } from './callTypes';
 
 /**
@@ -58,6 +59,17 @@ export interface RestRequest<A = unknown> {
   readonly query?: Params | undefined;
   /** Body parameters, form-encoded (`application/x-www-form-urlencoded;charset=UTF-8`). Not allowed on GET. */
   readonly body?: Params | undefined;
+  /**
+   * A JSON body instead (HashKey's batch placement), sent as this exact text with `application/json`. Not with
+   * `body`, not on GET. A signed call then puts `recvWindow`, `timestamp` and `signature` in the query string and
+   * signs the query string immediately followed by this text (totalParams).
+   */
+  readonly jsonBody?: string | undefined;
+  /**
+   * How many slots of the client-side rate limit this call takes (its documented request weight), at most the
+   * limit itself. Default 1.
+   */
+  readonly weight?: number | undefined;
   /** Security type of the endpoint. Default `'NONE'`. */
   readonly security?: SecurityType | undefined;
   /** Send a fresh `X-TWO-FA-TOKEN` from `twoFactorToken()` (the four 2FA endpoints of the spec). Default `false`. */
@@ -83,9 +95,9 @@ export interface RestRequest<A = unknown> {
  * ```
  */
 export interface RestRateLimit {
-  /** Most calls started per second, all kinds. Default none (no limit). */
+  /** Most calls started per second, all kinds (a call of weight `n` counts `n`). Default none (no limit). */
   readonly requestsPerSecond?: number | undefined;
-  /** Most order placements (`POST /api/v1/spot/order`) started per second. Default none (no limit). */
+  /** Most order placements (`POST` on an order path, a batch counting its weight) started per second. Default none (no limit). */
   readonly ordersPerSecond?: number | undefined;
 }
 
@@ -108,17 +120,36 @@ export interface RestRateLimit {
  * ```
  */
 export interface RestClientConfig {
-  /** The HTTP API base address, e.g. `https://api.example.com` (a trailing `/` is ignored). */
-  readonly baseUrl: string;
+  /**
+   * The HTTP API base address, e.g. `https://api.example.com` (a trailing `/` is ignored). Default: the
+   * `venue`'s `restUrl`; one of the two is required.
+   */
+  readonly baseUrl?: string | undefined;
+  /**
+   * A venue preset (e.g. `hashkey.global.production`): its `restUrl`, `apiKeyHeader`, `rateLimit` and `site` are
+   * the defaults of `baseUrl`, `apiKeyHeader`, `rateLimit` and the market-data calls' `site`; a `recvWindow` above
+   * its `maxRecvWindowMs` is a `ConfigError` thrown here. Default none.
+   */
+  readonly venue?: VenuePreset | undefined;
+  /**
+   * Where `newOrder` places: `'v1.1'` (default: `POST /api/v1.1/spot/order`, HashKey's recommended path; `quantity`
+   * is base, `amount` is quote) or `'v1'` (`POST /api/v1/spot/order`: no `amount`; a MARKET BUY's `quantity` is
+   * read as the quote amount, so a MARKET BUY by `amount` is sent as `quantity` and one by base quantity is
+   * refused with a `ConfigError`).
+   */
+  readonly placementPath?: 'v1.1' | 'v1' | undefined;
   /** The API key, sent in `apiKeyHeader` on every request that is not `NONE`. */
   readonly apiKey?: string | undefined;
   /** The secret key for HMAC SHA256 signatures. Give this or `sign` for signed calls. */
   readonly secretKey?: string | undefined;
   /** A custom signing function instead of `secretKey`: totalParams in, hex signature out. */
   readonly sign?: SignFunction | undefined;
-  /** Name of the API-key header. Default `'X-EX-APIKEY'` (real deployments use their operator's abbreviation). */
+  /**
+   * Name of the API-key header. Default: the `venue`'s (`X-HK-APIKEY` on HashKey HK and Global, `X-APIKEY` on MENA),
+   * else `'X-EX-APIKEY'`.
+   */
   readonly apiKeyHeader?: string | undefined;
-  /** `recvWindow` of signed requests, a positive integer in ms. Default `5000`. */
+  /** `recvWindow` of signed requests, a positive integer in ms, at most the `venue`'s `maxRecvWindowMs`. Default `5000`. */
   readonly recvWindow?: number | undefined;
   /** Provider of 2FA tokens, called once per request with `twoFactor: true`; a token is never reused. */
   readonly twoFactorToken?: (() => string | Promise<string>) | undefined;
@@ -143,7 +174,7 @@ export interface RestClientConfig {
    * with a `RequestTimeoutError`. Default `10000`. Override per request with `RestRequest.timeoutMs`.
    */
   readonly requestTimeoutMs?: number | undefined;
-  /** A client-side rate limit: calls beyond it are queued, not sent. Default none. See {@link RestRateLimit}. */
+  /** A client-side rate limit: calls beyond it are queued, not sent. Default: the `venue`'s, else none. See {@link RestRateLimit}. */
   readonly rateLimit?: RestRateLimit | undefined;
   /**
    * Makes the client order id of a placement (`newOrder`, `placeOrder`) sent without `newClientOrderId`. Default:

@@ -12,8 +12,8 @@
 export interface RejectOptions {
   /** HTTP status, default 429. */
   readonly status?: number | undefined;
-  /** Body code, default -1003. */
-  readonly code?: number | undefined;
+  /** Body code, default -1003; text as HashKey sends some (`'0003'`: "Rate limit exceeded", with status 400). */
+  readonly code?: number | string | undefined;
   /** Body message, default 'Request rejected by fault injection.' */
   readonly msg?: string | undefined;
 }

@@ -9,6 +9,7 @@ import { depth, exchangeInfo, klines, trades, type MarketAnswer } from './market
 import type { RateLimiter } from './rateLimit';
 import type { Matching, OrderResult } from './matching';
 import type { TwoFactor } from './twoFactor';
+import { batchPlace, cancelAllOfSymbol, cancelByIds, fromV1, orderHistory, PlacedOrders, tradesByClientOrderId } from './venueOrders';
 
 /** An HTTP answer. @internal */
 export interface HttpAnswer {
@@ -28,7 +29,9 @@ interface Route {
   readonly paths: readonly string[];
   readonly security: Security;
   readonly twoFactor?: boolean;
-  readonly handle: (params: RequestParams) => HttpAnswer;
+  readonly handle: (params: RequestParams, req: RawRequest) => HttpAnswer;
+  /** Parameters from the query string only (the body is JSON, read by the handler). */
+  readonly jsonBody?: boolean;
 }
 
 /** @internal */
@@ -50,9 +53,18 @@ const reject = (r: HttpRejection): HttpAnswer => ({ status: r.status, body: { co
 const ok = (body: unknown): HttpAnswer => ({ status: 200, body });
 const fromOrder = (r: OrderResult | MarketAnswer): HttpAnswer => (r.ok ? ok(r.body) : reject(r.rejection));
 
+/** The v1 placement paths (a MARKET BUY's `quantity` is its quote amount) and HashKey's recommended v1.1 path. */
 const ORDER_PATHS = ['/api/v1/spot/order', '/openapi/v1/order'];
+const V1_1_ORDER_PATH = '/api/v1.1/spot/order';
+const BATCH_PATHS = ['/api/v1.1/spot/batchOrders', '/api/v1/spot/batchOrders'];
 
 const routes = (d: ApiDeps): Route[] => {
+  const placed = new PlacedOrders();
+  const place = (p: RequestParams): HttpAnswer => fromOrder(placed.add(d.matching.place(p)));
+  const placeV1 = (p: RequestParams): HttpAnswer => {
+    const read = fromV1(p);
+    return read instanceof Map ? place(read) : reject(read as HttpRejection);
+  };
   const listenKeyCall = (action: (key: string) => boolean) => (params: RequestParams): HttpAnswer => {
     const key = params.get('listenKey');
     if (key === undefined) return reject(rejections.missingParameter('listenKey'));
@@ -71,7 +83,12 @@ const routes = (d: ApiDeps): Route[] => {
     { method: 'POST', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: () => ok({ listenKey: d.listenKeys.create() }) },
     { method: 'PUT', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: listenKeyCall((k) => d.listenKeys.extend(k)) },
     { method: 'DELETE', paths: ['/api/v1/userDataStream'], security: 'LISTEN_KEY', handle: listenKeyCall((k) => d.listenKeys.delete(k)) },
-    { method: 'POST', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.place(p)) },
+    { method: 'POST', paths: ORDER_PATHS, security: 'SIGNED', handle: placeV1 },
+    { method: 'POST', paths: [V1_1_ORDER_PATH], security: 'SIGNED', handle: place },
+    { method: 'POST', paths: BATCH_PATHS, security: 'SIGNED', jsonBody: true, handle: (_p, req) => fromOrder(batchPlace(d.matching, placed, req.body)) },
+    { method: 'DELETE', paths: ['/api/v1/spot/cancelOrderByIds'], security: 'SIGNED', handle: (p) => fromOrder(cancelByIds(d.matching, p)) },
+    { method: 'GET', paths: ['/api/v1/spot/tradeOrders'], security: 'SIGNED', handle: (p) => fromOrder(orderHistory(d.matching, placed, p)) },
+    { method: 'GET', paths: ['/api/v1/account/tradesByClOrderId'], security: 'SIGNED', handle: (p) => fromOrder(tradesByClientOrderId(d.matching, p)) },
     { method: 'DELETE', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.cancel(p)) },
     { method: 'GET', paths: ORDER_PATHS, security: 'SIGNED', handle: (p) => fromOrder(d.matching.query(p)) },
     {
@@ -79,12 +96,14 @@ const routes = (d: ApiDeps): Route[] => {
       paths: ['/api/v1/spot/orderTest'],
       security: 'SIGNED',
       handle: (p) => {
-        const checked = d.matching.check(p);
+        const read = fromV1(p);
+        if (!(read instanceof Map)) return reject(read as HttpRejection);
+        const checked = d.matching.check(read);
         return checked.ok ? ok({}) : reject(checked.rejection);
       },
     },
     { method: 'GET', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: (p) => ok(d.matching.openOrders(p)) },
-    { method: 'DELETE', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: (p) => fromOrder(d.matching.cancelAll(p)) },
+    { method: 'DELETE', paths: ['/api/v1/spot/openOrders'], security: 'SIGNED', handle: (p) => fromOrder(cancelAllOfSymbol(d.matching, p)) },
     {
       method: 'GET',
       paths: ['/api/v1/account'],
@@ -127,14 +146,17 @@ function processRequest(deps: ApiDeps): (method: string, path: string, req: RawR
   const table = routes(deps);
   return (method, path, req, ip) => {
     const limited = deps.rateLimiter?.take(verifyApiKey(deps.auth, req) === undefined ? `key:${deps.auth.apiKey}` : `ip:${ip}`);
-    if (limited !== undefined) return { ...reject(limited.rejection), headers: { 'Retry-After': String(limited.retryAfterS) } };
+    if (limited !== undefined) {
+      const { retryAfterS } = limited;
+      return retryAfterS === undefined ? reject(limited.rejection) : { ...reject(limited.rejection), headers: { 'Retry-After': String(retryAfterS) } };
+    }
     const injected = deps.faults.takeRejection();
     if (injected !== undefined) return reject(injected);
     const onPath = table.filter((r) => r.paths.includes(path));
     if (onPath.length === 0) return reject(rejections.unknownEndpoint);
     const route = onPath.find((r) => r.method === method);
     if (route === undefined) return reject(rejections.methodNotAllowed);
-    const params = requestParams(req);
+    const params = requestParams(route.jsonBody === true ? { query: req.query, body: '' } : req);
     const signed = route.security === 'SIGNED' || (route.security === 'LISTEN_KEY' && (params.has('signature') || params.has('timestamp')));
     const authError =
       route.security === 'NONE' ? undefined : signed ? verifySigned(deps.auth, req) : verifyApiKey(deps.auth, req);
@@ -144,6 +166,6 @@ function processRequest(deps: ApiDeps): (method: string, path: string, req: RawR
       if (token === undefined || token === '') return reject(rejections.twoFactorRequired);
       if (!deps.twoFactor.consume(token)) return reject(rejections.twoFactorInvalid);
     }
-    return route.handle(params);
+    return route.handle(params, req);
   };
 }

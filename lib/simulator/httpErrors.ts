@@ -4,11 +4,12 @@
  */
 export interface HttpRejection {
   readonly status: number;
-  readonly code: number;
+  /** A number, or text as HashKey sends some codes (`'0003'`). */
+  readonly code: number | string;
   readonly msg: string;
 }
 
-const r = (status: number, code: number, msg: string): HttpRejection => ({ status, code, msg });
+const r = (status: number, code: number | string, msg: string): HttpRejection => ({ status, code, msg });
 
 /**
  * The simulator's error table (documented in docs/simulator.md). The specification shows no codes; order
@@ -54,6 +55,11 @@ export const rejections = {
   insufficientBalance: r(400, -2010, 'Order rejected: account has insufficient balance for requested action.'),
   wouldTake: r(400, -2010, 'Order would immediately match and take.'),
   unknownOrder: r(400, -2013, 'Order does not exist.'),
+  /** What HashKey answers a cancel of all open orders without `symbol` (the message ccxt's hashkey records). */
+  symbolRequired: r(400, -100012, 'Parameter symbol [String] missing!'),
+  /** HashKey's rate limit answered as a plain rejection (HashKey Exchange "Error Codes": 0003, HTTP 400). */
+  rateLimitCode: r(400, '0003', 'Rate limit exceeded'),
+  batchTooLarge: r(400, -1130, 'Invalid data sent for parameter \'orders\': 1 to 20 orders of one symbol.'),
 } as const;
 
 /** The fault-injection rejection defaults (`rejectNextRequests`). @internal */

@@ -22,6 +22,12 @@ export interface RateLimitOptions {
   readonly banAfter?: number | undefined;
   /** Ban length (ms), default 60 000. */
   readonly banMs?: number | undefined;
+  /**
+   * Answer a request over the limit the way HashKey answers some limits: HTTP 400 with this body code (e.g.
+   * `'0003'`, `-1015`) and no `Retry-After`, instead of 429 with `Retry-After`. The ban (418) is unchanged.
+   * Default none (429).
+   */
+  readonly bodyCode?: number | string | undefined;
 }
 
 interface ClientState {
@@ -34,7 +40,8 @@ interface ClientState {
 /** A rejection with its `Retry-After` (seconds). @internal */
 export interface Limited {
   readonly rejection: HttpRejection;
-  readonly retryAfterS: number;
+  /** `undefined` for a limit answered with a body code (no `Retry-After`). */
+  readonly retryAfterS: number | undefined;
 }
 
 const MAX_CLIENTS = 10_000;
@@ -79,6 +86,11 @@ export class RateLimiter {
       s.bannedUntil = now + this.banMs;
       s.limited = 0;
       return { rejection: rejections.banned, retryAfterS: Math.ceil(this.banMs / 1000) };
+    }
+    const { bodyCode } = this.options;
+    if (bodyCode !== undefined) {
+      const msg = String(bodyCode) === '0003' ? rejections.rateLimitCode.msg : 'Too many requests; please slow down.';
+      return { rejection: { status: 400, code: bodyCode, msg }, retryAfterS: undefined };
     }
     return { rejection: rejections.tooManyRequests, retryAfterS: Math.max(1, Math.ceil((s.windowStart + this.windowMs - now) / 1000)) };
   }

@@ -84,7 +84,7 @@ const deliver = (req: IncomingMessage, res: ServerResponse, answer: HttpAnswer, 
   }
 };
 
-const fail = (status: number, code: number, msg: string): HttpAnswer => ({ status, body: { code, msg } });
+const fail = (status: number, code: number | string, msg: string): HttpAnswer => ({ status, body: { code, msg } });
 const internalError = fail(500, -1000, 'Internal error.');
 
 /** A bare HTTP answer on a raw socket (refused upgrades, unparsable requests), then close. */

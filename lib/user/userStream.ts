@@ -20,6 +20,7 @@ import type { OrderState } from './orderState';
 import type { ConnectionStatus } from '../socket/connectionStatus';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
+import type { VenuePreset } from '../venue/venuePreset';
 import type { BalancesState } from './balancesState';
 import type { OrdersState } from './ordersState';
 import { RecentKeys } from '../internal/recentKeys';
@@ -57,7 +58,9 @@ export interface UserStreamConfig {
    * A url holding a key placeholder (`{listenKey}`, `<listenKey>`, `:listenKey`) or ending in what looks like a
    * key (a long opaque segment after `/ws/`) is refused with a `ConfigError` on `url`.
    */
-  readonly url: string;
+  readonly url?: string | undefined;
+  /** A venue preset (e.g. `hashkey.global.production`) whose `privateStreamUrl` is the default `url`; `url` or `venue` is required. */
+  readonly venue?: VenuePreset | undefined;
   /**
    * Listen-key calls (e.g. a `restClient`): the stream creates, keeps alive, recreates and closes its key. When
    * it also has `openOrders`, `getOrder` and `account` (a `restClient` does), `orders$` and `balances$` heal
@@ -268,7 +271,7 @@ export interface UserStream {
  */
 export function userStream(config: UserStreamConfig): UserStream {
   const {
-    url,
+    url = config.venue?.privateStreamUrl,
     rest,
     listenKeyOptions = {},
     listenKey$,
@@ -280,6 +283,7 @@ export function userStream(config: UserStreamConfig): UserStream {
     scheduler = asyncScheduler,
     WebSocketCtor,
   } = config;
+  if (url === undefined) throw new ConfigError('url', 'or venue is required');
   if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
   const keyed = keyedUrlProblem(url);
   if (keyed !== undefined) throw new ConfigError('url', keyed);

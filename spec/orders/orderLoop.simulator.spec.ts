@@ -41,7 +41,7 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
     subs.push(user.orders$.subscribe());
     await firstValueFrom(connectionOf(user).pipe(filter((s) => s.type === 'open')));
   };
-  const placements = (): number => sim.traffic().requests.filter((r) => r.method === 'POST' && r.url.startsWith('/api/v1/spot/order')).length;
+  const placements = (): number => sim.traffic().requests.filter((r) => r.method === 'POST' && r.url.startsWith('/api/v1.1/spot/order')).length;
   const statuses = (states: OrderState[]): string[] => states.map((s) => s.status);
 
   beforeEach(async () => {
@@ -75,7 +75,7 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
 
   it('an answer lost by a reset after the order was placed: resolved from the stream, never sent again', async () => {
     await start();
-    sim.loseNextAnswers(1, { mode: 'reset', method: 'POST', path: '/api/v1/spot/order' });
+    sim.loseNextAnswers(1, { mode: 'reset', method: 'POST', path: '/api/v1.1/spot/order' });
     const states = await lastValueFrom(user.placeOrder(TAKER).pipe(toArray()));
     expect(statuses(states).pop()).toBe('FILLED');
     expect(placements()).toBe(1);
@@ -84,7 +84,7 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
   it('an answer lost while the private stream is down: resolved by looking the order up by its client order id', async () => {
     await start();
     sim.stall({ stream: 'private', inbound: 'drop' });
-    sim.loseNextAnswers(1, { mode: 'gateway', method: 'POST', path: '/api/v1/spot/order' });
+    sim.loseNextAnswers(1, { mode: 'gateway', method: 'POST', path: '/api/v1.1/spot/order' });
     const states = await lastValueFrom(user.placeOrder(TAKER, { lookupDelayMs: 50 }).pipe(toArray()));
     expect(statuses(states)).toEqual(['FILLED']); // from the lookup: the stream is silent
     const lookups = sim.traffic().requests.filter((r) => r.method === 'GET' && r.url.startsWith('/api/v1/spot/order?'));
@@ -96,7 +96,7 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
 
   it('an answer past the deadline of a resting order, then cancelOrder resolves to CANCELED', async () => {
     await start({ requestTimeoutMs: 300 });
-    sim.loseNextAnswers(1, { mode: 'hang', method: 'POST', path: '/api/v1/spot/order' });
+    sim.loseNextAnswers(1, { mode: 'hang', method: 'POST', path: '/api/v1.1/spot/order' });
     const first = await firstValueFrom(user.placeOrder({ ...RESTING, newClientOrderId: 'loop-hang-1' }, { lookupDelayMs: 50 }));
     expect(first).toMatchObject({ clientOrderId: 'loop-hang-1', status: 'NEW' });
     const final = await lastValueFrom(user.cancelOrder({ clientOrderId: 'loop-hang-1' }).pipe(toArray()));
@@ -108,7 +108,7 @@ describe('placeOrder / cancelOrder (simulator, real sockets)', () => {
     // A gateway of our own in front of the simulator: it answers the first placement 502 itself.
     let refused = 0;
     const gateway = createServer((req, res) => {
-      if (req.method === 'POST' && req.url === '/api/v1/spot/order' && refused++ === 0) {
+      if (req.method === 'POST' && req.url === '/api/v1.1/spot/order' && refused++ === 0) {
         req.resume();
         res.writeHead(502, { 'Content-Type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
         return;

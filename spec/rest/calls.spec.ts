@@ -81,7 +81,7 @@ describe('restClient typed calls (own HTTP server: shapes as the real service do
     const order = await firstValueFrom(rest.newOrder({ symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01', timeInForce: 'GTC', newClientOrderId: 'my-1' }));
     expect(order).toMatchObject({ accountId: '1471090223379184384', exchangeId: '301', orderId: '1551062936784000512', time: 1700000000000, isWorking: true, status: 'NEW', price: '30000' });
     const r = only();
-    expect(r).toMatchObject({ method: 'POST', path: '/api/v1/spot/order', rawQuery: '' });
+    expect(r).toMatchObject({ method: 'POST', path: '/api/v1.1/spot/order', rawQuery: '' });
     expect(r.rawBody).toMatch(/^symbol=BTCUSDT&side=BUY&type=LIMIT&price=30000&quantity=0\.01&timeInForce=GTC&newClientOrderId=my-1&recvWindow=5000&timestamp=\d+&signature=[0-9a-f]{64}$/);
     expect(signatureIsValid(SECRET, r)).toBe(true);
   });

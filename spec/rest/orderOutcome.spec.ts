@@ -75,7 +75,7 @@ describe('newOrder / cancelOrder: client order ids and unknown outcomes (real HT
     expect(error.order).toEqual({ action: 'place', clientOrderId: sentId, symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.01' });
     expect(error.underlying).toBeInstanceOf(RequestTimeoutError);
     expect(error.message).toBe(
-      `POST /api/v1/spot/order failed: no answer within 300 ms (timed out); the order may have been placed: look it up by clientOrderId ${sentId} (BTCUSDT BUY LIMIT 0.01 @ 30000)`,
+      `POST /api/v1.1/spot/order failed: no answer within 300 ms (timed out); the order may have been placed: look it up by clientOrderId ${sentId} (BTCUSDT BUY LIMIT 0.01 @ 30000)`,
     );
     expect(error.message).not.toContain(SECRET);
     expect(server.requests).toHaveLength(1); // never resent

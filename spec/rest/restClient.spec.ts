@@ -286,7 +286,7 @@ describe('restClient', () => {
     });
 
     it.each([
-      [429, undefined, 10_000],
+      [429, undefined, 60_000], // HashKey: "Please wait 1 minute",
       [418, undefined, 120_000],
       [418, 'soon', 120_000],
       [418, '600', 600_000],

@@ -96,7 +96,8 @@ describe('apiHandler', () => {
     expect(signed('DELETE', '/api/v1/spot/order', 'orderId=100')).toMatchObject({ status: 200, body: { status: 'CANCELED' } });
     expect(signed('DELETE', '/api/v1/spot/order', 'orderId=100')).toEqual(rejected(rejections.orderCanceled));
     expect(signed('GET', '/api/v1/spot/order', 'orderId=99')).toEqual(rejected(rejections.unknownOrder));
-    expect(signed('DELETE', '/api/v1/spot/openOrders')).toEqual({ status: 200, body: { success: true } });
+    expect(signed('DELETE', '/api/v1/spot/openOrders', 'symbol=BTCUSDT')).toEqual({ status: 200, body: { success: true } });
+    expect(signed('DELETE', '/api/v1/spot/openOrders')).toEqual(rejected(rejections.symbolRequired));
     expect(signed('POST', '/api/v1/spot/orderTest', ORDER)).toEqual({ status: 200, body: {} });
     expect(signed('POST', '/api/v1/spot/orderTest', 'symbol=BTCUSDT')).toEqual(rejected(rejections.missingParameter('side')));
     expect(signed('GET', '/api/v1/account')).toEqual({

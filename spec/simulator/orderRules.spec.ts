@@ -3,6 +3,7 @@ import { call, signedCall } from './helpers';
 
 const T0 = 1_700_000_000_000;
 const ORDER = '/api/v1/spot/order';
+const ORDER_V1_1 = '/api/v1.1/spot/order';
 const TEST = '/api/v1/spot/orderTest';
 const RULES = { minPrice: '100', maxPrice: '100000', minQty: '0.001', maxQty: '5', minNotional: '10', minAmount: '20', maxAmount: '50000' };
 
@@ -34,7 +35,19 @@ describe('startSimulator: symbol rules on order placement', () => {
     ]);
   });
 
-  describe.each([ORDER, TEST])('POST %s', (path) => {
+  // HashKey's "Create Order v1.0": v1 has no `amount`, and a MARKET BUY's `quantity` is its quote amount; the test
+  // order takes v1's parameters ("Test New Order": `quantity` required, no `amount`).
+  describe.each([ORDER, TEST])('POST %s (v1: a MARKET BUY by quote quantity, no amount)', (path) => {
+    it('reads a MARKET BUY quantity as the amount (TRADE_AMOUNT), refuses amount', async () => {
+      expect((await post(path, 'symbol=BTCUSDT&side=BUY&type=MARKET&quantity=20')).status).toBe(200);
+      expect((await post(path, 'symbol=BTCUSDT&side=BUY&type=MARKET&quantity=19.99')).body).toEqual({ code: -1140, msg: 'Transaction amount lower than the minimum.' });
+      expect((await post(path, 'symbol=BTCUSDT&side=BUY&type=MARKET&amount=20')).body).toEqual({ code: -1130, msg: "Invalid data sent for parameter 'amount'." });
+      expect((await post(path, 'symbol=BTCUSDT&side=SELL&type=MARKET&quantity=0.0009')).body.code).toBe(-1136);
+      expect((await post(path, limit('30000.001', '0.01'))).body.code).toBe(-1134);
+    });
+  });
+
+  describe.each([ORDER_V1_1])('POST %s', (path) => {
     it.each<[string, string, number, string]>([
       ['price one digit beyond the tick', limit('30000.001', '0.01'), -1134, 'Order price decimal too long,please check general broker info.'],
       ['price one tick below the minimum', limit('99.99', '0.2'), -1133, 'Order price lower than the minimum,please check general broker info.'],

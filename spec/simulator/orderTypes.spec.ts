@@ -4,6 +4,8 @@ import { call, signedCall } from './helpers';
 
 const T0 = 1_700_000_000_000;
 const ORDER = '/api/v1/spot/order';
+/** Placements go to v1.1, where `quantity` is base and `amount` quote (v1 reads a MARKET BUY's quantity as quote). */
+const PLACE = '/api/v1.1/spot/order';
 const STEP = unit(4);
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const f = formatDecimal;
@@ -14,7 +16,7 @@ describe('startSimulator: MARKET, IOC, FOK and LIMIT_MAKER orders', () => {
   const start = async (balances: Record<string, string> = { USDT: '1000000', BTC: '100' }): Promise<void> => {
     sim = await startSimulator({ clock: manualClock(T0), marketStepMs: 0, symbols: ['BTCUSDT'], balances });
   };
-  const place = (params: string) => signedCall(sim, { method: 'POST', path: ORDER, body: `symbol=BTCUSDT&${params}`, signatureIn: 'body' });
+  const place = (params: string) => signedCall(sim, { method: 'POST', path: PLACE, body: `symbol=BTCUSDT&${params}`, signatureIn: 'body' });
   /** The book now: asks and bids as [price, qty] scaled. */
   const book = async (): Promise<{ asks: Array<[bigint, bigint]>; bids: Array<[bigint, bigint]> }> => {
     const r = await call(sim, { path: '/quote/v1/depth', query: 'symbol=BTCUSDT&limit=200', signatureIn: 'none', apiKey: null });

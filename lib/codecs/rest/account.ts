@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
+import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString, TextFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
 import type { DecimalText } from '../decimal';
 
@@ -109,6 +109,8 @@ export const AccountTradeCodec = declaredAs<AccountTrade>()(struct(
     commissionAsset: t.string,
     isBuyer: BooleanFromStringOrBoolean,
     isMaker: BooleanFromStringOrBoolean,
+    clientOrderId: TextFromNumberOrString,
+    fee: struct('AccountTradeFee', {}, { feeCoinId: t.string, feeCoinName: t.string, fee: DecimalString }),
   },
 ));
 /**
@@ -150,4 +152,8 @@ export interface AccountTrade {
   readonly isBuyer?: boolean;
   /** Whether the account's order was the maker (resting) side, when sent. */
   readonly isMaker?: boolean;
+  /** The order's client order id, when sent (`GET /api/v1/account/tradesByClOrderId` sends it). */
+  readonly clientOrderId?: string;
+  /** The fee as HashKey's trades by client order id send it (`fee.fee` in `fee.feeCoinId`), when sent. */
+  readonly fee?: { readonly feeCoinId?: string; readonly feeCoinName?: string; readonly fee?: DecimalText };
 }

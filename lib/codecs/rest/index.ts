@@ -12,3 +12,5 @@ export { RestOrderCodec } from './order';
 export type { RestOrder } from './order';
 export { AccountTradeCodec, RestAccountCodec, RestBalanceCodec } from './account';
 export type { AccountTrade, RestAccount, RestBalance } from './account';
+export { BatchOrderItemCodec, BatchOrdersAnswerCodec, CancelByIdsAnswerCodec, CancelByIdsFailureCodec } from './batch';
+export type { BatchOrderItem, BatchOrdersAnswer, CancelByIdsAnswer, CancelByIdsFailure } from './batch';
