@@ -31,6 +31,7 @@ export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, Order
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
 export { addDecimal, averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, subtractDecimal, toDecimalText } from './codecs/decimal';
+export { isFinalOrderStatus } from './codecs/executionReport';
 export type {
   KlineRecord,
   RealtimesRecord,
@@ -39,8 +40,11 @@ export type {
   DepthRecord,
   Balance,
   ExecutionReport,
+  JsonScalar,
+  KnownOrderStatus,
   OrderSide,
   OrderStatus,
+  OtherPrivateEvent,
   OutboundAccountInfo,
   PrivateEvent,
   TicketInfo,

@@ -4,37 +4,102 @@ import {
   DecimalOrEmptyString,
   DecimalString,
   IdFromNumberOrString,
+  JsonScalarCodec,
   IntFromNumberOrString,
   TextFromNumberOrString,
 } from './primitives';
+import { AsIs, FAIL, primitive } from './fastCheck';
 import { declaredAs, nullable, struct } from './struct';
 import type { DecimalText } from './decimal';
+import type { JsonScalar } from './primitives';
 
 /**
- * An order status (`X`): `NEW`, `PARTIALLY_FILLED`, `FILLED`, `PARTIALLY_CANCELED`, `CANCELED`,
- * `REJECTED`. Any other text fails, so a `switch` over it can be exhaustive.
+ * The order statuses (`X`) the library knows, in the order an order moves through them: `PENDING_NEW` (placed,
+ * not yet accepted by the matching engine; HashKey's placement answer may say it), `NEW` (on the book),
+ * `PARTIALLY_FILLED`, `PENDING_CANCEL` (a cancel was asked and is not done yet; not final), then the final ones:
+ * `FILLED`, `PARTIALLY_CANCELED`, `CANCELED`, `REJECTED`. A `switch` over it can be exhaustive.
+ *
+ * @example
+ * ```ts
+ * import { KnownOrderStatusCodec } from 'ex-streams/codecs';
+ * KnownOrderStatusCodec.is('PENDING_CANCEL'); // true
+ * KnownOrderStatusCodec.is('EXPIRED');        // false
+ * ```
+ */
+export const KnownOrderStatusCodec = t.keyof(
+  {
+    PENDING_NEW: null,
+    NEW: null,
+    PARTIALLY_FILLED: null,
+    PENDING_CANCEL: null,
+    FILLED: null,
+    PARTIALLY_CANCELED: null,
+    CANCELED: null,
+    REJECTED: null,
+  },
+  'KnownOrderStatus',
+);
+/**
+ * An order status the library knows (see {@link KnownOrderStatusCodec}).
+ *
+ * @example
+ * ```ts
+ * import type { KnownOrderStatus } from 'ex-streams';
+ *
+ * const open: KnownOrderStatus[] = ['PENDING_NEW', 'NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL'];
+ * ```
+ */
+export type KnownOrderStatus = t.TypeOf<typeof KnownOrderStatusCodec>;
+
+/**
+ * An order status as the venue sent it: one of the {@link KnownOrderStatus} values, or any other text kept as it
+ * is (a status a deployment adds). An unknown status is never final: see `isFinalOrderStatus`.
+ *
+ * @example
+ * ```ts
+ * import { isFinalOrderStatus, type OrderStatus } from 'ex-streams';
+ *
+ * const label = (status: OrderStatus): string => (isFinalOrderStatus(status) ? `done (${status})` : `open (${status})`);
+ * label('PENDING_CANCEL'); // 'open (PENDING_CANCEL)'
+ * ```
+ */
+export type OrderStatus = KnownOrderStatus | (string & {});
+
+/**
+ * An order status (`X`): any text. The known ones ({@link KnownOrderStatusCodec}) and any other text are kept as
+ * sent, so a report with a status this library does not know still arrives (and never finishes its order). A
+ * non-text value fails.
  *
  * @example
  * ```ts
  * import { OrderStatusCodec } from 'ex-streams/codecs';
- * OrderStatusCodec.is('PARTIALLY_FILLED'); // true
+ * OrderStatusCodec.decode('PENDING_NEW'); // right('PENDING_NEW')
+ * OrderStatusCodec.decode('EXPIRED');     // right('EXPIRED')
+ * OrderStatusCodec.decode(4);             // left(...)
  * ```
  */
-export const OrderStatusCodec = t.keyof(
-  { NEW: null, PARTIALLY_FILLED: null, FILLED: null, PARTIALLY_CANCELED: null, CANCELED: null, REJECTED: null },
+export const OrderStatusCodec: t.Type<OrderStatus, OrderStatus, unknown> = primitive(
   'OrderStatus',
+  (u): u is OrderStatus => typeof u === 'string',
+  (u) => (typeof u === 'string' ? u : FAIL),
+  AsIs.text,
 );
+
 /**
- * An order status.
+ * Whether `status` is final: `FILLED`, `PARTIALLY_CANCELED`, `CANCELED` or `REJECTED`. `PENDING_NEW`,
+ * `NEW`, `PARTIALLY_FILLED`, `PENDING_CANCEL` and every status the library does not know are not.
  *
  * @example
  * ```ts
- * import type { OrderStatus } from 'ex-streams';
- *
- * const isFinished = (status: OrderStatus): boolean => status !== 'NEW' && status !== 'PARTIALLY_FILLED';
+ * import { isFinalOrderStatus } from 'ex-streams';
+ * isFinalOrderStatus('CANCELED');       // true
+ * isFinalOrderStatus('PENDING_CANCEL'); // false
+ * isFinalOrderStatus('EXPIRED');        // false (unknown: never final)
  * ```
  */
-export type OrderStatus = t.TypeOf<typeof OrderStatusCodec>;
+export function isFinalOrderStatus(status: OrderStatus): boolean {
+  return status === 'FILLED' || status === 'PARTIALLY_CANCELED' || status === 'CANCELED' || status === 'REJECTED';
+}
 
 /**
  * An order side (`S`): `BUY` or `SELL`.
@@ -125,6 +190,26 @@ export interface ExecutionReport {
   readonly U?: number;
   /** Order cancel reject reason, text (e.g. `'USER_CANCEL'`). */
   readonly x?: string;
+  /**
+   * An order id HashKey adds to its reports (64-bit, text; a number on the wire is turned into text). Its meaning is
+   * not documented: in ccxt's recorded HashKey frames it is another order's id.
+   */
+  readonly M?: string;
+  /** A field HashKey's reports may carry (undocumented): kept as sent (text, number, boolean or `null`). */
+  readonly F?: JsonScalar;
+  /** An account id HashKey adds (text; `'0'` in the recorded spot frames; a number on the wire is turned into text). */
+  readonly A?: string;
+  /**
+   * Whether the order closes a position (contract orders), kept as sent: `true` / `false`, or `''` as spot reports
+   * carry it.
+   */
+  readonly C?: JsonScalar;
+  /** Leverage, text as sent (`'0'` on spot, e.g. `'5'` on contracts; a number on the wire is turned into text). */
+  readonly v?: string;
+  /** A field HashKey's reports may carry (undocumented): kept as sent (text, number, boolean or `null`). */
+  readonly rt?: JsonScalar;
+  /** A field HashKey's reports may carry (undocumented): kept as sent (text, number, boolean or `null`). */
+  readonly T?: JsonScalar;
 }
 
 /**
@@ -138,7 +223,7 @@ export interface ExecutionReport {
  *
  * Optional: `f` (time in force), `reqAmt`, `l`, `r`, `L`, `V`, `n` (decimal text, or `""` before they
  * apply), `d` (execution id, text, `""` on a NEW report), `N` (commission asset, text or `null`), `u`, `w`, `m` (flags), `O`, `U` (ms), `x` (reject
- * reason). Extra fields are ignored.
+ * reason); HashKey's additions `M`, `A`, `v` (text) and `C`, `F`, `rt`, `T` (any JSON scalar, kept as sent). The status `X` is any text (see {@link OrderStatusCodec}). Extra fields are kept.
  *
  * @example
  * ```ts
@@ -181,6 +266,13 @@ export const ExecutionReportCodec = declaredAs<ExecutionReport>()(
       O: IntFromNumberOrString,
       U: IntFromNumberOrString,
       x: t.string,
+      M: TextFromNumberOrString,
+      F: JsonScalarCodec,
+      A: TextFromNumberOrString,
+      C: JsonScalarCodec,
+      v: TextFromNumberOrString,
+      rt: JsonScalarCodec,
+      T: JsonScalarCodec,
     },
   ),
 );

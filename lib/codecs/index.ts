@@ -21,8 +21,10 @@ export {
   DecimalString,
   IdFromNumberOrString,
   IntFromNumberOrString,
+  JsonScalarCodec,
   TextFromNumberOrString,
 } from './primitives';
+export type { JsonScalar } from './primitives';
 
 // Client → server frames
 export {
@@ -67,18 +69,23 @@ export type { DepthEnvelope, DepthLevel, DepthRecord } from './depth';
 export {
   BalanceCodec,
   ExecutionReportCodec,
+  KnownOrderStatusCodec,
   OrderSideCodec,
   OrderStatusCodec,
+  OtherPrivateEventCodec,
   OutboundAccountInfoCodec,
   PrivateEventCodec,
   TicketInfoCodec,
   decodePrivateFrame,
+  isFinalOrderStatus,
 } from './privateEvents';
 export type {
   Balance,
   ExecutionReport,
+  KnownOrderStatus,
   OrderSide,
   OrderStatus,
+  OtherPrivateEvent,
   OutboundAccountInfo,
   PrivateEvent,
   TicketInfo,

@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { BooleanFromStringOrBoolean, DecimalString, IntFromNumberOrString } from './primitives';
+import { BooleanFromStringOrBoolean, DecimalOrEmptyString, DecimalString, IntFromNumberOrString, JsonScalarCodec, type JsonScalar } from './primitives';
 import { declaredAs, struct } from './struct';
 import type { DecimalText } from './decimal';
 
@@ -20,11 +20,19 @@ export interface Balance {
   readonly f: DecimalText;
   /** Locked amount (held by open orders): decimal text, in units of the asset. */
   readonly l: DecimalText;
+  /**
+   * Amount "to be released" (as ccxt annotates HashKey's recorded frames): decimal text, or `''` (as HashKey sends it
+   * when nothing is), when sent.
+   */
+  readonly r?: string;
+  /** A field HashKey's balances may carry (undocumented): kept as sent (text, number, boolean or `null`). */
+  readonly v?: JsonScalar;
 }
 
 /**
  * The codec of {@link Balance}, one changed balance of an account update: `a` (asset), `f` (free) and
- * `l` (locked) amounts as decimal text. All required.
+ * `l` (locked) amounts as decimal text, required; HashKey's `r` (to be released: decimal text or `''`) and `v`
+ * (undocumented: any JSON scalar, kept as sent) optional. Extra fields are kept.
  *
  * @example
  * ```ts
@@ -32,7 +40,7 @@ export interface Balance {
  * BalanceCodec.decode({ a: 'USDT', f: '1000.5', l: '0' }); // right({ a: 'USDT', f: '1000.5', l: '0' })
  * ```
  */
-export const BalanceCodec = declaredAs<Balance>()(struct('Balance', { a: t.string, f: DecimalString, l: DecimalString }, {}));
+export const BalanceCodec = declaredAs<Balance>()(struct('Balance', { a: t.string, f: DecimalString, l: DecimalString }, { r: DecimalOrEmptyString, v: JsonScalarCodec }));
 
 /**
  * A decoded account update: the private `outboundAccountInfo` event (SPEC, Private stream payloads).

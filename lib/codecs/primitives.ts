@@ -205,3 +205,42 @@ export const DecimalOrEmptyString: t.Type<string, string, unknown> = primitive(
   (u) => (u === '' ? u : decimalCheck(u)),
   AsIs.decimalText,
 );
+
+/**
+ * A JSON scalar kept as it was sent: text, a number, `true` / `false` or `null`. For fields a deployment sends
+ * whose meaning or type is not documented, so a report that carries them still decodes, whatever they hold.
+ *
+ * @example
+ * ```ts
+ * import type { JsonScalar } from 'ex-streams';
+ *
+ * const shown = (value: JsonScalar | undefined): string => (value === undefined ? '-' : String(value));
+ * ```
+ */
+export type JsonScalar = string | number | boolean | null;
+
+/**
+ * The codec of {@link JsonScalar}: text, `true`, `false`, `null` or a finite number, each kept as it is. An
+ * integer beyond the safe range (`|n| ≥ 2^53`) is refused: it already lost digits in `JSON.parse` (frames parsed
+ * by `parseJson` carry long integer literals as text, which is kept exactly). Objects and arrays fail.
+ *
+ * @example
+ * ```ts
+ * import { JsonScalarCodec } from 'ex-streams/codecs';
+ * JsonScalarCodec.decode('');     // right('')
+ * JsonScalarCodec.decode(0);      // right(0)
+ * JsonScalarCodec.decode(null);   // right(null)
+ * JsonScalarCodec.decode({});     // left(...)
+ * ```
+ */
+export const JsonScalarCodec: t.Type<JsonScalar, JsonScalar, unknown> = primitive(
+  'JsonScalar',
+  (u): u is JsonScalar => u === null || typeof u === 'string' || typeof u === 'boolean' || isExactNumber(u),
+  (u) => (u === null || typeof u === 'string' || typeof u === 'boolean' || isExactNumber(u) ? (u as JsonScalar) : FAIL),
+  AsIs.text,
+);
+
+/** A finite number that is not an integer beyond the safe range (one that `JSON.parse` may have rounded). */
+function isExactNumber(u: unknown): boolean {
+  return typeof u === 'number' && Number.isFinite(u) && (Number.isSafeInteger(u) || !Number.isInteger(u));
+}

@@ -3,20 +3,24 @@ import type * as t from 'io-ts';
 import { DecodeError } from '../errors';
 import { decodeWith, rawExcerpt, showValue } from './decode';
 import { ExecutionReportCodec, type ExecutionReport } from './executionReport';
+import { OtherPrivateEventCodec, type OtherPrivateEvent } from './otherPrivateEvent';
 import { OutboundAccountInfoCodec, type OutboundAccountInfo } from './outboundAccountInfo';
 import { TicketInfoCodec, type TicketInfo } from './ticketInfo';
 import { isRecord } from '../internal/guards';
 import { taggedUnion } from './taggedUnion';
 
-export { ExecutionReportCodec, OrderSideCodec, OrderStatusCodec } from './executionReport';
-export type { ExecutionReport, OrderSide, OrderStatus } from './executionReport';
+export { ExecutionReportCodec, isFinalOrderStatus, KnownOrderStatusCodec, OrderSideCodec, OrderStatusCodec } from './executionReport';
+export type { ExecutionReport, KnownOrderStatus, OrderSide, OrderStatus } from './executionReport';
+export { OtherPrivateEventCodec } from './otherPrivateEvent';
+export type { OtherPrivateEvent } from './otherPrivateEvent';
 export { BalanceCodec, OutboundAccountInfoCodec } from './outboundAccountInfo';
 export type { Balance, OutboundAccountInfo } from './outboundAccountInfo';
 export { TicketInfoCodec } from './ticketInfo';
 export type { TicketInfo } from './ticketInfo';
 
 /**
- * One event of the private stream, tagged by `e`.
+ * One event of the private stream, tagged by `e`: the three the library models, or an {@link OtherPrivateEvent}
+ * (`e: 'other'`, its own type in `type`) for any other `e` the service sends.
  *
  * @example
  * ```ts
@@ -30,19 +34,23 @@ export type { TicketInfo } from './ticketInfo';
  *       return `${event.B.length} balances changed`;
  *     case 'ticketInfo':
  *       return `fill ${event.T}: ${event.q} @ ${event.p}`;
+ *     case 'other':
+ *       return `${event.type || '(no type)'}: ${event.text ?? JSON.stringify(event.raw)}`;
  *   }
  * };
  * ```
  */
-export type PrivateEvent = OutboundAccountInfo | ExecutionReport | TicketInfo;
+export type PrivateEvent = OutboundAccountInfo | ExecutionReport | TicketInfo | OtherPrivateEvent;
 
 /**
  * Any private stream event, dispatched on its `e` field to {@link OutboundAccountInfoCodec},
  * {@link ExecutionReportCodec} or {@link TicketInfoCodec}. Only the selected codec runs, so a failure
  * names exactly the bad field: `: PrivateEvent/executionReport: ExecutionReport/i: IdFromNumberOrString`.
- * An unknown `e` fails at `: PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo"` with
- * the offending value; a non-object fails at `: PrivateEvent`. Built by `taggedUnion` (one declaration:
- * its fast check is the selected event's, derived from the event codecs).
+ * Any other `e` that is text (`''` too) decodes as an {@link OtherPrivateEvent} (`e: 'other'`, the element
+ * itself in `raw`): never an error. A missing or non-text `e` fails at
+ * `: PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo" | string` with the offending value; a
+ * non-object fails at `: PrivateEvent`. Built by `taggedUnion` (one declaration: its fast check is the selected
+ * event's, derived from the event codecs).
  *
  * @example
  * ```ts
@@ -52,11 +60,16 @@ export type PrivateEvent = OutboundAccountInfo | ExecutionReport | TicketInfo;
  * if (r._tag === 'Right' && r.right.e === 'ticketInfo') console.log(r.right.T); // '1291488620385157122'
  * ```
  */
-export const PrivateEventCodec: t.Type<PrivateEvent, PrivateEvent, unknown> = taggedUnion('PrivateEvent', 'e', {
-  outboundAccountInfo: OutboundAccountInfoCodec,
-  executionReport: ExecutionReportCodec,
-  ticketInfo: TicketInfoCodec,
-});
+export const PrivateEventCodec: t.Type<PrivateEvent, unknown, unknown> = taggedUnion(
+  'PrivateEvent',
+  'e',
+  {
+    outboundAccountInfo: OutboundAccountInfoCodec,
+    executionReport: ExecutionReportCodec,
+    ticketInfo: TicketInfoCodec,
+  },
+  { codec: OtherPrivateEventCodec, otherTag: 'other' },
+);
 
 const PrivateFrameName = 'PrivateFrame';
 
@@ -70,8 +83,8 @@ const PrivateFrameName = 'PrivateFrame';
  * @example
  * ```ts
  * import { decodePrivateFrame } from 'ex-streams/codecs';
- * const results = decodePrivateFrame([{ e: 'outboundAccountInfo', E: 1, B: [] }, { e: 'nope' }]);
- * results.map((r) => r._tag); // ['Right', 'Left']
+ * const results = decodePrivateFrame([{ e: 'outboundAccountInfo', E: 1, B: [] }, { e: 'outboundFiatAccountInfo' }, { E: 1 }]);
+ * results.map((r) => r._tag); // ['Right', 'Right', 'Left']: an event of another type is an OtherPrivateEvent
  * ```
  */
 export function decodePrivateFrame(json: unknown): Array<E.Either<DecodeError, PrivateEvent>> {

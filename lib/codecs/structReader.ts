@@ -134,12 +134,26 @@ export interface StructReaderOptions {
 /** Undeclared fields a reader keeps in locals (and, remembering, whose keys and text it remembers); more go in arrays. */
 const EXTRA_SLOTS = 3;
 
-/** Most fields a reader tells apart (one bit each). */
-const MAX_FIELDS = 30;
+/** Fields per word of the `seen` bits (one bit each, in small integers). */
+const WORD_FIELDS = 30;
+
+/** Most fields a reader tells apart (two words of `seen` bits). */
+const MAX_FIELDS = 2 * WORD_FIELDS;
+
+/** The `seen` word of field `n` and its bit in it: `seen0` holds fields 0-29, `seen1` fields 30-59. */
+const seenWord = (n: number): string => `seen${Math.floor(n / WORD_FIELDS)}`;
+const seenBit = (n: number): number => 1 << n % WORD_FIELDS;
+/** The source of "the fields `ns` were all seen" (`true` for none), one test per word. */
+function allSeen(ns: readonly number[]): string {
+  const words = new Map<string, number>();
+  for (const n of ns) words.set(seenWord(n), (words.get(seenWord(n)) ?? 0) | seenBit(n));
+  const tests = [...words].map(([word, mask]) => `(${word} & ${mask}) === ${mask}`);
+  return tests.length === 0 ? 'true' : tests.join(' && ');
+}
 
 /**
  * The reader of `codec`'s objects, compiled from its declaration (`struct`); `undefined` when `codec` is not a
- * struct, has more than 30 fields, or code cannot be compiled here (a content security policy): then the
+ * struct, has more than 60 fields, or code cannot be compiled here (a content security policy): then the
  * caller parses. A field that is a struct or an array of structs is read by their reader, any other field as a
  * JSON primitive through the field's own check. The source is built from the declaration's keys only, each
  * written as a JSON string literal. @internal
@@ -184,7 +198,7 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('return function read(s, p) {');
   line('  let i = p.i;');
   line('  if (s.charCodeAt(i) !== 123) return FAIL;');
-  line(`  let seen = 0, v, e, ek, ev, nx = 0, ${[...Array(EXTRA_SLOTS).keys()].map((j) => `xk${j}, xv${j}`).join(', ')}, ${xs};`);
+  line(`  let seen0 = 0, seen1 = 0, v, e, ek, ev, nx = 0, ${[...Array(EXTRA_SLOTS).keys()].map((j) => `xk${j}, xv${j}`).join(', ')}, ${xs};`);
   line('  let c = s.charCodeAt(++i);');
   line('  if (c === 125) i++;');
   line('  else for (;;) {');
@@ -236,12 +250,12 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('    i = ke + 2;');
   line('    c = s.charCodeAt(i);');
   line('    switch (f) {');
-  const dependentBit = dependent === undefined ? 0 : 1 << keys.indexOf(dependent.field);
+  const dependentField = dependent === undefined ? -1 : keys.indexOf(dependent.field);
   keys.forEach((key, n) => {
     const field = codecs[n] as t.Mixed;
     line(`      case ${n}:`);
     // The field a dependent field's reader was chosen by cannot change after it (a duplicate key: the last wins).
-    if (dependent !== undefined && dependent.on === key) line(`        if ((seen & ${dependentBit}) !== 0) return FAIL;`);
+    if (dependent !== undefined && dependent.on === key) line(`        if ((${seenWord(dependentField)} & ${seenBit(dependentField)}) !== 0) return FAIL;`);
     const nested = structReader(field, { undeclared: options.undeclared, remember });
     const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared, remember }) : undefined;
     if (dependent !== undefined && dependent.field === key) {
@@ -283,7 +297,7 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
         line(`        ${general}`);
       }
     }
-    line(`        x${n} = v; seen |= ${1 << n};`);
+    line(`        x${n} = v; ${seenWord(n)} |= ${seenBit(n)};`);
     line('        break;');
   });
   line('      default:');
@@ -304,10 +318,8 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('    if (c !== 44) return FAIL;');
   line('    c = s.charCodeAt(i);');
   line('  }');
-  const bits = (count: number): number => (count === 0 ? 0 : 2 ** count - 1);
-  const required = bits(requiredKeys.length);
-  const all = bits(keys.length);
-  line(`  if ((seen & ${required}) !== ${required}) return FAIL;`);
+  const fieldNumbers = keys.map((_, n) => n);
+  line(`  if (!(${allSeen(fieldNumbers.slice(0, requiredKeys.length))})) return FAIL;`);
   line('  p.i = i;');
   const literal = `{ ${keys.map((k, n) => `${JSON.stringify(k)}: x${n}`).join(', ')} }`;
   if (!keep) {
@@ -315,8 +327,8 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   } else {
     // One literal (one allocation of the final size) in the common case, every field present.
     line('  let o;');
-    line(`  if (seen === ${all}) o = ${literal};`);
-    line(`  else { o = {}; ${keys.map((k, n) => `if ((seen & ${1 << n}) !== 0) o[${JSON.stringify(k)}] = x${n};`).join(' ')} }`);
+    line(`  if (${allSeen(fieldNumbers)}) o = ${literal};`);
+    line(`  else { o = {}; ${keys.map((k, n) => `if ((${seenWord(n)} & ${seenBit(n)}) !== 0) o[${JSON.stringify(k)}] = x${n};`).join(' ')} }`);
     line(`  if (nx > 0) { ${[...Array(EXTRA_SLOTS).keys()].map((j) => `${j > 0 ? `if (nx > ${j}) { ` : ''}o[xk${j}] = xv${j}; `).join('')}`);
     line(`    if (ek !== undefined) for (let j = 0; j < ek.length; j++) o[ek[j]] = ev[j]; ${'} '.repeat(EXTRA_SLOTS)}`);
     line('  return o;');

@@ -70,7 +70,7 @@ export const NOT_PLACED_MARGIN_MS = 1000;
 
 const MAX_LOOKUP_DELAY_MS = 8000;
 
-const isTerminal = (state: OrderState): boolean => statusRank(state.status) === 2;
+const isTerminal = (state: OrderState): boolean => statusRank(state.status) >= statusRank('FILLED');
 
 const noSuchOrder = (error: unknown): boolean => error instanceof RequestRejectedError && NO_SUCH_ORDER_CODES.has(numericCode(error.code) ?? 0);
 

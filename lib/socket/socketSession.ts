@@ -56,9 +56,10 @@ export interface SessionSettings {
  * The receiver of a socket's parsed frames: the message, the scheduler time at which its frame arrived, and, in
  * `exactIntegers: 'on-demand'` mode, `exact()`: the same frame parsed again with its long integer literals
  * quoted, or `undefined` when it has none (the message is exact as it is). `exact` may only be called during the
- * sink's call. @internal
+ * sink's call. `text`: the frame's text the message was parsed from (absent for what `readFrame` read), for a
+ * sink that keeps a part of it exactly as received. @internal
  */
-export type FrameSink = (message: unknown, now: number, exact?: () => unknown) => void;
+export type FrameSink = (message: unknown, now: number, exact?: () => unknown, text?: string) => void;
 
 const noop = (): void => undefined;
 
@@ -164,9 +165,9 @@ export function socketSession(s: SessionSettings): Observable<never> {
         const message = parseJsonValue(text, s.limits.secrets, !onDemand, onDemand);
         if (message instanceof DecodeError) return s.onDecodeError(message);
         handleHeartbeat(message, now, heartbeat, s.clock, reply);
-        if (!onDemand) return onMessage(message, now);
+        if (!onDemand) return onMessage(message, now, undefined, text);
         frame = text;
-        onMessage(message, now, exact);
+        onMessage(message, now, exact, text);
         frame = '';
         forgetScannedLevels();
       } catch (thrown: unknown) {

@@ -1,4 +1,4 @@
-import { type ExecutionReport, type OrderSide, type OrderStatus, OrderStatusCodec } from '../codecs/executionReport';
+import type { ExecutionReport, KnownOrderStatus, OrderSide, OrderStatus } from '../codecs/executionReport';
 import { averagePrice } from '../codecs/decimal';
 import type { RestOrder } from '../codecs/rest/order';
 import { compareDecimal, type DecimalText, exactQuotient, isDecimalGrammar } from '../internal/decimal';
@@ -27,7 +27,11 @@ export interface OrderState {
   readonly side: OrderSide;
   /** Order type (`o`), e.g. `LIMIT`. */
   readonly type: string;
-  /** Current status (`X`); only ever moves forward. */
+  /**
+   * Current status (`X`); only ever moves forward: `PENDING_NEW` → `NEW` → `PARTIALLY_FILLED` → `PENDING_CANCEL` →
+   * a final one (`FILLED`, `PARTIALLY_CANCELED`, `CANCELED`, `REJECTED`). A status the library does not know is kept
+   * as text while nothing else is known of the order, and is never final.
+   */
   readonly status: OrderStatus;
   /** Order quantity (`q`). */
   readonly quantity: DecimalText;
@@ -49,24 +53,37 @@ export interface OrderState {
   readonly report: ExecutionReport;
 }
 
-/** Progress of an order status: NEW < PARTIALLY_FILLED < every terminal status. @internal */
+/**
+ * Progress of an order status, the first key of {@link compareReports}: a status never moves an order to a lower
+ * rank. Unknown text (a status this library does not know) 0, `PENDING_NEW` 1, `NEW` 2, `PARTIALLY_FILLED` 3,
+ * `PENDING_CANCEL` 4, every final status ({@link FINAL_RANK}) 5.
+ *
+ * - An unknown status ranks lowest: it shows only while nothing else is known of its order, never moves an order
+ *   back (a later `NEW` replaces it, it never replaces a `NEW`) and never finishes it; its fills still count.
+ * - `PENDING_CANCEL` ranks above the open statuses and below the final ones: once a cancel was asked, a late
+ *   `NEW` / `PARTIALLY_FILLED` report does not bring the status back (its fills still count: `z` only grows), and
+ *   whatever ends the order (`CANCELED`, `PARTIALLY_CANCELED`, or `FILLED` when a fill beat the cancel) wins.
+ * @internal
+ */
 export function statusRank(status: OrderStatus): number {
-  switch (status) {
-    case 'NEW':
-      return 0;
-    case 'PARTIALLY_FILLED':
-      return 1;
-    case 'FILLED':
-    case 'PARTIALLY_CANCELED':
-    case 'CANCELED':
-    case 'REJECTED':
-      return 2;
-    default: {
-      const never: never = status;
-      return never;
-    }
-  }
+  return RANKS.get(status) ?? 0;
 }
+
+/** The rank of every final status ({@link statusRank}); a status ranks there exactly when `isFinalOrderStatus`. @internal */
+export const FINAL_RANK = 5;
+
+/** The rank of each known status (a `Record` over every one: a status added to the codec must be ranked here). */
+const RANK: Readonly<Record<KnownOrderStatus, number>> = {
+  PENDING_NEW: 1,
+  NEW: 2,
+  PARTIALLY_FILLED: 3,
+  PENDING_CANCEL: 4,
+  FILLED: FINAL_RANK,
+  PARTIALLY_CANCELED: FINAL_RANK,
+  CANCELED: FINAL_RANK,
+  REJECTED: FINAL_RANK,
+};
+const RANKS: ReadonlyMap<string, number> = new Map(Object.entries(RANK));
 
 const updateTimeOf = (r: ExecutionReport): number => r.U ?? r.E;
 
@@ -153,12 +170,12 @@ const amount = (text: string | undefined): DecimalText => (text !== undefined &&
  * snapshot merges into the order states by the same rule as the pushes ({@link applyExecutionReport}): status
  * progress, then filled quantity, then update time. `E` and `U` are its `updateTime` (else `transactTime`,
  * else `time`, else `fallbackTimeMs`); `z` `executedQty`, `Z` `cumulativeQuoteQty` (either spelling); a
- * missing or empty amount (the REST fields may be `''`) is `'0'`. `undefined` for a status the fold does not know (e.g. `PENDING_CANCEL`):
- * the state keeps what it had. The one place REST orders become order states.
+ * missing or empty amount (the REST fields may be `''`) is `'0'`. Every status folds by the same rule as a push
+ * ({@link statusRank}): `PENDING_NEW` and `PENDING_CANCEL` in their place, a status the library does not know kept
+ * as text, ranked lowest and never final. The one place REST orders become order states.
  * @internal
  */
-export function restOrderReport(order: RestOrder, fallbackTimeMs: number): ExecutionReport | undefined {
-  if (!OrderStatusCodec.is(order.status)) return undefined;
+export function restOrderReport(order: RestOrder, fallbackTimeMs: number): ExecutionReport {
   const time = order.updateTime ?? order.transactTime ?? order.time ?? fallbackTimeMs;
   const report: ExecutionReport = {
     e: 'executionReport',

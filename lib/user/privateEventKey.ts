@@ -7,7 +7,9 @@ import type { PrivateEvent } from '../codecs/privateEvents';
  *   (`E` when `U` is absent): one report per state of an order;
  * - `ticketInfo`: `tk:{T}` — the ticket id;
  * - `outboundAccountInfo`: `ac:{E}:{a}={f}/{l},…` — event time plus every listed balance, so two different
- *   updates with the same `E` are both kept.
+ *   updates with the same `E` are both kept;
+ * - `other` (an event type the library does not model): `ot:{text}` — the element's exact text (or, decoded
+ *   from a parsed value, its fields as JSON), so only a repeat of the very same element is a duplicate.
  *
  * @example
  * ```ts
@@ -24,6 +26,8 @@ export function privateEventKey(event: PrivateEvent): string {
       return `tk:${event.T}`;
     case 'outboundAccountInfo':
       return `ac:${event.E}:${event.B.map((b) => `${b.a}=${b.f}/${b.l}`).join(',')}`;
+    case 'other':
+      return `ot:${event.text ?? JSON.stringify(event.raw)}`;
     default: {
       const never: never = event;
       return String(never);

@@ -95,9 +95,9 @@ describe('ExecutionReportCodec', () => {
     assertDecodes(ExecutionReportCodec, { ...core, N: 'BNB' }, { ...core, c: '1000087761', N: 'BNB' });
   });
 
-  it('reports missing required fields and a bad status', () => {
+  it('reports missing required fields and a status that is not text', () => {
     const { i: _i, z: _z, ...rest } = report;
-    assertFails(ExecutionReportCodec, { ...rest, X: 'DONE', N: 5 }, [
+    assertFails(ExecutionReportCodec, { ...rest, X: 4, N: 5 }, [
       ': ExecutionReport/i: IdFromNumberOrString',
       ': ExecutionReport/X: OrderStatus',
       ': ExecutionReport/z: DecimalString',
@@ -105,8 +105,13 @@ describe('ExecutionReportCodec', () => {
     ]);
   });
 
-  it.each(['NEW', 'PARTIALLY_FILLED', 'FILLED', 'PARTIALLY_CANCELED', 'CANCELED', 'REJECTED'])('accepts status %s', (X) => {
+  it.each(['PENDING_NEW', 'NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'FILLED', 'PARTIALLY_CANCELED', 'CANCELED', 'REJECTED'])('accepts status %s', (X) => {
     expect(ExecutionReportCodec.is({ ...report, c: '1', X })).toBe(true);
+    assertDecodes(ExecutionReportCodec, { ...report, X }, { ...report, c: '1000087761', X });
+  });
+
+  it.each(['EXPIRED', 'PENDING_REPLACE', ''])('keeps a status it does not know (%j) as text', (X) => {
+    assertDecodes(ExecutionReportCodec, { ...report, X }, { ...report, c: '1000087761', X });
   });
 });
 
@@ -139,13 +144,24 @@ describe('PrivateEventCodec', () => {
     ]);
   });
 
-  it('names an unknown e and its value', () => {
-    const lines = assertFails(PrivateEventCodec, { e: 'balanceUpdate', E: 1 }, [
-      ': PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo"',
+  it('decodes an e it does not model as an other event, the element as its raw fields', () => {
+    const element = { e: 'balanceUpdate', E: '1', x: [1] };
+    expect(assertDecodes(PrivateEventCodec, element)).toStrictEqual({ e: 'other', type: 'balanceUpdate', E: 1, raw: element });
+    expect(assertDecodes(PrivateEventCodec, { e: '' })).toStrictEqual({ e: 'other', type: '', raw: { e: '' } });
+    // an E that is no integer is left in raw only
+    expect(assertDecodes(PrivateEventCodec, { e: 'x', E: 'soon' })).toStrictEqual({ e: 'other', type: 'x', raw: { e: 'x', E: 'soon' } });
+    const decoded = assertDecodes(PrivateEventCodec, element);
+    expect(PrivateEventCodec.is(decoded)).toBe(true);
+    expect(PrivateEventCodec.encode(decoded)).toBe(element);
+  });
+
+  it('names a missing or non-text e and its value', () => {
+    const lines = assertFails(PrivateEventCodec, { e: 5, E: 1 }, [
+      ': PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo" | string',
     ]);
-    expect(lines[0]).toContain('"balanceUpdate"');
+    expect(lines[0]).toContain('5');
     assertFails(PrivateEventCodec, { E: 1 }, [
-      ': PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo"',
+      ': PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo" | string',
     ]);
   });
 
@@ -166,8 +182,8 @@ describe('decodePrivateFrame', () => {
   });
 
   it('reports a bad element and still delivers the others', () => {
-    const results = decodePrivateFrame([report, { e: 'nope' }, { ...ticket, q: 'x' }, account]);
-    expect(results.map((r) => r._tag)).toEqual(['Right', 'Left', 'Left', 'Right']);
+    const results = decodePrivateFrame([report, { E: 1 }, { ...ticket, q: 'x' }, account, { e: 'nope' }]);
+    expect(results.map((r) => r._tag)).toEqual(['Right', 'Left', 'Left', 'Right', 'Right']);
     const bad = results[2];
     if (bad === undefined || E.isRight(bad)) throw new Error('expected a Left');
     expect(bad.left.kind).toBe('codec');

@@ -151,6 +151,8 @@ function privateChecks(input: CheckInput, numbers: SoakNumbers): Check[] {
   let maxE = -Infinity;
   const disorder: string[] = [];
   for (const { event } of seen.events) {
+    // (An event of a type the library does not model may have no time: it is not ordered.)
+    if (event.E === undefined) continue;
     if (event.E < maxE && !seen.late.has(event)) disorder.push(`${privateEventKey(event)} E=${event.E} after ${maxE}`);
     maxE = Math.max(maxE, event.E);
   }

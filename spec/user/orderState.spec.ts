@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { ExecutionReport, OrderStatus } from '../../lib/codecs/executionReport';
+import { isFinalOrderStatus, KnownOrderStatusCodec, type ExecutionReport, type OrderStatus } from '../../lib/codecs/executionReport';
 import type { RestOrder } from '../../lib/codecs/rest/order';
-import { applyExecutionReport, compareReports, fillAverage, restOrderReport, statusRank, type OrderState } from '../../lib/user/orderState';
+import { applyExecutionReport, compareReports, FINAL_RANK, fillAverage, restOrderReport, statusRank, type OrderState } from '../../lib/user/orderState';
 import { executionReport } from '../../lib/testing/privateMessages';
 
 /** A decoded execution report at E = O = U = 1000 (as the user-stream fixtures' `report`). */
@@ -11,9 +11,16 @@ const fold = (reports: readonly ExecutionReport[]): OrderState | undefined =>
   reports.reduce<OrderState | undefined>((state, r) => applyExecutionReport(state, r), undefined);
 
 describe('statusRank', () => {
-  it('ranks NEW below PARTIALLY_FILLED below every terminal status', () => {
-    const statuses: OrderStatus[] = ['NEW', 'PARTIALLY_FILLED', 'FILLED', 'PARTIALLY_CANCELED', 'CANCELED', 'REJECTED'];
-    expect(statuses.map(statusRank)).toEqual([0, 1, 2, 2, 2, 2]);
+  it('ranks unknown text < PENDING_NEW < NEW < PARTIALLY_FILLED < PENDING_CANCEL < every final status', () => {
+    const statuses: OrderStatus[] = ['EXPIRED', '', 'PENDING_NEW', 'NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'FILLED', 'PARTIALLY_CANCELED', 'CANCELED', 'REJECTED'];
+    expect(statuses.map(statusRank)).toEqual([0, 0, 1, 2, 3, 4, FINAL_RANK, FINAL_RANK, FINAL_RANK, FINAL_RANK]);
+  });
+
+  it('ranks a status final exactly when isFinalOrderStatus says so (inherited names are unknown text)', () => {
+    for (const status of [...Object.keys(KnownOrderStatusCodec.keys), 'EXPIRED', 'toString', '__proto__', 'constructor']) {
+      expect(statusRank(status) === FINAL_RANK).toBe(isFinalOrderStatus(status));
+    }
+    expect(statusRank('toString')).toBe(0);
   });
 });
 
@@ -200,13 +207,128 @@ describe('restOrderReport', () => {
     expect(restOrderReport(order, 0)).not.toHaveProperty('f');
   });
 
-  it('gives undefined for a status the fold does not know', () => {
-    expect(restOrderReport({ ...order, status: 'PENDING_CANCEL' }, 0)).toBeUndefined();
+  it('stands for any status as sent: PENDING_* and unknown text fold by the push rules', () => {
+    expect(restOrderReport({ ...order, status: 'PENDING_CANCEL' }, 0)).toMatchObject({ X: 'PENDING_CANCEL' });
+    expect(restOrderReport({ ...order, status: 'PENDING_NEW' }, 0)).toMatchObject({ X: 'PENDING_NEW' });
+    expect(restOrderReport({ ...order, status: 'SOMETHING_NEW' }, 0)).toMatchObject({ X: 'SOMETHING_NEW' });
   });
 
   it('merges into the states by the same rule as the pushes', () => {
     const pushed = applyExecutionReport(undefined, report({ i: order.orderId, X: 'PARTIALLY_FILLED', z: '0.25', Z: '7500', U: 250 }));
     const merged = applyExecutionReport(pushed, restOrderReport(order, 0)!);
     expect(merged).toMatchObject({ filledQuantity: '0.5', averagePrice: '30000', updateTime: 300 });
+  });
+});
+
+describe('the order fold over the venue statuses (PENDING_NEW, PENDING_CANCEL, unknown text)', () => {
+  /** A status the library does not know. */
+  const unknownStatus = fc.constantFrom('EXPIRED', 'PENDING_REPLACE', '', 'ORDER_NEW');
+
+  /**
+   * One order's reports as the venue may send them, in the order it sent them (U grows): PENDING_NEW, NEW, fills,
+   * maybe PENDING_CANCEL (fills may still come: a fill that beats the cancel), maybe an end (FILLED when all is
+   * filled, else CANCELED / PARTIALLY_CANCELED or REJECTED), and reports of unknown statuses anywhere, with a fill
+   * at most the one before them. Quantities in thousandths of 1, price 100.
+   */
+  const life = fc
+    .record({
+      pendingNew: fc.boolean(),
+      fills: fc.array(fc.integer({ min: 1, max: 300 }), { maxLength: 4 }),
+      cancelAt: fc.option(fc.nat(4), { nil: undefined }),
+      end: fc.constantFrom<'none' | 'cancel' | 'fill' | 'reject'>('none', 'cancel', 'fill', 'reject'),
+      unknown: fc.array(fc.tuple(fc.nat(8), unknownStatus), { maxLength: 3 }),
+    })
+    .map(({ pendingNew, fills, cancelAt, end, unknown }) => {
+      const steps: Array<{ X: OrderStatus; filled: number }> = [];
+      if (pendingNew) steps.push({ X: 'PENDING_NEW', filled: 0 });
+      steps.push({ X: 'NEW', filled: 0 });
+      let filled = 0;
+      fills.forEach((f, k) => {
+        if (cancelAt === k) steps.push({ X: 'PENDING_CANCEL', filled });
+        filled = Math.min(1000, filled + f);
+        steps.push({ X: 'PARTIALLY_FILLED', filled });
+      });
+      if (cancelAt !== undefined && cancelAt >= fills.length) steps.push({ X: 'PENDING_CANCEL', filled });
+      if (end === 'fill') steps.push({ X: 'FILLED', filled: 1000 });
+      else if (end === 'cancel') steps.push({ X: filled > 0 ? 'PARTIALLY_CANCELED' : 'CANCELED', filled });
+      else if (end === 'reject' && filled === 0) steps.push({ X: 'REJECTED', filled });
+      for (const [at, X] of unknown) {
+        const k = at % steps.length;
+        steps.splice(k + 1, 0, { X, filled: steps[k]!.filled });
+      }
+      const text = (n: number): string => (n === 0 ? '0' : (n / 1000).toString());
+      return steps.map(({ X, filled }, n) =>
+        report({ X, z: text(filled) as never, Z: text(filled * 100) as never, U: 1000 + n, E: 1000 + n, d: String(n), V: '', L: '' }),
+      );
+    });
+
+  /** The reports, shuffled, some sent twice (duplicates). */
+  const arrivals = (reports: readonly ExecutionReport[]): fc.Arbitrary<ExecutionReport[]> =>
+    fc
+      .tuple(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: reports.length, maxLength: reports.length }),
+        fc.array(fc.nat(reports.length - 1), { maxLength: 2 }),
+      )
+      .map(([keys, repeats]) => {
+        const shuffled = reports.map((r, k) => [keys[k]!, r] as const).sort((a, b) => a[0] - b[0]).map(([, r]) => r);
+        return [...shuffled, ...repeats.map((k) => reports[k]!)];
+      });
+
+  const scenario = life.chain((reports) => arrivals(reports).map((arrived) => ({ reports, arrived })));
+
+  it('the result is the same whatever the arrival order and duplicates', () => {
+    fc.assert(
+      fc.property(scenario, ({ reports, arrived }) => {
+        expect(fold(arrived)).toEqual(fold(reports));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never moves backwards: status rank and filled quantity only grow, at every step, in any order', () => {
+    fc.assert(
+      fc.property(scenario, ({ arrived }) => {
+        let state: OrderState | undefined;
+        for (const r of arrived) {
+          const next = applyExecutionReport(state, r);
+          if (state !== undefined) {
+            expect(statusRank(next.status)).toBeGreaterThanOrEqual(statusRank(state.status));
+            expect(Number(next.filledQuantity)).toBeGreaterThanOrEqual(Number(state.filledQuantity));
+          }
+          state = next;
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ends in the furthest status sent: final only when a final report came, never by an unknown status; all fills counted', () => {
+    fc.assert(
+      fc.property(scenario, ({ reports, arrived }) => {
+        const end = fold(arrived)!;
+        const final = reports.find((r) => isFinalOrderStatus(r.X));
+        expect(isFinalOrderStatus(end.status)).toBe(final !== undefined);
+        if (final !== undefined) expect(end.status).toBe(final.X);
+        else {
+          const known = reports.filter((r) => statusRank(r.X) > 0);
+          expect(end.status).toBe(known.reduce((a, b) => (statusRank(b.X) >= statusRank(a.X) ? b : a)).X);
+        }
+        expect(end.filledQuantity).toBe(reports.reduce((a, r) => (Number(r.z) > Number(a) ? r.z : a), '0' as string));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it.each<[string, OrderStatus[], OrderStatus]>([
+    ['PENDING_CANCEL then FILLED (a fill beat the cancel) ends FILLED', ['NEW', 'PENDING_CANCEL', 'FILLED'], 'FILLED'],
+    ['FILLED then a late PENDING_CANCEL stays FILLED', ['NEW', 'FILLED', 'PENDING_CANCEL'], 'FILLED'],
+    ['PENDING_NEW after NEW does not bring it back', ['NEW', 'PENDING_NEW'], 'NEW'],
+    ['a late PARTIALLY_FILLED after PENDING_CANCEL keeps PENDING_CANCEL (its fill counted)', ['NEW', 'PENDING_CANCEL', 'PARTIALLY_FILLED'], 'PENDING_CANCEL'],
+    ['an unknown status after NEW changes nothing', ['NEW', 'EXPIRED'], 'NEW'],
+    ['an unknown status alone is kept as text, not final', ['EXPIRED'], 'EXPIRED'],
+  ])('%s', (_, statuses, end) => {
+    const reports = statuses.map((X, n) => report({ X, z: X === 'FILLED' ? '1' : X === 'PARTIALLY_FILLED' ? '0.5' : '0', Z: '0', U: 1000 + n, E: 1000 + n }));
+    expect(fold(reports)!.status).toBe(end);
+    if (statuses.includes('PARTIALLY_FILLED')) expect(fold(reports)!.filledQuantity).toBe('0.5');
   });
 });

@@ -289,7 +289,7 @@ const lifecycle = fc
   });
 
 describe('restOrderReport', () => {
-  it('turns a REST order into the report it stands for, merged by the fold rules; unknown statuses give undefined', () => {
+  it('turns a REST order into the report it stands for, merged by the fold rules, whatever its status', () => {
     const rest = { symbol: 'BTCUSDT', orderId: '9', side: 'SELL' as const, status: 'PARTIALLY_FILLED', clientOrderId: 'c9', type: 'LIMIT',
       price: '100', origQty: '2', executedQty: '1', cummulativeQuoteQty: '100', timeInForce: 'GTC', time: 5, updateTime: 50 };
     const r = restOrderReport(rest, 0)!;
@@ -299,7 +299,10 @@ describe('restOrderReport', () => {
     // an older push (NEW) does not overwrite it; a newer fill does
     expect(applyExecutionReport(state, report({ i: '9', X: 'NEW', z: '0', Z: '0', E: 40, U: 40 }))).toBe(state);
     expect(applyExecutionReport(state, report({ i: '9', X: 'FILLED', z: '2', Z: '200', E: 60, U: 60 })).status).toBe('FILLED');
-    expect(restOrderReport({ ...rest, status: 'PENDING_CANCEL' }, 0)).toBeUndefined();
+    // a pending cancel moves it forward (not final); a status the library does not know never moves it back
+    const pending = applyExecutionReport(state, restOrderReport({ ...rest, status: 'PENDING_CANCEL', updateTime: 55 }, 0));
+    expect(pending).toMatchObject({ status: 'PENDING_CANCEL', filledQuantity: '1' });
+    expect(applyExecutionReport(pending, restOrderReport({ ...rest, status: 'EXPIRED_IN_TRANSIT', updateTime: 70 }, 0))).toBe(pending);
     expect(restOrderReport({ symbol: 'BTCUSDT', orderId: '1', side: 'BUY', status: 'NEW' }, 77)).toMatchObject({ E: 77, z: '0', Z: '0', q: '0', p: '0', c: '', o: '' });
   });
 });

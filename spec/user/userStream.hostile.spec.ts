@@ -178,7 +178,7 @@ describe('userStream (hostile services, real sockets)', () => {
     const gaps: UserStreamGap[] = [];
     const opens: ConnectionStatus[] = [];
     subs.push(
-      user.events$.subscribe((e) => received.add(e.E)),
+      user.events$.subscribe((e) => received.add(e.E!)),
       user.gaps$.subscribe((g) => gaps.push(g)),
       connectionOf(user).pipe(filter((s) => s.type === 'open')).subscribe((s) => opens.push(s)),
     );

@@ -98,7 +98,7 @@ describe('userStream (simulator)', () => {
     expect(events.length).toBe(25);
     const keys = events.map(privateEventKey);
     expect(new Set(keys).size).toBe(keys.length);
-    const times = events.map((e) => e.E);
+    const times = events.map((e) => e.E!);
     expect(times).toEqual([...times].sort((a, b) => a - b));
   });
 

@@ -396,7 +396,7 @@ describe('userStream', () => {
       ws.at(3, (s) => s.receive([account(ahead + 3, [['BTC', '1', '0']]), report({ i: '1', E: ahead - 2 * 60_000, U: 1 })]));
       ws.at(7, (s) => s.receive([account(ahead + 4, [['BTC', '2', '0']]), report({ i: '2', E: ahead + 1 })]));
       expectObservable(user.balances$.pipe(map((b) => b.get('BTC')?.free)), '^ 20ms !').toBe('---a---b', { a: '1', b: '2' });
-      expectObservable(user.events$.pipe(map((e) => e.E - ahead)), '^ 20ms !').toBe('--------(ab)c', { a: 1, b: 3, c: 4 });
+      expectObservable(user.events$.pipe(map((e) => e.E! - ahead)), '^ 20ms !').toBe('--------(ab)c', { a: 1, b: 3, c: 4 });
       expectObservable(
         user.errors$.pipe(map((e) => (e instanceof EventTimeOutOfRangeError ? `${e.eventType} ${e.eventTime - e.clockTime}` : e.name))),
         '^ 20ms !',

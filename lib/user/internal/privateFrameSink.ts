@@ -13,6 +13,7 @@ import { decodePrivateFrame, type PrivateEvent, PrivateEventCodec } from '../../
 import type { DecodeError } from '../../errors';
 import type { FrameSink } from '../../socket/socketSession';
 import type { SessionItem } from './items';
+import { elementTexts } from './elementTexts';
 import { ReadEvents } from './privateFrameReader';
 
 /** The private event check in place: the parsed frame is this session's alone (converted fields are written into it). */
@@ -35,13 +36,17 @@ const isHeartbeat = (message: unknown): boolean =>
  * unsubscribed. Heartbeat frames give nothing. The session parses frames as they are (`exactIntegers:
  * 'on-demand'`): an event refused by its check is checked again in the frame's exact parse (`exact()`), so
  * bare 64-bit ids arrive exact and frames without them skip the long-integer scan.
+ *
+ * An event of a type the library does not model (`OtherPrivateEvent`) is handed on like any other, with its
+ * element's exact text (`text`, from the frame's text) and its fields from the frame's exact parse (its check
+ * accepts any number, so it asks for the exact parse itself): it never costs the frame's other events.
  * @internal
  */
 export function frameSink(
   subscriber: Subscriber<SessionItem>,
   onEvent: (event: PrivateEvent, now: number) => void,
 ): FrameSink {
-  return (message, now, exact) => {
+  return (message, now, exact, text) => {
     // The usual frame, read from its text with its events checked (privateFrameReader): handed on as they are.
     if (message instanceof ReadEvents) {
       const events = message.events;
@@ -57,6 +62,12 @@ export function frameSink(
         const precise = exact();
         if (precise !== undefined) r = decodePrivateFrame(precise)[0]!;
       }
+      if (E.isRight(r) && r.right.e === 'other') {
+        // Its fields exact (its check accepts a rounded number), and its text.
+        const precise = exact?.();
+        if (precise !== undefined) r = decodePrivateFrame(precise)[0]!;
+        if (E.isRight(r) && r.right.e === 'other' && text !== undefined) r = E.right({ ...r.right, text: text.trim() });
+      }
       if (E.isRight(r)) onEvent(r.right, now);
       else subscriber.next({ type: 'error', error: r.left });
       return;
@@ -70,10 +81,13 @@ export function frameSink(
     // Long integers were parsed as numbers (rounded past 2^53); every check refuses an unsafe integer, so the
     // first element refused is checked again in the frame's exact parse, which the rest then comes from.
     let exactTried = exact === undefined;
+    // The texts of the frame's elements, once an event the library does not model needs its own.
+    let texts: readonly string[] | undefined;
     for (let i = 0; i < n && !subscriber.closed; i++) {
       let element: unknown = frame[i];
       let event = eventInPlace(element);
-      if (event === FAIL && !exactTried) {
+      // Its check accepts any number, a rounded one too: an event of another type takes its fields from the exact parse.
+      if ((event === FAIL || event.e === 'other') && !exactTried) {
         exactTried = true;
         const precise = exact!();
         if (Array.isArray(precise) && precise.length === n) {
@@ -81,6 +95,10 @@ export function frameSink(
           element = precise[i];
           event = eventInPlace(element);
         }
+      }
+      if (event !== FAIL && event.e === 'other' && text !== undefined) {
+        texts ??= elementTexts(text);
+        if (texts.length === n) event = { ...event, text: texts[i]! };
       }
       if (event !== FAIL) onEvent(event, now);
       else if (first !== undefined) failed++;

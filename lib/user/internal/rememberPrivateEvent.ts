@@ -3,14 +3,14 @@
  * @internal
  * @module
  */
-import { OrderStatusCodec } from '../../codecs/executionReport';
+import { KnownOrderStatusCodec } from '../../codecs/executionReport';
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import { PLAIN_CODE_CHARS, plainTextCode } from '../../internal/decimal';
 import type { RecentKeys } from '../../internal/recentKeys';
 import { privateEventKey } from '../privateEventKey';
 
-/** Each order status as a number below {@link STATUSES}, in the order its codec declares them. */
-const STATUS_CODE: ReadonlyMap<string, number> = new Map(Object.keys(OrderStatusCodec.keys).map((status, n) => [status, n]));
+/** Each known order status as a number below {@link STATUSES}, in the order its codec declares them (other text: the key string). */
+const STATUS_CODE: ReadonlyMap<string, number> = new Map(Object.keys(KnownOrderStatusCodec.keys).map((status, n) => [status, n]));
 const STATUSES = STATUS_CODE.size;
 
 /**
@@ -20,7 +20,7 @@ const STATUSES = STATUS_CODE.size;
  * text (digits and dots), as they are on the service: the id's two halves and `z` by `plainTextCode` (distinct
  * texts, distinct codes), the status folded into `z`'s code, and `U ?? E`. The same equality as the key string,
  * without building one, and without keeping the report's strings alive in a memory of up to 100 000 keys for a
- * minute. Other events, and reports with other text, use the key string.
+ * minute. Other events, and reports with other text (a status the library does not know among them), use the key string.
  * @internal
  */
 export function rememberPrivateEvent(seen: RecentKeys, event: PrivateEvent, now: number): boolean {

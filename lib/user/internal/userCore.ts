@@ -118,16 +118,19 @@ export function userCore(s: UserCoreSettings): UserCore {
     const frameClock: FrameClock = { lastFrameAt: undefined };
     const toBuffer = (event: PrivateEvent, now: number): void => {
       const offset = serverOffsetMs === undefined ? 0 : serverOffsetMs();
-      const skew = event.E - (now + offset);
+      // An event without a time (an other event whose element has no integer `E`) is not guarded (NaN compares
+      // false): folded nowhere, and passed on at once by the reorder buffer.
+      const time = event.E ?? NaN;
+      const skew = time - (now + offset);
       if (skew > maxEventTimeSkewMs || -skew > maxEventTimeSkewMs) {
         count((c) => ({ outOfRangeEvents: c.outOfRangeEvents + 1 }));
-        sideItems$.next({ type: 'error', error: new EventTimeOutOfRangeError(event.e, event.E, now + offset, maxEventTimeSkewMs) });
+        sideItems$.next({ type: 'error', error: new EventTimeOutOfRangeError(event.e, time, now + offset, maxEventTimeSkewMs) });
         return;
       }
       // The frame was written when its events were stamped (see FrameClock): a late read does not move the gap. On
       // the local clock at the earliest that `E` can stand for (minus the largest offset the estimate allows).
       if (frameClock.lastFrameAt !== undefined) {
-        const writtenAt = event.E - (offset + offsetError());
+        const writtenAt = time - (offset + offsetError());
         if (writtenAt < frameClock.lastFrameAt) frameClock.lastFrameAt = writtenAt;
       }
       // The folds take each event as it arrives (no hold, no timer before a state). A duplicate changes nothing

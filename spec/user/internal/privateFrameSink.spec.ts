@@ -24,13 +24,13 @@ function setup() {
 describe('frameSink (private frames)', () => {
   it('hands on the good events of a frame and ONE DecodeError counting the bad ones, after them', () => {
     const { log, sink, errors } = setup();
-    sink([account(1), { e: 'nope' }, account(2), 7, { ...ticket, q: 'x' }, ticket]);
+    sink([account(1), { e: 5 }, account(2), 7, { ...ticket, q: 'x' }, ticket]);
     expect(log.map((x) => ('event' in x ? x.event.E : x.type))).toEqual([1, 2, 5, 'error']);
     expect(errors()).toHaveLength(1);
     expect(errors()[0]).toMatchObject({
       kind: 'codec',
       message: '3 of 6 private events failed to decode (paths: the first)',
-      paths: ['Invalid value "nope" supplied to : PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo"'],
+      paths: ['Invalid value 5 supplied to : PrivateEvent/e: "outboundAccountInfo" | "executionReport" | "ticketInfo" | string'],
     });
   });
 
@@ -39,7 +39,7 @@ describe('frameSink (private frames)', () => {
     sink(account(1));
     sink({ ping: 1, channelId: 'x' });
     sink('x '.repeat(2_000_000));
-    sink({ e: 'nope' });
+    sink({ e: 5 });
     expect(events().map((e) => e.E)).toEqual([1]);
     expect(errors().map((e) => e.message)).toEqual([
       'PrivateFrame failed to decode: expected an array of events or one event object',
@@ -120,6 +120,33 @@ describe('frameSink (private frames)', () => {
       expect(bad.events.map((e) => (e.e === 'executionReport' ? e.i : ''))).toEqual(['7', '8']);
       expect(bad.items.map((i) => i.type)).toEqual(['error']);
       expect(bad.exactCalls()).toBe(1);
+    });
+
+    /** Hands `text` over as the key session does, its text too. */
+    function deliverWithText(text: string) {
+      const log: PrivateEvent[] = [];
+      const items: SessionItem[] = [];
+      new Observable<SessionItem>((subscriber) => {
+        const sink = frameSink(subscriber, (event) => log.push(event));
+        sink(parseJsonValue(text, [], false), 0, () => exactJsonValue(text), text);
+      }).subscribe((item) => items.push(item));
+      return { events: log, items };
+    }
+
+    it('an event of a type the library does not model arrives with its exact text and exact fields, costing no other event', () => {
+      // ccxt's recorded HashKey position update (ts/src/pro/hashkey.ts, handlePosition), its account id a bare number here.
+      const position = '{"e":"outboundContractPositionInfo","E":"1723084699801","A":1735619524953226496,"s":"ETHUSDT-PERPETUAL","S":"LONG","p":"2429.6","P":"2"}';
+      const text = `[${report('"7"', 1)}, ${position} ,{"e":""},${report('8', 2)}]`;
+      const { events, items } = deliverWithText(text);
+      expect(items).toEqual([]);
+      expect(events.map((e) => e.e)).toEqual(['executionReport', 'other', 'other', 'executionReport']);
+      const other = events[1]!;
+      if (other.e !== 'other') throw new Error('expected an other event');
+      expect(other).toMatchObject({ type: 'outboundContractPositionInfo', E: 1723084699801, text: position });
+      expect(other.raw.A).toBe('1735619524953226496');
+      expect(events[2]).toStrictEqual({ e: 'other', type: '', raw: { e: '' }, text: '{"e":""}' });
+      const single = deliverWithText(` ${position}`);
+      expect(single.events).toMatchObject([{ e: 'other', text: position, raw: { A: '1735619524953226496' } }]);
     });
   });
 });

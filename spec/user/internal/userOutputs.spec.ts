@@ -111,7 +111,7 @@ describe('UserOutputs', () => {
       first.unsubscribe();
       secondSub.unsubscribe();
     });
-    const secondSub = hub.events$().subscribe((e) => second.push(e.E));
+    const secondSub = hub.events$().subscribe((e) => second.push(e.E!));
     source.next(ev(1));
     expect(second).toEqual([]);
     expect(source.observed).toBe(false);
@@ -153,7 +153,7 @@ describe('UserOutputs', () => {
     });
     const seen: number[] = [];
     let completed = false;
-    outputs.events$().pipe(take(3)).subscribe({ next: (e) => seen.push(e.E), complete: () => (completed = true) });
+    outputs.events$().pipe(take(3)).subscribe({ next: (e) => seen.push(e.E!), complete: () => (completed = true) });
     expect(seen).toEqual([1, 2, 3]);
     expect(completed).toBe(true);
     expect([written, started, stopped]).toEqual([3, 1, 1]);
