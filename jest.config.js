@@ -22,6 +22,7 @@ const SLOW_FILES = [
   '/spec/redis/relay.integration.spec.ts',
   '/spec/market/marketStreams.faults.integration.spec.ts',
   '/spec/codecs/fastCheck.spec.ts',
+  '/spec/orders/orderGaps.property.spec.ts',
 ];
 
 module.exports = {

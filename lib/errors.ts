@@ -727,3 +727,52 @@ export class OrderNotPlacedError extends Error {
     super(`${symbol === undefined ? '' : `${symbol} `}order ${clientOrderId} was not placed: the service has no order with this client order id`);
   }
 }
+
+/**
+ * Which order an answer was expected to be about, or which one it was about (see {@link OrderMismatchError}).
+ *
+ * @example
+ * ```ts
+ * import type { OrderIdentity } from 'ex-streams';
+ *
+ * const ours: OrderIdentity = { clientOrderId: 'grid-7', orderId: '1470000001', symbol: 'BTCUSDT' };
+ * ```
+ */
+export interface OrderIdentity {
+  readonly clientOrderId?: string | undefined;
+  readonly orderId?: string | undefined;
+  readonly symbol?: string | undefined;
+}
+
+/**
+ * An answer (a placement's, a lookup's, a stream report) that speaks of another order than the one it was asked
+ * about: another client order id, another order id once ours is known, or another symbol. It is never taken for
+ * ours: the answer is dropped, this error goes to the user stream's `errors$`, and the order is looked up again.
+ *
+ * @example
+ * ```ts
+ * import { OrderMismatchError } from 'ex-streams';
+ *
+ * const explain = (e: unknown) =>
+ *   e instanceof OrderMismatchError ? `${e.source}: asked ${e.expected.clientOrderId}, got ${e.got.clientOrderId}` : String(e);
+ * // 'lookup: asked grid-7, got grid-8'
+ * ```
+ */
+export class OrderMismatchError extends Error {
+  override readonly name = 'OrderMismatchError';
+  constructor(
+    /** Where the answer came from. */
+    readonly source: 'placement' | 'cancel' | 'lookup' | 'snapshot' | 'stream',
+    /** The order asked about (what is known of it). */
+    readonly expected: OrderIdentity,
+    /** The order the answer is about. */
+    readonly got: OrderIdentity,
+  ) {
+    super(`${source} answer about another order: expected ${identityWords(expected)}, got ${identityWords(got)}; ignored`);
+  }
+}
+
+const identityWords = (o: OrderIdentity): string =>
+  [o.symbol, o.orderId === undefined ? undefined : `orderId ${o.orderId}`, o.clientOrderId === undefined ? undefined : `clientOrderId ${o.clientOrderId}`]
+    .filter((w) => w !== undefined)
+    .join(' ') || 'an unnamed order';

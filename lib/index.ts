@@ -25,8 +25,9 @@ export {
   OrderRuleError,
   OrderOutcomeUnknownError,
   OrderNotPlacedError,
+  OrderMismatchError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, SubscriptionRetryKind } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.

@@ -1,19 +1,22 @@
 /**
- * The order loop (issue 26): one call from a placement to the order's final state, and one from a cancel to it.
- * Uses a `rest` (placement, lookups, cancels) and a user stream's `orders$` (the state on arrival); an answer
- * lost on the way is resolved, never guessed: from the stream, else by looking the order up by its client
- * order id, and a placement is never sent twice.
+ * The order loop: one call from a placement to the order's final state, and one from a cancel to it. Uses a
+ * `rest` (placement, lookups, cancels) and a user stream's `orders$` (the state on arrival); an answer lost on the
+ * way is resolved, never guessed: from the stream, else by looking the order up, and a placement is never sent
+ * twice. While the private stream is not open the order is looked up (backed off); every answer is checked to be
+ * about this order before it is adopted, and folded into `orders$` (the stream's `ledger`).
  * @module
  */
-import { Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { distinctUntilChanged, type Observable as Obs, Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { RestOrder } from '../codecs/rest/order';
-import { ConfigError, OrderNotPlacedError, OrderOutcomeUnknownError, RequestRejectedError } from '../errors';
+import { ConfigError, type OrderIdentity, OrderNotPlacedError, OrderOutcomeUnknownError } from '../errors';
 import { compareDecimal } from '../internal/decimal';
 import type { NewOrderRequest, OrderRef, RestCalls } from '../rest/callTypes';
-import { placement } from '../rest/calls';
-import { numericCode } from '../rest/rejection';
+import { placement, placementInDoubt } from '../rest/calls';
 import { applyExecutionReport, compareReports, type OrderState, restOrderReport, statusRank } from '../user/orderState';
 import type { OrdersState } from '../user/ordersState';
+import type { FollowedOrder as Followed } from '../user/internal/followedOrders';
+import { identityMismatch } from './orderIdentity';
+import { noSuchOrder } from './noSuchOrder';
 import { checkOrder, type SymbolRules } from './symbolRules';
 
 /**
@@ -44,8 +47,25 @@ export interface PlaceOrderOptions {
    * `OrderOutcomeUnknownError` (the outcome is still unknown, and said so). Default 8.
    */
   readonly maxLookups?: number | undefined;
-  /** Wait before the first lookup, doubled after each (capped at 8 s). Default 500 ms. */
+  /**
+   * Wait before the first lookup, doubled after each (capped at 8 s): of an order whose answer was lost, and of an
+   * order followed while the private stream is not open (looked up until the stream is open again or the order is
+   * final; the reconciliation after the stream opens looks it up too). Default 500 ms.
+   */
   readonly lookupDelayMs?: number | undefined;
+}
+
+/**
+ * What the user stream keeps of the orders the loop follows: they are reconciled after each open, REST answers
+ * are folded into `orders$`, errors go to `errors$`. @internal
+ */
+export interface OrderLedger {
+  /** Follows `order` (reconciled after each open) until the returned function is called. */
+  follow(order: Followed): () => void;
+  /** A REST answer about a followed order, checked: folded into `orders$`. */
+  offer(order: RestOrder): void;
+  /** To `errors$`. */
+  report(error: Error): void;
 }
 
 /** What the order loop uses. @internal */
@@ -57,22 +77,21 @@ export interface OrderLoopDeps {
   };
   /** The user stream's orders, folded on arrival. */
   readonly orders$: Observable<OrdersState>;
+  /** Whether the private stream is open now (replays the current value). */
+  readonly live$: Obs<boolean>;
+  readonly ledger: OrderLedger;
   readonly scheduler: SchedulerLike;
   /** Makes a client order id when the rest has no generator of its own. */
   readonly fallbackClientOrderId: () => string;
 }
-
-/** The service's answers for an order it does not know: -2013 "Order does not exist.", -2011 "Unknown order sent.", -1143 "Cannot be found on order book". @internal */
-export const NO_SUCH_ORDER_CODES: ReadonlySet<number> = new Set([-2013, -2011, -1143]);
 
 /** How long after a placement left a "no such order" proves it was not placed, beyond its `recvWindow`. @internal */
 export const NOT_PLACED_MARGIN_MS = 1000;
 
 const MAX_LOOKUP_DELAY_MS = 8000;
 
-const isTerminal = (state: OrderState): boolean => statusRank(state.status) >= statusRank('FILLED');
-
-const noSuchOrder = (error: unknown): boolean => error instanceof RequestRejectedError && NO_SUCH_ORDER_CODES.has(numericCode(error.code) ?? 0);
+const FINISHED = statusRank('FILLED');
+const isTerminal = (state: OrderState): boolean => statusRank(state.status) >= FINISHED;
 
 /** `current` advanced by `seen` (a state of the stream, or the one a REST order stands for): never backwards. */
 function advance(current: OrderState | undefined, seen: OrderState): OrderState {
@@ -86,30 +105,46 @@ const fromRest = (order: RestOrder, now: number): OrderState | undefined => {
   return report === undefined ? undefined : applyExecutionReport(undefined, report);
 };
 
-/** One order followed from every source: the stream (by id, or by client order id until the id is known) and REST answers. */
+/**
+ * One order followed from every source: the stream (by id, or by client order id until the id is known), its own
+ * REST answers and lookups. Every answer is checked to be about this order (client order id, order id once known,
+ * symbol) before it is adopted; another order's answer goes to `errors$` as an `OrderMismatchError`.
+ */
 class FollowedOrder {
   state: OrderState | undefined;
+  /** What the ledger follows (the order id filled in once known). */
+  readonly followed: Followed;
   constructor(
     private readonly subscriber: { next(state: OrderState): void; complete(): void },
-    private orderId: string | undefined,
-    private readonly clientOrderId: string | undefined,
-    private readonly symbol: string | undefined,
+    private readonly deps: OrderLoopDeps,
+    identity: OrderIdentity & { readonly notPlacedAfter?: number | undefined },
     /** Emit every state (a placement) or only the final one (a cancel). */
     private readonly every: boolean,
-  ) {}
+  ) {
+    this.followed = { ...identity };
+  }
+
+  get orderId(): string | undefined {
+    return this.followed.orderId;
+  }
+
+  get done(): boolean {
+    return this.state !== undefined && isTerminal(this.state);
+  }
 
   /** Orders the stream showed with this client order id before the request left (a reused id): never this order. */
   private readonly before = new Set<string>();
 
   /** Finds the order in a state of `orders$`. */
   fromStream(orders: OrdersState): void {
-    if (this.orderId !== undefined) {
-      const seen = orders.get(this.orderId);
-      if (seen !== undefined) this.offer(seen);
+    const { orderId, clientOrderId, symbol } = this.followed;
+    if (orderId !== undefined) {
+      const seen = orders.get(orderId);
+      if (seen !== undefined && this.adopts('stream', seen)) this.offer(seen);
       return;
     }
     for (const seen of orders.values()) {
-      if (seen.clientOrderId === this.clientOrderId && (this.symbol === undefined || seen.symbol === this.symbol) && !this.before.has(seen.orderId)) {
+      if (seen.clientOrderId === clientOrderId && (symbol === undefined || seen.symbol === symbol) && !this.before.has(seen.orderId)) {
         return this.offer(seen);
       }
     }
@@ -117,12 +152,29 @@ class FollowedOrder {
 
   /** Remembers the orders `orders` holds with this client order id: they are not the one about to be placed. */
   existing(orders: OrdersState): void {
-    for (const seen of orders.values()) if (seen.clientOrderId === this.clientOrderId) this.before.add(seen.orderId);
+    for (const seen of orders.values()) if (seen.clientOrderId === this.followed.clientOrderId) this.before.add(seen.orderId);
   }
 
-  offer(seen: OrderState): void {
+  /** A REST answer (placement, cancel, lookup): adopted, and folded into `orders$`, only if it is about this order. */
+  fromRest(source: 'placement' | 'cancel' | 'lookup', answer: RestOrder): boolean {
+    if (!this.adopts(source, answer) || this.before.has(answer.orderId)) return false;
+    this.deps.ledger.offer(answer);
+    const state = fromRest(answer, this.deps.scheduler.now());
+    if (state !== undefined) this.offer(state);
+    else this.followed.orderId ??= answer.orderId;
+    return true;
+  }
+
+  private adopts(source: 'placement' | 'cancel' | 'lookup' | 'stream', got: { orderId: string; clientOrderId?: string | undefined; symbol: string }): boolean {
+    const mismatch = identityMismatch(source, this.followed, got);
+    if (mismatch === undefined) return true;
+    this.deps.ledger.report(mismatch);
+    return false;
+  }
+
+  private offer(seen: OrderState): void {
     const next = advance(this.state, seen);
-    this.orderId ??= next.orderId;
+    this.followed.orderId ??= next.orderId;
     if (next === this.state) return;
     const before = this.state;
     this.state = next;
@@ -145,7 +197,12 @@ export function placeOrder(deps: OrderLoopDeps, request: NewOrderRequest, option
     if (broken !== undefined) return subscriber.error(broken);
     const sent = placement(request, rest.newClientOrderId ?? deps.fallbackClientOrderId);
     const clientOrderId = sent.newClientOrderId!;
-    const order = new FollowedOrder(subscriber, undefined, clientOrderId, sent.symbol, true);
+    const sentAt = scheduler.now();
+    // From then on a "no such order" proves the placement did not arrive (its recvWindow has passed).
+    const notPlacedAfter = sentAt + (rest.recvWindowMs ?? 5000) + NOT_PLACED_MARGIN_MS + (rest.serverTimeOffsetErrorMs?.() ?? 0);
+    const order = new FollowedOrder(subscriber, deps, { clientOrderId, symbol: sent.symbol, notPlacedAfter }, true);
+    // Followed from before the request leaves: a reconciliation while it is on its way looks it up too.
+    subscriber.add(deps.ledger.follow(order.followed));
     // The stream first: a report that overtakes the REST answer is not missed. The state it replays at once is from
     // before the placement: an order there with the same client order id (an id reused) is another order.
     let sending = false;
@@ -154,27 +211,37 @@ export function placeOrder(deps: OrderLoopDeps, request: NewOrderRequest, option
     );
     if (subscriber.closed) return undefined;
     sending = true;
-    const sentAt = scheduler.now();
+    /** `true` once the placement's answer is lost (or about another order): the order is looked up until found. */
+    let unknown: OrderOutcomeUnknownError | undefined;
+    let answered = false;
+    const watch = watcher(deps, options, order, {
+      wanted: (live) => unknown !== undefined || (!live && answered),
+      lookup: () => rest.getOrder(order.orderId !== undefined ? { orderId: order.orderId } : { clientOrderId }),
+      notFound: () => {
+        if (order.orderId !== undefined || unknown === undefined) return 'retry';
+        if (scheduler.now() < notPlacedAfter) return notPlacedAfter - scheduler.now();
+        subscriber.error(new OrderNotPlacedError(sent.symbol, clientOrderId));
+        return 'stop';
+      },
+      gaveUp: () => (unknown !== undefined && order.state === undefined ? (subscriber.error(unknown), true) : false),
+    });
+    subscriber.add(watch);
     subscriber.add(
       rest.newOrder(sent).subscribe({
         next: (answer) => {
-          const state = fromRest(answer, scheduler.now());
-          if (state !== undefined) order.offer(state);
+          answered = true;
+          if (!order.fromRest('placement', answer)) {
+            // An answer about another order says nothing of ours: its outcome is unknown, and found as such.
+            unknown = new OrderOutcomeUnknownError('POST', 'order', placementInDoubt(sent), new Error('the placement was answered with another order'));
+          }
+          watch.kick();
         },
         error: (error: unknown) => {
           if (!(error instanceof OrderOutcomeUnknownError)) return subscriber.error(error);
           // Resolved from the stream if a report comes; meanwhile looked up by client order id.
-          const notPlacedAfter = sentAt + (rest.recvWindowMs ?? 5000) + NOT_PLACED_MARGIN_MS + (rest.serverTimeOffsetErrorMs?.() ?? 0);
-          subscriber.add(
-            lookups(deps, options, () => order.state !== undefined, () => rest.getOrder({ clientOrderId }), {
-              found: (answer) => {
-                const state = fromRest(answer, scheduler.now());
-                if (state !== undefined) order.offer(state);
-              },
-              notFound: (attempt) => (scheduler.now() >= notPlacedAfter ? (subscriber.error(new OrderNotPlacedError(sent.symbol, clientOrderId)), 0) : Math.max(attempt, notPlacedAfter - scheduler.now())),
-              gaveUp: () => subscriber.error(error),
-            }),
-          );
+          unknown = error;
+          answered = true;
+          watch.kick();
         },
       }),
     );
@@ -186,34 +253,40 @@ export function placeOrder(deps: OrderLoopDeps, request: NewOrderRequest, option
  * Cancels the order `ref` names and resolves to its final state (see `UserStream.cancelOrder`). @internal
  */
 export function cancelOrder(deps: OrderLoopDeps, ref: OrderRef, options: PlaceOrderOptions = {}): Observable<OrderState> {
-  const { rest, scheduler } = deps;
+  const { rest } = deps;
   return new Observable<OrderState>((subscriber) => {
     if (ref.orderId === undefined && ref.clientOrderId === undefined) return subscriber.error(new ConfigError('ref', 'needs an orderId or a clientOrderId'));
-    const order = new FollowedOrder(subscriber, ref.orderId, ref.clientOrderId, undefined, false);
+    const order = new FollowedOrder(subscriber, deps, { orderId: ref.orderId, clientOrderId: ref.clientOrderId }, false);
     subscriber.add(deps.orders$.subscribe({ next: (orders) => order.fromStream(orders), error: (e: unknown) => subscriber.error(e) }));
     // Already final in the state: nothing to cancel.
     if (subscriber.closed) return undefined;
-    const offerRest = (answer: RestOrder): void => {
-      const state = fromRest(answer, scheduler.now());
-      if (state !== undefined) order.offer(state);
-    };
+    subscriber.add(deps.ledger.follow(order.followed));
+    /** The cancel's failure: unknown (looked up until final) or a refusal (looked up once to learn the state). */
+    let failed: unknown;
+    let answered = false;
+    const watch = watcher(deps, options, order, {
+      wanted: (live) => failed !== undefined || (!live && answered),
+      lookup: () => rest.getOrder(order.orderId !== undefined ? { orderId: order.orderId } : { clientOrderId: ref.clientOrderId! }),
+      found: () => {
+        // A definite refusal of an order still open: the cancel did not happen.
+        if (failed !== undefined && !(failed instanceof OrderOutcomeUnknownError) && order.state !== undefined && !order.done) subscriber.error(failed);
+      },
+      notFound: () => (subscriber.error(failed ?? new OrderNotPlacedError(undefined, ref.clientOrderId ?? ref.orderId!)), 'stop'),
+      gaveUp: () => (failed !== undefined ? (subscriber.error(failed), true) : false),
+    });
+    subscriber.add(watch);
     subscriber.add(
       rest.cancelOrder(ref).subscribe({
-        next: offerRest,
+        next: (answer) => {
+          answered = true;
+          if (!order.fromRest('cancel', answer)) failed = new OrderOutcomeUnknownError('DELETE', 'order', { action: 'cancel', ...ref }, new Error('the cancel was answered with another order'));
+          watch.kick();
+        },
         error: (error: unknown) => {
           // Refused (already filled or cancelled, locked, …) or unknown: what the service has decides.
-          const definite = !(error instanceof OrderOutcomeUnknownError);
-          subscriber.add(
-            lookups(deps, options, () => order.state !== undefined && (isTerminal(order.state) || definite), () => rest.getOrder(ref), {
-              found: (answer) => {
-                offerRest(answer);
-                // A definite refusal of an order still open: the cancel did not happen.
-                if (definite && order.state !== undefined && !isTerminal(order.state)) subscriber.error(error);
-              },
-              notFound: () => (subscriber.error(error), 0),
-              gaveUp: () => subscriber.error(error),
-            }),
-          );
+          failed = error;
+          answered = true;
+          watch.kick();
         },
       }),
     );
@@ -221,51 +294,69 @@ export function cancelOrder(deps: OrderLoopDeps, ref: OrderRef, options: PlaceOr
   });
 }
 
-interface LookupOutcomes {
-  readonly found: (answer: RestOrder) => void;
-  /** The order is unknown to the service: stop (0), or how long to wait before asking again. */
-  readonly notFound: (nextDelayMs: number) => number;
-  readonly gaveUp: () => void;
+interface WatchRules {
+  /** Whether the order should be looked up now, given whether the private stream is open. */
+  readonly wanted: (live: boolean) => boolean;
+  readonly lookup: () => Observable<RestOrder>;
+  /** After an answer adopted. */
+  readonly found?: () => void;
+  /** The service has no such order: look again (`'retry'`, or after this many ms) or `'stop'` (the caller ended). */
+  readonly notFound: () => 'retry' | 'stop' | number;
+  /** `maxLookups` lookups made in a row without an answer: `true` when the caller ended. */
+  readonly gaveUp: () => boolean;
 }
 
 /**
- * Asks `lookup` after a backed-off wait until `settled()` or a definite answer; at most `maxLookups` times
- * (failures of the lookup itself are retried, never the order request).
+ * Looks `order` up, backed off (`lookupDelayMs`, doubled, capped at 8 s), while `wanted` says so and the order is
+ * not final: when its answer is unknown, and while the private stream is not open. Answers are checked and adopted
+ * by the order (`fromRest`); a failed lookup is asked again (never the order request). `kick()` re-reads `wanted`.
  */
-function lookups(
-  deps: OrderLoopDeps,
-  options: PlaceOrderOptions,
-  settled: () => boolean,
-  lookup: () => Observable<RestOrder>,
-  outcomes: LookupOutcomes,
-): Subscription {
+function watcher(deps: OrderLoopDeps, options: PlaceOrderOptions, order: FollowedOrder, rules: WatchRules): Subscription & { kick(): void } {
   const { maxLookups = 8, lookupDelayMs = 500 } = options;
   const { scheduler } = deps;
-  const all = new Subscription();
+  const all = new Subscription() as Subscription & { kick(): void };
+  let live = false;
   let attempt = 0;
+  let misses = 0;
+  let pending: Subscription | undefined;
+  const want = (): boolean => !all.closed && !order.done && rules.wanted(live);
   const ask = (delayMs: number): void => {
-    all.add(
-      scheduler.schedule(() => {
-        if (settled()) return;
-        if (attempt++ >= maxLookups) return outcomes.gaveUp();
-        const nextDelayMs = Math.min(MAX_LOOKUP_DELAY_MS, lookupDelayMs * 2 ** attempt);
-        all.add(
-          lookup().subscribe({
-            next: (answer) => {
-              outcomes.found(answer);
-              if (!settled()) ask(nextDelayMs);
-            },
-            error: (error: unknown) => {
-              if (!noSuchOrder(error)) return ask(nextDelayMs);
-              const wait = outcomes.notFound(nextDelayMs);
-              if (wait > 0) ask(wait);
-            },
-          }),
-        );
-      }, delayMs),
-    );
+    pending = scheduler.schedule(() => {
+      pending = undefined;
+      if (!want()) return;
+      if (misses >= maxLookups && rules.gaveUp()) return;
+      const nextDelayMs = Math.min(MAX_LOOKUP_DELAY_MS, lookupDelayMs * 2 ** ++attempt);
+      all.add(
+        rules.lookup().subscribe({
+          next: (answer) => {
+            if (order.fromRest('lookup', answer)) {
+              misses = 0;
+              rules.found?.();
+            } else misses++;
+            if (want() && pending === undefined) ask(nextDelayMs);
+          },
+          error: (error: unknown) => {
+            misses++;
+            if (!noSuchOrder(error)) return ask(nextDelayMs);
+            const next = rules.notFound();
+            if (next !== 'stop') ask(next === 'retry' ? nextDelayMs : Math.max(next, nextDelayMs));
+          },
+        }),
+      );
+    }, delayMs);
+    all.add(pending);
   };
-  ask(lookupDelayMs);
+  all.kick = () => {
+    if (pending !== undefined || !want()) return;
+    attempt = 0;
+    ask(lookupDelayMs);
+  };
+  all.add(
+    deps.live$.pipe(distinctUntilChanged()).subscribe((open) => {
+      live = open;
+      all.kick();
+    }),
+  );
   return all;
 }
 

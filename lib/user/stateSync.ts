@@ -1,3 +1,5 @@
+import type { OrderIdentity } from '../errors';
+
 /**
  * Whether a state of `userStream` (`orders$`, `balances$`) is authoritative: carried by every state it emits
  * (non-enumerable properties of the map, so `toEqual(new Map([...]))` still holds).
@@ -26,12 +28,27 @@ export interface StateSync {
   readonly authoritative: boolean;
   /** Epoch of the connection the last completed snapshot was taken after; `undefined` before the first. */
   readonly syncedEpoch?: number | undefined;
+  /**
+   * `true` from a connection's open until every order that may have changed meanwhile is accounted for (the open
+   * orders, then a lookup of each other order that was not final or that `placeOrder` / `cancelOrder` follow) and
+   * the account is fetched; then `authoritative` turns `true`. `false` while the socket is down and once authoritative.
+   */
+  readonly reconciling?: boolean | undefined;
+  /**
+   * While `reconciling`: the orders whose state is not known yet (they may have filled or been cancelled while the
+   * stream was down), each as far as it is known. Empty otherwise.
+   */
+  readonly inDoubt?: readonly OrderIdentity[] | undefined;
 }
+
+const NO_DOUBT: readonly OrderIdentity[] = Object.freeze([]);
 
 /** Marks a fresh (never emitted) map with its sync state, as non-enumerable read-only properties. @internal */
 export function withSync<M extends object>(map: M, sync: StateSync): M & StateSync {
   return Object.defineProperties(map, {
     authoritative: { value: sync.authoritative },
     syncedEpoch: { value: sync.syncedEpoch },
+    reconciling: { value: sync.reconciling ?? false },
+    inDoubt: { value: sync.inDoubt ?? NO_DOUBT },
   }) as M & StateSync;
 }

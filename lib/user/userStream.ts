@@ -4,7 +4,7 @@
  * key sessions → decode → reorder by `E` → folds) shared by the public streams (`internal/userOutputs`).
  * @module
  */
-import { asyncScheduler, BehaviorSubject, defer, Observable, type SchedulerLike, startWith, throwError } from 'rxjs';
+import { asyncScheduler, BehaviorSubject, defer, map, Observable, type SchedulerLike, startWith, throwError } from 'rxjs';
 import type { ExecutionReport } from '../codecs/executionReport';
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { PrivateEvent } from '../codecs/privateEvents';
@@ -12,7 +12,7 @@ import type { TicketInfo } from '../codecs/ticketInfo';
 import { ConfigError } from '../errors';
 import { reorderBuffer, type ReorderByEventTimeConfig } from '../operators/reorderByEventTime';
 import type { ConnectionConfig } from '../socket/connection';
-import { cancelOrder, type OrderLoopDeps, placeOrder, type PlaceOrderOptions } from '../orders/orderLoop';
+import { cancelOrder, type OrderLedger, type OrderLoopDeps, placeOrder, type PlaceOrderOptions } from '../orders/orderLoop';
 import type { NewOrderRequest, OrderRef, RestCalls } from '../rest/callTypes';
 import { clientOrderIds } from '../rest/clientOrderId';
 import type { RestClient } from '../rest/types';
@@ -26,6 +26,7 @@ import type { OrdersState } from './ordersState';
 import { RecentKeys } from '../internal/recentKeys';
 import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
+import { FollowedOrders } from './internal/followedOrders';
 import { snapshotApi } from './internal/resync';
 import type { StateFolds } from './internal/stateFolds';
 import { userCore } from './internal/userCore';
@@ -329,6 +330,15 @@ export function userStream(config: UserStreamConfig): UserStream {
   );
   // The states of the run under way (late subscribers of orders$ / balances$ get them first).
   let states: StateFolds | undefined;
+  // The orders placeOrder / cancelOrder follow: reconciled after each open with the orders the state knew.
+  const followed = new FollowedOrders();
+  const serverNow = (): number => scheduler.now() + (serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!());
+  const ledger: OrderLedger = {
+    follow: (order) => followed.follow(order),
+    offer: (order) => states?.offer(order, serverNow()),
+    report: (error) => states?.report(error),
+  };
+  const live$ = connectionStatus.pipe(map((status) => status.type === 'open'));
   // The private path (see userCore), shared by every stream below: each output gets the values of its kind.
   const outputs: UserOutputs = new UserOutputs(
     userCore({
@@ -337,6 +347,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       rest,
       listenKeyOptions,
       snapshots: resync ? snapshotApi(rest) : undefined,
+      followed: () => followed.list(),
       connection: connectionOptions,
       suspectKeyAfterFailures,
       maxEventTimeSkewMs,
@@ -373,7 +384,7 @@ export function userStream(config: UserStreamConfig): UserStream {
   const orderLoop = (needs: readonly ('newOrder' | 'cancelOrder' | 'getOrder')[]): OrderLoopDeps | ConfigError => {
     const missing = needs.filter((call) => typeof rest?.[call] !== 'function');
     if (missing.length > 0) return new ConfigError('rest', `needs ${missing.join(' and ')} (a restClient has them)`);
-    return { rest: rest as OrderLoopDeps['rest'], orders$, scheduler, fallbackClientOrderId: clientOrderIds(scheduler) };
+    return { rest: rest as OrderLoopDeps['rest'], orders$, live$, ledger, scheduler, fallbackClientOrderId: clientOrderIds(scheduler) };
   };
   return {
     placeOrder: (request, options) => {

@@ -77,7 +77,7 @@ describe('userStream resync (simulator, real sockets)', () => {
     sim.injectTrade({ symbol: 'BTCUSDT', price: '1.5', quantity: '1' });
     await firstValueFrom(rest.cancelOrder({ orderId: cancelledLater }));
     const placedMeanwhile = await place('1.1');
-    await place('1000000'); // a taker, filled at once (its effect is in the balances)
+    const takerMeanwhile = await place('1000000'); // a taker, filled at once: found in the order history after the gap
     expect(orders!.get(filledLater)!.status).toBe('NEW'); // nothing of it reached the stream
 
     proxy.refuse(false);
@@ -85,12 +85,13 @@ describe('userStream resync (simulator, real sockets)', () => {
     const synced = orders!;
     expect(synced.authoritative).toBe(true);
     expect(balances!.authoritative).toBe(true);
-    const ids = [filledLater, cancelledLater, staysOpen, placedMeanwhile];
+    const ids = [filledLater, cancelledLater, staysOpen, placedMeanwhile, takerMeanwhile];
     const sim$ = await books(ids);
     const mine = state(synced, balances!);
     expect(mine.orders).toEqual(sim$.orders);
     expect(mine.orders.get(filledLater)).toMatch(/^FILLED /);
     expect(mine.orders.get(cancelledLater)).toMatch(/^CANCELED /);
+    expect(mine.orders.get(takerMeanwhile)).toMatch(/^FILLED /);
     expect(mine.open).toEqual(sim$.open);
     expect(mine.balances).toEqual(sim$.balances);
     // the REST calls never failed; the lost socket and the refused reconnections were reported

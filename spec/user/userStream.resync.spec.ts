@@ -28,12 +28,14 @@ const restOrder = (over: Partial<RestOrder> & Pick<RestOrder, 'orderId' | 'statu
   ...over,
 });
 
-/** `A1` (authoritative, synced after epoch 1) or `-1` (not, last synced after 1), then `id:status:z` per order. */
+/** `sync` of a state: `A1` (authoritative, synced after epoch 1), `R` (reconciling) or `-1` (neither, last synced after 1). */
+const sync = (s: StateSync): string => `${s.authoritative ? 'A' : s.reconciling ? 'R' : '-'}${s.syncedEpoch ?? ''}`;
+/** `sync`, then `id:status:z` per order. */
 const showOrders = (s: OrdersState & StateSync): string =>
-  [`${s.authoritative ? 'A' : '-'}${s.syncedEpoch ?? ''}`, ...[...s.values()].map((o) => `${o.orderId}:${o.status}:${o.filledQuantity}`)].join(' ');
+  [sync(s), ...[...s.values()].map((o) => `${o.orderId}:${o.status}:${o.filledQuantity}`)].join(' ');
 /** Same, then `asset=free/locked@time` per asset. */
 const showBalances = (s: BalancesState & StateSync): string =>
-  [`${s.authoritative ? 'A' : '-'}${s.syncedEpoch ?? ''}`, ...[...s.values()].map((b) => `${b.asset}=${b.free}/${b.locked}@${b.eventTime}`)].join(' ');
+  [sync(s), ...[...s.values()].map((b) => `${b.asset}=${b.free}/${b.locked}@${b.eventTime}`)].join(' ');
 
 interface Calls {
   openOrders: () => Observable<RestOrder[]>;
@@ -83,8 +85,8 @@ describe('userStream (state that heals itself)', () => {
         account: () => cold('---(a|)', { a: { balances: [{ asset: 'BTC', free: '1', locked: '0.5' }, { asset: 'USDT', free: '900', locked: '0' }] } }),
       });
       const { user } = setup({ rest });
-      // the socket opens at 1; both answers are in at 4: one authoritative state each (nothing before: empty)
-      expectObservable(user.orders$.pipe(map(showOrders)), '^ 20ms !').toBe('----a', { a: 'A1 7:PARTIALLY_FILLED:0.5' });
+      // the socket opens at 1: reconciling (nothing in doubt yet); the open orders at 3; both answers in at 4: authoritative
+      expectObservable(user.orders$.pipe(map(showOrders)), '^ 20ms !').toBe('-r-ba', { r: 'R', b: 'R 7:PARTIALLY_FILLED:0.5', a: 'A1 7:PARTIALLY_FILLED:0.5' });
       // the account's time: the service's clock when it was asked (1; the offset is 0)
       expectObservable(user.balances$.pipe(map(showBalances)), '^ 20ms !').toBe('----a', { a: 'A1 BTC=1/0.5@1 USDT=900/0@1' });
       flush();
@@ -103,7 +105,10 @@ describe('userStream (state that heals itself)', () => {
       ws.at(3, (s) => s.receive([report({ i: '7', X: 'NEW', z: '0', Z: '0', E: 90, U: 90 }), account(90, [['BTC', '2', '0']])]));
       // newer ones: the fill, BTC at E 110
       ws.at(20, (s) => s.receive([report({ i: '7', X: 'FILLED', z: '1', Z: '100', E: 110, U: 110 }), account(110, [['BTC', '0.5', '0']])]));
-      expectObservable(user.orders$.pipe(map(showOrders)), '^ 40ms !').toBe('-a------------------b', {
+      // at 1: reconciling, the open orders folded, the account: authoritative (the snapshots answer at once)
+      expectObservable(user.orders$.pipe(map(showOrders)), '^ 40ms !').toBe('-(rsa) 14ms b', {
+        r: 'R',
+        s: 'R 7:PARTIALLY_FILLED:0.5',
         a: 'A1 7:PARTIALLY_FILLED:0.5',
         b: 'A1 7:FILLED:1',
       });
@@ -127,7 +132,7 @@ describe('userStream (state that heals itself)', () => {
       // was taken if the service clock is on time, and the snapshot (taken at the service's 1) does not hold it
       ws.at(5, (s) => s.receive([account(20, [['BTC', '2', '0']])]));
       expectObservable(user.balances$.pipe(map(showBalances)), '^ 40ms !').toBe('-----a-----b', {
-        a: '- BTC=2/0@20',
+        a: 'R BTC=2/0@20', // (reconciling: the account not in yet)
         b: 'A1 BTC=2/0@20', // dated 26 (the estimate alone), the snapshot would have overwritten the newer push
       });
     });
@@ -143,22 +148,21 @@ describe('userStream (state that heals itself)', () => {
         account: () => of({ balances: [{ asset: 'BTC', free: `${opens}` as const, locked: '0' as const }] }),
       });
       const { ws, user } = setup({ rest });
-      ws.at(2, (s) => s.receive([report({ i: '7', X: 'NEW', E: 2, U: 2 })]));
+      ws.at(2, (s) => s.receive([report({ i: '7', c: 'c-7', X: 'NEW', E: 2, U: 2 })]));
       ws.at(10, (s) => s.closeFromServer({ code: 1006 }));
-      // 1: seeded (empty); 2: order 7 pushed (folded on arrival); 10: lost, not authoritative; reconnect 2 ms later, open at 13,
-      // order 7 asked at 13, answered at 15: authoritative after epoch 2
-      expectObservable(user.orders$.pipe(map(showOrders)), '^ 40ms !').toBe('-ab-------c----d', {
-        a: 'A1',
-        b: 'A1 7:NEW:0',
-        c: '-1 7:NEW:0',
-        d: 'A2 7:FILLED:1 8:NEW:0',
-      });
-      expectObservable(user.balances$.pipe(map(showBalances)), '^ 40ms !').toBe('-a--------b----c', {
+      // 1: seeded (empty); 2: order 7 pushed (folded on arrival); 10: lost, not authoritative; reconnect 2 ms later, open at 13:
+      // order 7 in doubt, the open orders (8) folded; order 7 asked at 13, answered at 15: authoritative after epoch 2
+      const orders: string[] = [];
+      const sub = user.orders$.pipe(map(showOrders)).subscribe((o) => orders.push(`${testScheduler.now()} ${o}`));
+      testScheduler.schedule(() => sub.unsubscribe(), 40);
+      expectObservable(user.balances$.pipe(map(showBalances)), '^ 40ms !').toBe('-a--------b--r-c', {
         a: 'A1 BTC=1/0@1',
         b: '-1 BTC=1/0@1',
+        r: 'R1 BTC=1/0@1',
         c: 'A2 BTC=2/0@13',
       });
       flush();
+      expect(orders).toEqual(['1 R', '1 A1', '2 A1 7:NEW:0', '10 -1 7:NEW:0', '13 R1 7:NEW:0', '13 R1 7:NEW:0 8:NEW:0', '15 R1 7:FILLED:1 8:NEW:0', '15 A2 7:FILLED:1 8:NEW:0']);
       expect(log).toEqual(['openOrders@1', 'account@1', 'openOrders@13', 'getOrder 7@13', 'account@13']);
     });
   });
@@ -179,7 +183,7 @@ describe('userStream (state that heals itself)', () => {
         b: 'RequestFailedError',
         c: 'RequestFailedError',
       });
-      expectObservable(user.orders$.pipe(map(showOrders)), '^ 2s !').toBe('1501ms a', { a: 'A1' }) // when both calls have answered;
+      expectObservable(user.orders$.pipe(map(showOrders)), '^ 2s !').toBe('-r 1499ms a', { r: 'R', a: 'A1' }); // reconciling from the open; authoritative when both calls have answered
       expectObservable(connectionOf(user).pipe(map((s) => s.type)), '^ 1999ms !').toBe('ab', { a: 'connecting', b: 'open' }); // never reconnecting
       flush();
       // backoff: random 0.5 × min(60 000, 1000 × 2^(n-1)) = 500, then 1000; the rate limit: 1000 at least

@@ -5,6 +5,7 @@
  */
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';
+import type { OrderIdentity } from '../../errors';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { BalancesState } from '../balancesState';
 import type { OrdersState } from '../ordersState';
@@ -38,6 +39,10 @@ export type UserItem =
  */
 export type SyncItem =
   | { readonly type: 'unsync' }
+  /** A connection opened: the orders that may have changed since the last snapshot are in doubt until looked up. */
+  | { readonly type: 'reconcile'; readonly epoch: number; readonly inDoubt: readonly OrderIdentity[] }
+  /** Orders fetched while reconciling (the open orders, one looked up), and the orders still in doubt after them. */
+  | { readonly type: 'restOrders'; readonly orders: readonly RestOrder[]; readonly inDoubt: readonly OrderIdentity[]; readonly receivedAtMs: number }
   | {
       readonly type: 'sync';
       readonly epoch: number;

@@ -1,20 +1,28 @@
 /**
- * Beside the private path (see `userCore`): the REST snapshots after each open, handed to the folds (step 4) as `sync` items.
+ * Beside the private path (see `userCore`): the reconciliation after each open, handed to the folds (step 4) as
+ * `reconcile`, `restOrders` and `sync` items.
  * @internal
  * @module
  */
-import { concatMap, defer, forkJoin, from, map, Observable, type OperatorFunction, retry, type SchedulerLike, type Subscription, timer, toArray } from 'rxjs';
+import { catchError, concat, concatMap, defer, EMPTY, from, ignoreElements, map, merge, Observable, of, type OperatorFunction, retry, type SchedulerLike, type Subscription, tap, throwError, timer } from 'rxjs';
 import type { RestBalance } from '../../codecs/rest/account';
 import type { RestOrder } from '../../codecs/rest/order';
+import { type OrderIdentity, RateLimitedError, RequestRejectedError } from '../../errors';
 import type { RestCalls } from '../../rest/callTypes';
 import { backoffDelayMs } from '../../operators/reconnect';
+import { identityMismatch } from '../../orders/orderIdentity';
+import { noSuchOrder } from '../../orders/noSuchOrder';
 import { statusRank } from '../orderState';
+import type { FollowedOrder } from './followedOrders';
 import type { LatestStates } from './stateFolds';
 import type { SyncItem, UserItem } from './items';
 import { rateLimitWaitMs } from './sharedListenKey';
 
-/** The REST calls the user stream's snapshots use (a `restClient` has them). @internal */
-export type SnapshotApi = Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'>;
+/** The REST calls the user stream's snapshots use (a `restClient` has them; the order history is optional). @internal */
+export type SnapshotApi = Pick<RestCalls, 'openOrders' | 'getOrder' | 'account'> & Partial<Pick<RestCalls, 'orderHistory'>>;
+
+/** How far before a gap began the order history is read: orders created then may have changed during it. */
+const HISTORY_MARGIN_MS = 60_000;
 
 /** `rest` when it has the snapshot calls, else `undefined` (a listen-key-only api: no snapshots). @internal */
 export function snapshotApi(rest: object | undefined): SnapshotApi | undefined {
@@ -32,6 +40,8 @@ export interface ResyncOptions {
   readonly api: SnapshotApi;
   /** The fold's latest orders: which orders were open before the snapshot. */
   readonly latest: Pick<LatestStates, 'orders'>;
+  /** The orders `placeOrder` / `cancelOrder` follow now: looked up too. */
+  readonly followed: () => readonly FollowedOrder[];
   /**
    * The earliest the service's clock can read now: `scheduler.now()` plus the REST client's offset, minus how far
    * off that can be. A balance snapshot dated later than it was taken would overwrite the pushes between.
@@ -46,58 +56,127 @@ export interface ResyncOptions {
 
 const FINISHED = statusRank('FILLED');
 
+/** The order in doubt `ref` names among `orders`, if any (by order id, else by client order id and symbol). */
+const names = (ref: OrderIdentity, order: RestOrder): boolean =>
+  ref.orderId !== undefined
+    ? order.orderId === ref.orderId
+    : ref.clientOrderId !== undefined && ref.clientOrderId !== '' && order.clientOrderId === ref.clientOrderId && (ref.symbol === undefined || ref.symbol === order.symbol);
+
 /**
- * The healing of the user stream's state: after every `open` status (the first and each after a gap) fetches
- * the open orders, then one by one (`getOrder`) the orders open in the state that are not among them, and
- * the account (its time: the account's `updateTime` when sent, else the service's clock when the call was
- * sent), and hands them to the fold as one `sync` item for that epoch. Any other status (the socket is
- * lost, reconnecting, closed) cancels a fetch under way and emits `unsync`. Every item of `source` is passed
- * on first, unchanged.
+ * The reconciliation of the user stream's state: after every `open` status (the first and each after a gap) the
+ * orders that may have changed meanwhile are put in doubt (`reconcile`: every order the state holds as not final,
+ * and every order `placeOrder` / `cancelOrder` follow), the open orders are fetched (`restOrders`), then each order
+ * still in doubt is looked up alone (`getOrder`, its answer checked to be about that order: another order's answer
+ * is an `OrderMismatchError` and the lookup is made again; after a gap, the order history since the gap began comes
+ * first, when the api has it), each answer handed on at once (`restOrders`, with the
+ * orders still in doubt), and last the account (its time: the account's `updateTime` when sent, else the service's
+ * clock when the call was sent); then `sync` for that epoch: the state is authoritative. Any other status (the
+ * socket is lost, reconnecting, closed) cancels the work under way and emits `unsync`. Every item of `source` is
+ * passed on first, unchanged.
  *
  * A failed call goes to the output as an `error` item and is retried alone, after
  * `random() * min(maxRetryDelayMs, retryDelayMs * 2^(n-1))` and never before a rate limit's `retryAfterMs`
- * (a bare 429 / 418: `maxRetryDelayMs`); nothing ends. @internal
+ * (a bare 429 / 418: `maxRetryDelayMs`); nothing ends. "No such order" for a placement in doubt, once its
+ * `recvWindow` has passed, settles it: it was not placed. For an order the service did know, it is retried so:
+ * the state does not call itself authoritative while an order it knew is unaccounted for. @internal
  */
 export function resync(options: ResyncOptions): OperatorFunction<UserItem, UserItem | SyncItem> {
-  const { api, latest, serverNow, scheduler, retryDelayMs, maxRetryDelayMs, random } = options;
+  const { api, latest, followed, serverNow, scheduler, retryDelayMs, maxRetryDelayMs, random } = options;
   return (source) =>
     new Observable<UserItem | SyncItem>((subscriber) => {
-      const retried = <A>(call: () => Observable<A>): Observable<A> =>
+      const retried = <A>(call: () => Observable<A>, optional = false): Observable<A> =>
         defer(call).pipe(
           retry({
             delay: (error: unknown, attempt: number) => {
               subscriber.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
+              // An optional call the service refuses outright (not a rate limit) is left out: lookups cover for it.
+              if (optional && error instanceof RequestRejectedError && !(error instanceof RateLimitedError)) throw error;
               const waitMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random));
               return timer(waitMs, scheduler);
             },
           }),
         );
-      const orders$ = retried(() => api.openOrders()).pipe(
-        concatMap((open) => {
-          const ids = new Set(open.map((o) => o.orderId));
-          const gone = [...(latest.orders?.values() ?? [])].filter((o) => statusRank(o.status) < FINISHED && !ids.has(o.orderId));
-          return from(gone).pipe(
-            concatMap((o) => retried(() => api.getOrder({ orderId: o.orderId }))),
-            toArray(),
-            map((left): readonly RestOrder[] => [...open, ...left]),
-          );
-        }),
-      );
-      const balances$ = retried(() => {
-        const sentAtMs = serverNow();
-        return api.account().pipe(map((a): readonly [readonly RestBalance[], number] => [a.balances, a.updateTime ?? sentAtMs]));
-      });
-      const snapshot = (epoch: number): Observable<SyncItem> =>
-        forkJoin([orders$, balances$]).pipe(
-          map(([orders, [balances, balancesTimeMs]]): SyncItem => ({
-            type: 'sync',
-            epoch,
-            orders,
-            balances,
-            balancesTimeMs,
-            receivedAtMs: serverNow(),
-          })),
+      /** What may have changed: the orders not final in the state, and the followed ones not final there. */
+      const inDoubtNow = (): OrderIdentity[] => {
+        const doubts: OrderIdentity[] = [];
+        const orders = latest.orders;
+        const open = new Set<string>();
+        for (const o of orders?.values() ?? []) {
+          if (statusRank(o.status) >= FINISHED) continue;
+          open.add(o.orderId);
+          doubts.push({ orderId: o.orderId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+        }
+        for (const f of followed()) {
+          const known = f.orderId !== undefined ? orders?.get(f.orderId) : [...(orders?.values() ?? [])].find((o) => f.clientOrderId !== undefined && o.clientOrderId === f.clientOrderId && (f.symbol === undefined || o.symbol === f.symbol));
+          if (known !== undefined && (statusRank(known.status) >= FINISHED || open.has(known.orderId))) continue;
+          doubts.push(f);
+        }
+        return doubts;
+      };
+      /** One order looked up until accounted for: its answer, or `undefined` when it proved not placed. */
+      const lookUp = (ref: OrderIdentity & { readonly notPlacedAfter?: number | undefined }): Observable<RestOrder | undefined> =>
+        retried(() =>
+          api.getOrder(ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId! }).pipe(
+            map((answer) => {
+              const mismatch = identityMismatch('snapshot', ref, answer);
+              if (mismatch !== undefined) throw mismatch;
+              return answer as RestOrder | undefined;
+            }),
+            catchError((error: unknown) => {
+              if (!noSuchOrder(error) || ref.orderId !== undefined || ref.notPlacedAfter === undefined) return throwError(() => error);
+              // A placement in doubt: "no such order" proves it was not placed once it can no longer arrive.
+              const waitMs = ref.notPlacedAfter - scheduler.now();
+              return waitMs <= 0 ? of(undefined) : timer(waitMs, scheduler).pipe(concatMap(() => lookUp(ref)));
+            }),
+          ),
         );
+      const history = typeof api.orderHistory === 'function' ? api.orderHistory.bind(api) : undefined;
+      /** The service's time a little before the last gap began (`undefined` before any gap). */
+      let gapFrom: number | undefined;
+      const reconcile = (epoch: number): Observable<SyncItem> =>
+        defer(() => {
+          let doubts = inDoubtNow();
+          const settle = (orders: readonly RestOrder[], also?: OrderIdentity): SyncItem => {
+            doubts = doubts.filter((ref) => ref !== also && !orders.some((order) => names(ref, order)));
+            return { type: 'restOrders', orders, inDoubt: doubts, receivedAtMs: serverNow() };
+          };
+          // An order a report of the reconnected stream made final meanwhile needs no lookup.
+          const settledByStream = (ref: OrderIdentity): boolean => {
+            const now = ref.orderId === undefined ? undefined : latest.orders?.get(ref.orderId);
+            return now !== undefined && statusRank(now.status) >= FINISHED;
+          };
+          const balances$ = retried(() => {
+            const sentAtMs = serverNow();
+            return api.account().pipe(map((a): readonly [readonly RestBalance[], number] => [a.balances, a.updateTime ?? sentAtMs]));
+          });
+          // The account is fetched beside the orders; `sync` comes once both are done.
+          let account: readonly [readonly RestBalance[], number] | undefined;
+          const orders$ = concat(
+            of<SyncItem>({ type: 'reconcile', epoch, inDoubt: doubts }),
+            retried(() => api.openOrders()).pipe(map((open) => settle(open))),
+            // After a gap: the orders created since it began, as far as the history tells (the ones it misses are looked up).
+            history === undefined || gapFrom === undefined
+              ? EMPTY
+              : retried(() => history({ startTime: gapFrom!, limit: 1000 }), true).pipe(
+                  map((orders) => settle(orders)),
+                  catchError(() => EMPTY),
+                ),
+            defer(() => from(doubts)).pipe(
+              concatMap((ref) =>
+                settledByStream(ref)
+                  ? of(settle([], ref))
+                  : lookUp(ref).pipe(map((answer) => settle(answer === undefined ? [] : [answer], ref))),
+              ),
+            ),
+          );
+          return concat(
+            merge(orders$, balances$.pipe(tap((fetched) => (account = fetched)), ignoreElements())),
+            defer(() => {
+              const [balances, balancesTimeMs] = account!;
+              return of<SyncItem>({ type: 'sync', epoch, orders: [], balances, balancesTimeMs, receivedAtMs: serverNow() });
+            }),
+          );
+        });
 
       let fetching: Subscription | undefined;
       let openEpoch: number | undefined;
@@ -108,13 +187,14 @@ export function resync(options: ResyncOptions): OperatorFunction<UserItem, UserI
       const subscription = source.subscribe({
         next: (item) => {
           subscriber.next(item);
+          if (item.type === 'gap') gapFrom = Math.max(0, Math.floor(serverNow() - (scheduler.now() - item.gap.downSince) - HISTORY_MARGIN_MS));
           if (item.type !== 'status') return;
           const { status } = item;
           if (status.type === 'open' && status.epoch === openEpoch) return; // the same connection, told again
           stop();
-          subscriber.next({ type: 'unsync' }); // nothing when the state is not authoritative
+          subscriber.next({ type: 'unsync' }); // nothing when the state is neither authoritative nor reconciling
           openEpoch = status.type === 'open' ? status.epoch : undefined;
-          if (status.type === 'open') fetching = snapshot(status.epoch).subscribe((sync) => subscriber.next(sync));
+          if (status.type === 'open') fetching = reconcile(status.epoch).subscribe((sync) => subscriber.next(sync));
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),

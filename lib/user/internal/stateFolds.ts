@@ -7,6 +7,7 @@
  */
 import type { PrivateEvent } from '../../codecs/privateEvents';
 import type { ExecutionReport } from '../../codecs/executionReport';
+import type { RestOrder } from '../../codecs/rest/order';
 import type { PersistentMap } from '../../internal/persistentMap';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../balanceState';
 import type { BalancesState } from '../balancesState';
@@ -89,25 +90,71 @@ export class StateFolds implements LatestStates {
   }
 
   /**
-   * A snapshot merged (`sync`: the REST orders as the execution reports they stand for, the balances by
-   * `applyBalanceSnapshot`; the state becomes authoritative) or the socket lost (`unsync`: it is not any more).
+   * The reconciliation's items: `reconcile` (a connection opened: the orders in doubt listed, the state
+   * `reconciling`), `restOrders` (orders fetched while reconciling, folded as the execution reports they stand for,
+   * the doubts that remain), `sync` (the last orders and the balances by `applyBalanceSnapshot`; the state becomes
+   * authoritative) or `unsync` (the socket lost: it is neither authoritative nor reconciling any more).
    */
   merge(item: SyncItem): void {
-    if (item.type === 'unsync') {
-      if (!this.sync.authoritative) return;
-      this.sync = { authoritative: false, syncedEpoch: this.sync.syncedEpoch };
-      if (this.orders !== undefined) this.emitOrders();
-      if (this.balancesMarked !== undefined) this.emitBalances(new Map(this.balanceMap));
-      return;
+    switch (item.type) {
+      case 'unsync':
+        if (!this.sync.authoritative && !this.sync.reconciling) return;
+        this.sync = { authoritative: false, syncedEpoch: this.sync.syncedEpoch };
+        break;
+      case 'reconcile':
+        this.sync = { authoritative: false, syncedEpoch: this.sync.syncedEpoch, reconciling: true, inDoubt: item.inDoubt };
+        break;
+      case 'restOrders': {
+        const fewer = item.inDoubt.length !== (this.sync.inDoubt?.length ?? 0);
+        this.sync = { authoritative: false, syncedEpoch: this.sync.syncedEpoch, reconciling: true, inDoubt: item.inDoubt };
+        // Nothing new (no order changed, the same doubts): no state to emit.
+        if (!this.foldRest(item.orders, item.receivedAtMs) && !fewer) return;
+        this.emitOrders();
+        return;
+      }
+      case 'sync':
+        this.sync = { authoritative: true, syncedEpoch: item.epoch };
+        this.foldRest(item.orders, item.receivedAtMs);
+        this.emitOrders();
+        this.emitBalances(applyBalanceSnapshot(this.balanceMap, item.balances, item.balancesTimeMs));
+        return;
+      default: {
+        const never: never = item;
+        return never;
+      }
     }
-    this.sync = { authoritative: true, syncedEpoch: item.epoch };
+    if (this.orders !== undefined || item.type !== 'unsync') this.emitOrders();
+    if (this.balancesMarked !== undefined) this.emitBalances(new Map(this.balanceMap));
+  }
+
+  /**
+   * An order as a REST answer gave it (`placeOrder`'s placement, a cancel, a lookup), folded by the same
+   * forward-only rules as the pushes, so `orders$` never disagrees with what those calls said. `now` is the
+   * service's clock, the time of an answer without one.
+   */
+  offer(order: RestOrder, now: number): void {
+    const report = restOrderReport(order, now);
+    if (report === undefined) return;
     this.foldQueued();
-    for (const order of item.orders) {
-      const report = restOrderReport(order, item.receivedAtMs);
-      if (report !== undefined) this.fold.apply(report);
+    if (this.fold.apply(report) === undefined) return;
+    if (this.watched()) this.emitOrders();
+    else this.dirty = true;
+  }
+
+  /** An error of the order loop (e.g. an answer about another order), to `errors$`. */
+  report(error: Error): void {
+    this.emit({ type: 'error', error });
+  }
+
+  /** Folds REST orders; whether any changed the state. */
+  private foldRest(orders: readonly RestOrder[], receivedAtMs: number): boolean {
+    this.foldQueued();
+    let changed = this.dirty;
+    for (const order of orders) {
+      const report = restOrderReport(order, receivedAtMs);
+      if (report !== undefined && this.fold.apply(report) !== undefined) changed = true;
     }
-    this.emitOrders();
-    this.emitBalances(applyBalanceSnapshot(this.balanceMap, item.balances, item.balancesTimeMs));
+    return changed;
   }
 
   private foldQueued(): void {

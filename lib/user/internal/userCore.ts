@@ -36,6 +36,7 @@ import type { WebSocketCtor } from '../../socket/webSocketLike';
 import type { ListenKeyApi, ListenKeyConfig } from '../listenKey';
 import type { UserCounters } from '../userStatus';
 import type { SessionItem, UserItem } from './items';
+import type { FollowedOrder } from './followedOrders';
 import { type FrameClock, keySession } from './keySession';
 import { resync, type SnapshotApi } from './resync';
 import { scrubItem } from './scrubItem';
@@ -60,6 +61,8 @@ export interface UserCoreSettings {
   readonly listenKeyOptions: Omit<ListenKeyConfig, 'scheduler' | 'recreate$'>;
   /** The REST snapshot calls when `resync` is on. */
   readonly snapshots: SnapshotApi | undefined;
+  /** The orders `placeOrder` / `cancelOrder` follow: reconciled after each open with the orders the state knew. */
+  readonly followed: () => readonly FollowedOrder[];
   readonly connection: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'>;
   readonly suspectKeyAfterFailures: number;
   readonly maxEventTimeSkewMs: number;
@@ -171,6 +174,7 @@ export function userCore(s: UserCoreSettings): UserCore {
               resync({
                 api: s.snapshots,
                 latest: folds,
+                followed: s.followed,
                 serverNow: () => scheduler.now() + (serverOffsetMs === undefined ? 0 : serverOffsetMs()) - offsetError(),
                 scheduler,
                 retryDelayMs: s.listenKeyOptions.retryDelayMs ?? 1000,
@@ -197,7 +201,7 @@ export function userCore(s: UserCoreSettings): UserCore {
     run.add(
       items$.subscribe({
         next: (item) => {
-          if (item.type === 'sync' || item.type === 'unsync') return folds.merge(item);
+          if (item.type === 'sync' || item.type === 'unsync' || item.type === 'reconcile' || item.type === 'restOrders') return folds.merge(item);
           const scrubbed = scrub(item);
           if (scrubbed.type === 'status') lastStatus = scrubbed.status;
           sink.item(scrubbed);

@@ -29,6 +29,7 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
     rest: undefined,
     listenKeyOptions: {},
     snapshots: undefined,
+    followed: () => [],
     connection: {},
     suspectKeyAfterFailures: 3,
     maxEventTimeSkewMs: 100,
