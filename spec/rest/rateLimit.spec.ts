@@ -30,6 +30,21 @@ describe('rateGate', () => {
     });
   });
 
+  it('counts a call of weight n as n starts (HashKey request weights), a weight above the limit as the limit', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const gate = rateGate({ requestsPerSecond: 5 }, testScheduler);
+      // weight 5 fills the second; the next call of weight 1 waits a second; weight 9 counts as 5 and waits for all.
+      const calls = merge(gate(cold('(h|)'), false, 5), gate(cold('(a|)'), false), gate(cold('(b|)'), false, 9));
+      expectObservable(calls).toBe('h 999ms a 999ms (b|)');
+    });
+  });
+
+  it('a batch placement counts against ordersPerSecond', () => {
+    expect(isOrderPlacement({ method: 'POST', path: '/api/v1.1/spot/batchOrders' })).toBe(true);
+    expect(isOrderPlacement({ method: 'POST', path: '/api/v1.1/spot/order' })).toBe(true);
+    expect(isOrderPlacement({ method: 'DELETE', path: '/api/v1/spot/cancelOrderByIds' })).toBe(false);
+  });
+
   it('limits order placements by ordersPerSecond, other calls by requestsPerSecond only', () => {
     testScheduler.run(({ cold, expectObservable }) => {
       const gate = rateGate({ requestsPerSecond: 10, ordersPerSecond: 1 }, testScheduler);
