@@ -24,6 +24,7 @@ export {
   EventTimeOutOfRangeError,
   OrderRuleError,
   OrderOutcomeUnknownError,
+  BatchOutcomeUnknownError,
   OrderNotPlacedError,
   OrderMismatchError,
 } from './errors';
@@ -96,7 +97,13 @@ export type {
   OrderType,
   TimeInForce,
   DecimalText,
+  BatchPlacementResult,
+  CancelByIdsResult,
 } from './rest/index';
+
+// Venue presets: HashKey's deployments (addresses, key header, recvWindow cap, rate limits, site)
+export { hashkey } from './venue/index';
+export type { VenuePreset } from './venue/index';
 
 // Connection core
 export { connection, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './socket/index';

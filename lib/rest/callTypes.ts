@@ -60,8 +60,11 @@ export type NewOrderRequest =
       readonly timeInForce?: TimeInForce | undefined;
       /** Your own id for the order (echoed as `clientOrderId`). */
       readonly newClientOrderId?: string | undefined;
-      /** Self-trade prevention: `'EXPIRE_TAKER'` (the venue's default) or `'EXPIRE_MAKER'`. */
-      readonly stpMode?: StpMode | undefined;
+      /**
+       * Self-trade prevention (HashKey's `stpMode`): `'EXPIRE_TAKER'` (the venue's default) expires the incoming
+       * order, `'EXPIRE_MAKER'` the resting one.
+       */
+      readonly stpMode?: 'EXPIRE_TAKER' | 'EXPIRE_MAKER' | undefined;
     }
   | {
       readonly symbol: string;
@@ -73,21 +76,8 @@ export type NewOrderRequest =
       readonly amount?: DecimalText | undefined;
       readonly timeInForce?: TimeInForce | undefined;
       readonly newClientOrderId?: string | undefined;
-      readonly stpMode?: StpMode | undefined;
+      readonly stpMode?: 'EXPIRE_TAKER' | 'EXPIRE_MAKER' | undefined;
     };
-
-/**
- * Self-trade prevention of a new order (HashKey's `stpMode`): `EXPIRE_TAKER` (the venue's default) expires the
- * incoming order, `EXPIRE_MAKER` the resting one.
- *
- * @example
- * ```ts
- * import type { StpMode } from 'ex-streams';
- *
- * const stpMode: StpMode = 'EXPIRE_MAKER';
- * ```
- */
-export type StpMode = 'EXPIRE_TAKER' | 'EXPIRE_MAKER';
 
 /**
  * What a batch placement says of one order, in the order sent: `placed` (with the order as answered),

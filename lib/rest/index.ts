@@ -4,4 +4,4 @@
  */
 export { restClient } from './restClient';
 export type { RestClient, RestClientConfig, RestRequest, RestRateLimit, SecurityType, HttpMethod } from './types';
-export type { RestCalls, NewOrderRequest, OrderRef, OrderType, TimeInForce, DecimalText } from './callTypes';
+export type { RestCalls, NewOrderRequest, OrderRef, OrderType, TimeInForce, DecimalText, BatchPlacementResult, CancelByIdsResult } from './callTypes';
