@@ -224,7 +224,8 @@ export interface SentPrivateRecord {
   readonly seq: number;
   /** 0 for the first push, 1 for the duplicate. */
   readonly copy: number;
-  readonly kind: 'executionReport' | 'ticketInfo' | 'outboundAccountInfo';
+  /** The event's kind (`other`: one pushed by `pushPrivateEvent`). */
+  readonly kind: 'executionReport' | 'ticketInfo' | 'outboundAccountInfo' | 'other';
   /** Event time written in the event. */
   readonly E: number;
   /** Clock time of the push. */

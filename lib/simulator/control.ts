@@ -3,6 +3,8 @@ import type { SimContext } from './context';
 import { parseDecimal } from './decimal';
 import type { ListenKeys } from './listenKeys';
 import type { Matching } from './matching';
+import type { PrivateStreams } from './privateStream';
+import { privateEventOnDemand } from './privateEventOnDemand';
 import type { TwoFactor } from './twoFactor';
 import type { SimulatorControl } from './simulatorControl';
 
@@ -16,6 +18,8 @@ export interface ControlDeps {
   readonly step: () => void;
   /** Seed of the simulator (the chaos schedule's default seed derives from it). */
   readonly chaosSeed: number;
+  /** The private streams (`pushPrivateEvent`; without them it throws). */
+  readonly privateStreams?: PrivateStreams | undefined;
 }
 
 /**
@@ -51,6 +55,10 @@ export function createControl(d: ControlDeps): SimulatorControl {
         for (const p of cut) p.ws.terminate();
       });
       return cut.length;
+    },
+    pushPrivateEvent: (event, options) => {
+      if (d.privateStreams === undefined) throw new Error('pushPrivateEvent: this control has no private streams');
+      d.privateStreams.push(privateEventOnDemand(event, ctx.serverTime()), options?.withNext === true);
     },
     sendRaw: ({ stream, data }) => {
       counts.rawFrame += 1;

@@ -75,6 +75,15 @@ export function controlHandler(control: SimulatorControl): (name: string, bodyTe
         control.sendRaw({ stream: stream(b['stream']), data });
         return {};
       }
+      case 'pushPrivateEvent': {
+        // `event`: the element (an object) or its exact JSON text; `withNext`: goes out with the next operation's events.
+        const event = b['event'];
+        if (typeof event !== 'string' && (typeof event !== 'object' || event === null || Array.isArray(event))) {
+          throw new Error('event (an object, or the JSON text of one) is required');
+        }
+        control.pushPrivateEvent(event as Record<string, unknown> | string, { withNext: b['withNext'] === true });
+        return {};
+      }
       case 'privateChaos':
         control.privateChaos({
           duplicateProbability: optNum(b['duplicateProbability'], 'duplicateProbability'),

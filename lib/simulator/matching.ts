@@ -21,6 +21,10 @@ export interface MatchingDeps {
   readonly ticketIds: IdSource;
   readonly matchIds: IdSource;
   readonly accountId: string;
+  /** Report `PENDING_NEW` before the `NEW` of an accepted placement, as HashKey does (default false). */
+  readonly pendingNew?: boolean | undefined;
+  /** Report `PENDING_CANCEL` before the `CANCELED` / `PARTIALLY_CANCELED` of a cancel request, as HashKey does (default false). */
+  readonly pendingCancel?: boolean | undefined;
 }
 
 const fail = (rejection: HttpRejection): OrderResult => ({ ok: false, rejection });
@@ -42,7 +46,9 @@ const lockFor = (n: NewOrder, fills: readonly Fill[]): bigint => {
  * fills at the book's prices, best level first), GTC orders that rest and fill when market trades reach their
  * price (maker fills at the order price), IOC / FOK / MARKET orders whose unfilled rest is cancelled at once,
  * cancels; every change goes out as private events and moves balances (lock on NEW, settle on fills, unlock
- * what is left when the order closes). On a recorded market (paper fills) the same paths run: orders take from the
+ * what is left when the order closes). As HashKey does, an accepted placement is reported `PENDING_NEW` then `NEW`,
+ * and a cancel request `PENDING_CANCEL` then `CANCELED` / `PARTIALLY_CANCELED` (each can be turned off: the
+ * `pendingNew` / `pendingCancel` options); an order that closes by itself (IOC, FOK, MARKET) has no `PENDING_CANCEL`. On a recorded market (paper fills) the same paths run: orders take from the
  * recorded book without consuming it and without making public trades, and recorded trades fill resting orders.
  * @internal
  */
@@ -100,7 +106,11 @@ export class Matching {
     order.locked = toLock;
     this.orders.set(id.toString(), order);
     this.clientIds.add(order);
-    const events = [executionReport(order, t), this.balances(t, [lockAsset])];
+    const events = [
+      ...(this.deps.pendingNew ? [executionReport(order, t, { status: 'PENDING_NEW' })] : []),
+      executionReport(order, t),
+      this.balances(t, [lockAsset]),
+    ];
     const taken = fills.length === 0 ? [] : market.take(n.side, limit, sum(fills, (f) => f.qty));
     taken.forEach((f, i) => {
       if (!market.recorded) market.recordTrade(f.price, f.qty, n.side === 'SELL', t); // a paper fill is no public trade
@@ -117,7 +127,9 @@ export class Matching {
     if (!found.ok) return found;
     const order = found.order;
     if (!isOpen(order)) return fail(order.status === 'FILLED' ? rejections.orderFilled : rejections.orderCanceled);
-    this.deps.publish(this.close(order, this.deps.now(), 'USER_CANCEL'));
+    const t = this.deps.now();
+    const pending = this.deps.pendingCancel ? [executionReport(order, t, { status: 'PENDING_CANCEL' })] : [];
+    this.deps.publish([...pending, ...this.close(order, t, 'USER_CANCEL')]);
     return { ok: true, body: orderResponse(order, this.deps.accountId) };
   }
 

@@ -6,6 +6,9 @@ import type { PrivateEventOut } from './privateStream';
 /** Order status values of the specification. @internal */
 export type OrderStatus = 'NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'PARTIALLY_CANCELED' | 'CANCELED' | 'REJECTED';
 
+/** The passing statuses HashKey reports before a state: a placement not yet on the book, a cancel not yet done. @internal */
+export type PendingStatus = 'PENDING_NEW' | 'PENDING_CANCEL';
+
 /** Order types the simulator accepts. @internal */
 export type OrderType = 'LIMIT' | 'MARKET' | 'LIMIT_MAKER';
 
@@ -50,6 +53,8 @@ export interface ExecDetail {
   readonly lastPrice?: bigint;
   readonly executionId?: string;
   readonly reason?: string;
+  /** The status the report says instead of the order's own (a passing one: the order's state does not change). */
+  readonly status?: PendingStatus;
 }
 
 /** executionReport event (order id `i` as a raw 64-bit number literal). @internal */
@@ -65,7 +70,7 @@ export function executionReport(o: Order, E: number, d: ExecDetail = {}): Privat
     q: formatDecimal(o.qty),
     p: formatDecimal(o.price),
     reqAmt: formatDecimal(o.reqAmount),
-    X: o.status,
+    X: d.status ?? o.status,
     d: d.executionId ?? '',
     i: new RawNumber(o.id.toString()),
     l: formatDecimal(d.lastQty ?? 0n),
@@ -76,14 +81,14 @@ export function executionReport(o: Order, E: number, d: ExecDetail = {}): Privat
     n: '0',
     N: null,
     u: true,
-    w: isOpen(o),
+    w: d.status !== 'PENDING_NEW' && isOpen(o),
     m: false,
     O: o.createdAt,
     U: o.updatedAt,
     Z: formatDecimal(o.cumQuote),
     x: d.reason ?? 'NONE',
   });
-  return { kind: 'executionReport', E, id: o.id.toString(), status: o.status, json };
+  return { kind: 'executionReport', E, id: o.id.toString(), status: d.status ?? o.status, json };
 }
 
 /** ticketInfo event (all ids and times as text, as in the specification's field table). @internal */

@@ -134,8 +134,19 @@ export class PrivateStreams {
     for (const s of this.sessions) if (s.key === key) s.peer.close(close.code, close.reason);
   }
 
-  /** Pushes the events of one operation. */
-  publish(events: readonly PrivateEventOut[]): void {
+  /** Events pushed on demand to go out with the next operation's (`pushPrivateEvent` with `withNext`). */
+  private held: PrivateEventOut[] = [];
+
+  /** An event on demand (`pushPrivateEvent`): pushed now, or held to go first in the next operation's push. */
+  push(event: PrivateEventOut, withNext: boolean): void {
+    if (withNext) this.held.push(event);
+    else this.publish([event]);
+  }
+
+  /** Pushes the events of one operation (after those held for it). */
+  publish(operation: readonly PrivateEventOut[]): void {
+    const events = this.held.length === 0 ? operation : [...this.held, ...operation];
+    this.held = [];
     if (events.length === 0) return;
     const { faults, timers } = this.ctx;
     const numbered = events.map((e) => ({ event: e, seq: ++this.seq }));

@@ -14,7 +14,7 @@ export class Recorder {
   readonly pings: ObservedPing[] = [];
   readonly pongs: ObservedPong[] = [];
   private readonly privateEvents: SentPrivateEvent[] = [];
-  private readonly byKind: Record<PrivateEventKind, number> = { executionReport: 0, ticketInfo: 0, outboundAccountInfo: 0 };
+  private readonly byKind: Record<PrivateEventKind, number> = { executionReport: 0, ticketInfo: 0, outboundAccountInfo: 0, other: 0 };
   private readonly tradeIds = new Map<string, { count: number; ids: string[]; at: number[]; seen: Set<string> }>();
   private publicMessages = 0;
   private readonly privateLog: SentPrivateRecord[] = [];

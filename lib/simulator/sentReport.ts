@@ -11,7 +11,7 @@ import type { FaultCounts, SentPrivateRecord } from './chaosTypes';
  * const executionReports = sim.sent().privateByKind[kind];
  * ```
  */
-export type PrivateEventKind = 'executionReport' | 'ticketInfo' | 'outboundAccountInfo';
+export type PrivateEventKind = 'executionReport' | 'ticketInfo' | 'outboundAccountInfo' | 'other';
 
 /**
  * A private event the simulator pushed, in `sent().privateEvents` (once per push, whatever the number of
@@ -28,7 +28,7 @@ export type PrivateEventKind = 'executionReport' | 'ticketInfo' | 'outboundAccou
 export interface SentPrivateEvent {
   readonly kind: PrivateEventKind;
   readonly E: number;
-  /** Order id (executionReport), ticket id (ticketInfo), '' (outboundAccountInfo). */
+  /** Order id (executionReport), ticket id (ticketInfo), '' (outboundAccountInfo), the event's `e` (other: `pushPrivateEvent`). */
   readonly id: string;
   /** Order status for executionReport. */
   readonly status?: string;

@@ -37,6 +37,14 @@ export interface SimulatorControl {
    * opened meanwhile are not affected. Returns the number of sockets it cut.
    */
   halfOpen(options: { readonly stream: StreamSelector; readonly durationMs: number }): number;
+  /**
+   * Pushes one private event the venue sends beyond the SPEC (a custody, fiat or contract account update, a
+   * `contractExecutionReport`, a position update, an element whose `e` is `""`, …) to the account's private
+   * streams, like any private event (recorded in `sent()` as kind `other`, subject to duplication and reordering).
+   * `event`: the element as an object, or its exact JSON object text; an `E` it lacks is not added. `withNext`:
+   * held and pushed first with the next operation's events (in their frame with `batchPrivateEvents`), else now.
+   */
+  pushPrivateEvent(event: Readonly<Record<string, unknown>> | string, options?: { readonly withNext?: boolean | undefined }): void;
   /** Sends a raw frame (text for a string, binary for bytes) to every socket of the stream. */
   sendRaw(options: { readonly stream: StreamSelector; readonly data: string | Uint8Array }): void;
   /** Duplicates and reorders private events (seeded). */

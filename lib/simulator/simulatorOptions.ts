@@ -116,6 +116,16 @@ export interface SimulatorOptions {
   readonly privateIdleTimeoutMs?: number | undefined;
   /** Put all events of one operation in one private frame (array), default false (one event per frame). */
   readonly batchPrivateEvents?: boolean | undefined;
+  /**
+   * Report an accepted placement `PENDING_NEW` before its `NEW`, as HashKey does. Default false (the SPEC's `NEW`
+   * first), so that tests which count reports stay as they are: turn it on to test against the venue's sequence.
+   */
+  readonly pendingNew?: boolean | undefined;
+  /**
+   * Report a cancel request `PENDING_CANCEL` before its `CANCELED` / `PARTIALLY_CANCELED`, as HashKey does (an order
+   * that closes by itself, IOC / FOK / MARKET, has none). Default false, as `pendingNew`.
+   */
+  readonly pendingCancel?: boolean | undefined;
   /** Rate limit of the HTTP API (429 with `Retry-After`, 418 when a client keeps going), default none. */
   readonly rateLimit?: RateLimitOptions | undefined;
   /** Server time offset from the clock at start (ms), default 0; `skewClock(ms)` changes it later. */

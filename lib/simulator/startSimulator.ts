@@ -66,6 +66,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     privatePingIntervalMs = 30_000,
     privateIdleTimeoutMs = 3_600_000,
     batchPrivateEvents = false,
+    pendingNew = false,
+    pendingCancel = false,
     recordTraffic = false,
     sentTradeIds = Infinity,
     rateLimit,
@@ -136,6 +138,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ticketIds: idSource(1_950_000_000_000_000_001n),
     matchIds: idSource(1_800_000_000_000_000_001n),
     accountId: ACCOUNT_ID,
+    pendingNew,
+    pendingCancel,
   });
   const step = (): void => {
     for (const m of markets.values()) matching.onTrades(m, m.step(serverTime()));
@@ -155,7 +159,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     markets,
     ...(rateLimit !== undefined ? { rateLimiter: new RateLimiter(rateLimit, () => clock.now()) } : {}),
   });
-  const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step, chaosSeed: mixSeed(seed, 'chaos') });
+  const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step, chaosSeed: mixSeed(seed, 'chaos'), privateStreams: streams });
   const { traffic } = ctx.recorder;
   const controlApi = controlHandler(control);
 

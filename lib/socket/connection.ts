@@ -258,10 +258,10 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
 
   // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
   let sinks: readonly FrameSink[] = [];
-  const deliver: FrameSink = (message, now, exact) => {
+  const deliver: FrameSink = (message, now, exact, text) => {
     const current = sinks;
-    if (current.length === 1) current[0]!(message, now, exact);
-    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact);
+    if (current.length === 1) current[0]!(message, now, exact, text);
+    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact, text);
   };
 
   const session$ = defer(() => {

@@ -10,7 +10,7 @@ const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const T0 = 1_700_000_000_000;
 const TICK = unit(2);
 
-function setup() {
+function setup(pending: { readonly pendingNew?: boolean; readonly pendingCancel?: boolean } = {}) {
   const markets = new Map([['BTCUSDT', new SymbolMarket(symbolInfo('BTCUSDT') as SymbolInfo, 1, idSource(1n), T0)]]);
   const market = markets.get('BTCUSDT') as SymbolMarket;
   const account = new Account({ USDT: '100000', BTC: '10' });
@@ -25,6 +25,7 @@ function setup() {
     ticketIds: idSource(500n),
     matchIds: idSource(900n),
     accountId: 'acc',
+    ...pending,
   });
   const json = (batch: number): Array<Record<string, unknown>> => (published[batch] ?? []).map((e) => JSON.parse(e.json) as Record<string, unknown>);
   const advance = (ms: number): void => {
@@ -249,5 +250,37 @@ describe('Matching.accountTrades', () => {
     expect(ids({ limit: '0' })).toEqual(rejections.invalidParameter('limit'));
     expect(ids({ limit: '1001' })).toEqual(rejections.invalidParameter('limit'));
     expect(ids({ symbol: 'ETHUSDT' })).toEqual(rejections.invalidSymbol);
+  });
+});
+
+describe('Matching: the venue passing statuses (pendingNew, pendingCancel)', () => {
+  const statuses = (json: (batch: number) => Array<Record<string, unknown>>, batch: number): unknown[] =>
+    json(batch).filter((e) => e['e'] === 'executionReport').map((e) => e['X']);
+
+  it('reports PENDING_NEW (not working) before NEW, and PENDING_CANCEL before CANCELED, on a cancel request only', () => {
+    const { matching, json } = setup({ pendingNew: true, pendingCancel: true });
+    const placed = body(matching.place(order({})));
+    expect(placed).toMatchObject({ status: 'NEW' });
+    expect(statuses(json, 0)).toEqual(['PENDING_NEW', 'NEW']);
+    expect(json(0)[0]).toMatchObject({ X: 'PENDING_NEW', w: false, z: '0' });
+    expect(body(matching.cancel(new Map([['orderId', String(placed['orderId'])]])))).toMatchObject({ status: 'CANCELED' });
+    expect(statuses(json, 1)).toEqual(['PENDING_CANCEL', 'CANCELED']);
+    expect(json(1)[0]).toMatchObject({ X: 'PENDING_CANCEL', w: true });
+    // an order that closes by itself (IOC with nothing to take) has no PENDING_CANCEL
+    matching.place(order({ timeInForce: 'IOC', price: '1' }));
+    expect(statuses(json, 2)).toEqual(['PENDING_NEW', 'NEW', 'CANCELED']);
+  });
+
+  it('each can be turned off; both are off by default (the SPEC sequence)', () => {
+    for (const [pending, placed, cancelled] of [
+      [{}, ['NEW'], ['CANCELED']],
+      [{ pendingNew: true }, ['PENDING_NEW', 'NEW'], ['CANCELED']],
+      [{ pendingCancel: true }, ['NEW'], ['PENDING_CANCEL', 'CANCELED']],
+    ] as const) {
+      const { matching, json } = setup(pending);
+      const id = String(body(matching.place(order({})))['orderId']);
+      matching.cancel(new Map([['orderId', id]]));
+      expect([statuses(json, 0), statuses(json, 1)]).toEqual([placed, cancelled]);
+    }
   });
 });

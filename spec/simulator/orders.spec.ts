@@ -174,7 +174,7 @@ describe('startSimulator: orders and balances', () => {
     await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=40000');
     await waitEvents(5);
     const sent = sim.sent();
-    expect(sent.privateByKind).toEqual({ executionReport: 2, ticketInfo: 1, outboundAccountInfo: 2 });
+    expect(sent.privateByKind).toEqual({ executionReport: 2, ticketInfo: 1, outboundAccountInfo: 2, other: 0 });
     expect(sent.privateEvents[0]).toEqual({ kind: 'executionReport', E: T0, id: '1900000000000000001', status: 'NEW', sessions: 1 });
   });
 });

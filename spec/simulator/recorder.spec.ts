@@ -36,7 +36,7 @@ describe('Recorder', () => {
     r.privateEvent({ kind: 'executionReport', E: 3, id: '9', status: 'FILLED', sessions: 1 }, record(3, 'executionReport'));
     const sent = r.sent(counts());
     expect(sent.publicMessages).toBe(2);
-    expect(sent.privateByKind).toEqual({ executionReport: 2, ticketInfo: 1, outboundAccountInfo: 0 });
+    expect(sent.privateByKind).toEqual({ executionReport: 2, ticketInfo: 1, outboundAccountInfo: 0, other: 0 });
     expect(sent.privateEvents.map((e) => [e.kind, e.id, e.status])).toEqual([
       ['executionReport', '9', 'NEW'],
       ['ticketInfo', '7', undefined],

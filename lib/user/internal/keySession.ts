@@ -131,9 +131,9 @@ export function keySession(s: KeySessionSettings): Observable<SessionItem> {
     const clock = s.frameClock;
     subscription.add(
       core
-        .frames((message, now, exact) => {
+        .frames((message, now, exact, text) => {
           clock.lastFrameAt = now;
-          sink(message, now, exact);
+          sink(message, now, exact, text);
           s.onFrameEnd?.();
         })
         .subscribe({
