@@ -42,7 +42,6 @@ export type {
   DepthRecord,
   Balance,
   ExecutionReport,
-  JsonScalar,
   KnownOrderStatus,
   OrderSide,
   OrderStatus,

@@ -77,7 +77,6 @@ export {
   PrivateEventCodec,
   TicketInfoCodec,
   decodePrivateFrame,
-  isFinalOrderStatus,
 } from './privateEvents';
 export type {
   Balance,
