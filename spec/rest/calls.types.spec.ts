@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { NewOrderRequest, OrderRef } from '../../lib/rest/callTypes';
+import type { BatchPlacementResult, NewOrderRequest, OrderRef } from '../../lib/rest/callTypes';
 import type { RestClient } from '../../lib/rest/types';
 import type { RestOrder } from '../../lib/codecs/rest/order';
 
@@ -12,6 +12,7 @@ const accepted: NewOrderRequest[] = [
   { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT_MAKER', price: '30000.5', quantity: '1e-3' },
   { symbol: 'BTCUSDT', side: 'BUY', type: 'MARKET', amount: '100' },
   { symbol: 'BTCUSDT', side: 'SELL', type: 'MARKET', quantity: '0.1', newClientOrderId: 'x' },
+  { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000', quantity: '0.1', stpMode: 'EXPIRE_MAKER' },
 ];
 
 const rejected = (): unknown[] => [
@@ -33,13 +34,36 @@ const rejected = (): unknown[] => [
   { orderId: '1', clientOrderId: 'x' } satisfies OrderRef,
   // @ts-expect-error a numeric order id
   { orderId: 1 } satisfies OrderRef,
+  // @ts-expect-error an undocumented self-trade prevention mode
+  { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '30000', quantity: '0.1', stpMode: 'CANCEL_BOTH' } satisfies NewOrderRequest,
+  // @ts-expect-error cancelling all open orders needs a symbol
+  rest.cancelOpenOrders(),
+  // @ts-expect-error ... and not only a side
+  rest.cancelOpenOrders({ side: 'BUY' }),
+  // @ts-expect-error order ids are text
+  rest.cancelOrdersByIds([1470000001]),
+  // @ts-expect-error own trades by client order id need the id
+  rest.myTradesByClientOrderId({}),
 ];
+
+/** A batch result says which: only a placed one has an order, only an unknown one what finds it. */
+const verdict = (r: BatchPlacementResult): string => {
+  switch (r.outcome) {
+    case 'placed':
+      return r.order.orderId;
+    case 'rejected':
+      return r.code ?? '';
+    case 'unknown':
+      return r.inDoubt.clientOrderId ?? r.reason;
+  }
+};
 
 const typedAnswers = (): Observable<RestOrder> => rest.newOrder(accepted[0]!);
 
 describe('typed REST calls (types)', () => {
   it('accepts well-formed requests and rejects wrong sides, types and numeric amounts at compile time', () => {
-    expect(accepted).toHaveLength(4);
+    expect(accepted).toHaveLength(5);
+    expect(typeof verdict).toBe('function');
     expect(typeof rejected).toBe('function');
     expect(typeof typedAnswers).toBe('function');
   });
