@@ -15,7 +15,7 @@ import { IntFromNumberOrString } from './primitives';
  * import type { OtherPrivateEvent } from 'ex-streams';
  *
  * const position = (event: OtherPrivateEvent): string | undefined =>
- *   event.type === 'outboundContractPositionInfo' ? `${String(event.raw.s)} ${String(event.raw.P)}` : undefined;
+ *   event.type === 'outboundContractPositionInfo' ? `${String(event.raw['s'])} ${String(event.raw['P'])}` : undefined;
  * // 'ETHUSDT-PERPETUAL 2'
  * ```
  */
@@ -40,18 +40,18 @@ const checkTime = (IntFromNumberOrString as CheckedType<number>).check;
 
 /** The event `u` stands for, or `FAIL` when it is not an object whose `e` is text. */
 const otherEvent: FastCheck<OtherPrivateEvent> = (u) => {
-  if (!isRecord(u) || typeof u.e !== 'string') return FAIL;
-  const E = u.E === undefined ? FAIL : checkTime(u.E);
-  return E === FAIL ? { e: OTHER, type: u.e, raw: u } : { e: OTHER, type: u.e, E, raw: u };
+  if (!isRecord(u) || typeof u['e'] !== 'string') return FAIL;
+  const E = u['E'] === undefined ? FAIL : checkTime(u['E']);
+  return E === FAIL ? { e: OTHER, type: u['e'], raw: u } : { e: OTHER, type: u['e'], E, raw: u };
 };
 
 const isOther = (u: unknown): u is OtherPrivateEvent =>
   isRecord(u) &&
-  u.e === OTHER &&
-  typeof u.type === 'string' &&
-  isRecord(u.raw) &&
-  (u.E === undefined || IntFromNumberOrString.is(u.E)) &&
-  (u.text === undefined || typeof u.text === 'string');
+  u['e'] === OTHER &&
+  typeof u['type'] === 'string' &&
+  isRecord(u['raw']) &&
+  (u['E'] === undefined || IntFromNumberOrString.is(u['E'])) &&
+  (u['text'] === undefined || typeof u['text'] === 'string');
 
 /**
  * The codec of {@link OtherPrivateEvent}: any object whose `e` is text becomes `{ e: 'other', type: <its e>, E?,

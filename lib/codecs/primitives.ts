@@ -212,7 +212,7 @@ export const DecimalOrEmptyString: t.Type<string, string, unknown> = primitive(
  *
  * @example
  * ```ts
- * import type { JsonScalar } from 'ex-streams';
+ * import type { JsonScalar } from 'ex-streams/codecs';
  *
  * const shown = (value: JsonScalar | undefined): string => (value === undefined ? '-' : String(value));
  * ```

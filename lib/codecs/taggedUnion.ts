@@ -79,7 +79,7 @@ export function taggedUnion<M extends Record<string, t.Mixed>, X extends t.Mixed
       otherCodec && inPlaceCheckOf(otherCodec),
     ),
   );
-  declaredMembers.set(union, other === undefined ? { tag, members } : { tag, members, other: otherCodec });
+  declaredMembers.set(union, otherCodec === undefined ? { tag, members } : { tag, members, other: otherCodec });
   return union;
 }
 

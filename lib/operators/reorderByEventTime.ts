@@ -37,7 +37,10 @@ export type LatePolicy = 'emit' | 'drop' | 'error';
  * ```
  */
 export interface ReorderByEventTimeConfig<T> {
-  /** Event time of a value, in ms. Default: `e => e.E` (the private stream's event time). */
+  /**
+   * Event time of a value, in ms. Default: `e => e.E` (the private stream's event time). A value whose time is not a
+   * number (no `E`: an `OtherPrivateEvent` without one) is not held: it leaves at once.
+   */
   readonly eventTime?: ((event: T) => number) | undefined;
   /**
    * Longest time (processing time, ms, on `scheduler`) an event is held waiting for earlier events.
@@ -108,7 +111,7 @@ const eventTimeE = (event: unknown): number => (event as { readonly E: number })
 export function reorderByEventTime<T>(
   config: ReorderByEventTimeConfig<T> & { readonly eventTime: (event: T) => number },
 ): MonoTypeOperatorFunction<T>;
-export function reorderByEventTime<T extends { readonly E: number }>(
+export function reorderByEventTime<T extends { readonly E?: number | undefined }>(
   config?: ReorderByEventTimeConfig<T>,
 ): MonoTypeOperatorFunction<T>;
 export function reorderByEventTime<T>(config: ReorderByEventTimeConfig<T> = {}): MonoTypeOperatorFunction<T> {

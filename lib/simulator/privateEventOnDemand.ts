@@ -16,6 +16,6 @@ export function privateEventOnDemand(event: Readonly<Record<string, unknown>> | 
     value = undefined;
   }
   if (!isRecord(value)) throw new Error('pushPrivateEvent needs an object, or the JSON text of one');
-  const E = Number(value.E);
-  return { kind: 'other', E: Number.isSafeInteger(E) ? E : now, id: typeof value.e === 'string' ? value.e : '', json };
+  const E = Number(value['E']);
+  return { kind: 'other', E: Number.isSafeInteger(E) ? E : now, id: typeof value['e'] === 'string' ? value['e'] : '', json };
 }
