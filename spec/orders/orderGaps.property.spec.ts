@@ -79,8 +79,13 @@ async function runSchedule(actions: readonly Action[], seed: number): Promise<vo
   try {
     subs.push(user.orders$.subscribe((o) => (latest = o)));
     await firstValueFrom(user.status$.pipe(filter((s) => s.connection.type === 'open')));
-    /** When quiet and authoritative, orders$ must agree with the simulator. */
+    /**
+     * When quiet and authoritative, orders$ must agree with the simulator. A socket that died silently (half-open)
+     * looks open until the heartbeat says otherwise: what is authoritative is the state as of the last frame, and the
+     * heartbeat (400 ms here) bounds how stale that can be unnoticed. So the check looks once that bound has passed.
+     */
     const checkpoint = async (): Promise<void> => {
+      await sleep(600);
       await until(() => latest?.authoritative === true, 'authoritative', 8000).catch(() => undefined);
       await sleep(150); // pushes on their way
       if (latest?.authoritative !== true) return;
@@ -92,7 +97,8 @@ async function runSchedule(actions: readonly Action[], seed: number): Promise<vo
         if (mine === undefined || shown(mine) !== want) wrongWhileAuthoritative.push(`${cid}: orders$ ${mine === undefined ? 'missing' : shown(mine)}, service ${want}`);
       }
     };
-    for (const a of actions) {
+    for (const [k, a] of actions.entries()) {
+      if (k === Math.floor(actions.length / 2)) await checkpoint();
       switch (a.kind) {
         case 'place': {
           const p: Placed = { clientOrderId: `p${placed.length}-${seed}`, states: [], ended: false };
