@@ -141,8 +141,9 @@ const RETIRED_PER_KEPT = 4;
 /**
  * Folds execution reports into the current state of every order, keyed by order id.
  *
- * Arrival order does not matter: status only moves forward (NEW → PARTIALLY_FILLED → FILLED /
- * PARTIALLY_CANCELED / CANCELED; REJECTED is terminal too), the cumulative filled quantity `z` never
+ * Arrival order does not matter: status only moves forward (PENDING_NEW → NEW → PARTIALLY_FILLED →
+ * PENDING_CANCEL → FILLED / PARTIALLY_CANCELED / CANCELED; REJECTED is final too; a status the library does not
+ * know ranks lowest and is never final), the cumulative filled quantity `z` never
  * decreases, and a stale update (older `U`, or `E` when `U` is absent) never overwrites a newer one.
  * Decimals are compared exactly (no floats). A report that changes nothing (a duplicate, a stale one)
  * emits nothing. Each emission is a new immutable `ReadonlyMap` (iterated in the order orders were first
