@@ -11,7 +11,7 @@ import type { RestOrder } from '../codecs/rest/order';
 import { ConfigError, type OrderIdentity, OrderNotPlacedError, OrderOutcomeUnknownError } from '../errors';
 import { compareDecimal } from '../internal/decimal';
 import type { NewOrderRequest, OrderRef, RestCalls } from '../rest/callTypes';
-import { placement, placementInDoubt } from '../rest/calls';
+import { placement, placementInDoubt } from '../rest/placement';
 import { applyExecutionReport, compareReports, type OrderState, restOrderReport, statusRank } from '../user/orderState';
 import type { OrdersState } from '../user/ordersState';
 import type { FollowedOrder as Followed } from '../user/internal/followedOrders';
@@ -232,7 +232,7 @@ export function placeOrder(deps: OrderLoopDeps, request: NewOrderRequest, option
           answered = true;
           if (!order.fromRest('placement', answer)) {
             // An answer about another order says nothing of ours: its outcome is unknown, and found as such.
-            unknown = new OrderOutcomeUnknownError('POST', 'order', placementInDoubt(sent), new Error('the placement was answered with another order'));
+            unknown = new OrderOutcomeUnknownError('POST', '/spot/order', placementInDoubt(sent), new Error('the placement was answered with another order'));
           }
           watch.kick();
         },
@@ -279,7 +279,7 @@ export function cancelOrder(deps: OrderLoopDeps, ref: OrderRef, options: PlaceOr
       rest.cancelOrder(ref).subscribe({
         next: (answer) => {
           answered = true;
-          if (!order.fromRest('cancel', answer)) failed = new OrderOutcomeUnknownError('DELETE', 'order', { action: 'cancel', ...ref }, new Error('the cancel was answered with another order'));
+          if (!order.fromRest('cancel', answer)) failed = new OrderOutcomeUnknownError('DELETE', '/api/v1/spot/order', { action: 'cancel', ...ref }, new Error('the cancel was answered with another order'));
           watch.kick();
         },
         error: (error: unknown) => {
