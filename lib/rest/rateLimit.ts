@@ -60,7 +60,8 @@ export type RateGate = <T>(call: Observable<T>, isOrder: boolean, weight?: numbe
 
 /**
  * A client-side rate limit: calls start in subscription order, each at the earliest time that keeps at most
- * `requestsPerSecond` starts (and `ordersPerSecond` order placements) in any one-second window; a call waits
+ * `requestsPerSecond` starts, `ordersPerSecond` order placements and `queriesPerSecond` other calls in any
+ * one-second window; a call waits
  * on `scheduler` before it is subscribed (so it is signed when it starts). Unsubscribing a waiting call frees
  * its slot. Without limits the call is returned as it is.
  * @internal
@@ -68,13 +69,17 @@ export type RateGate = <T>(call: Observable<T>, isOrder: boolean, weight?: numbe
 export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerLike): RateGate {
   const requests = windowOf('rateLimit.requestsPerSecond', limit?.requestsPerSecond);
   const orders = windowOf('rateLimit.ordersPerSecond', limit?.ordersPerSecond);
-  if (requests === unlimited && orders === unlimited) return (call) => call;
+  const queries = windowOf('rateLimit.queriesPerSecond', limit?.queriesPerSecond);
+  if (requests === unlimited && orders === unlimited && queries === unlimited) return (call) => call;
+  // Every start is booked in `all` (the requests window, or one without a limit), so calls start in order.
+  const all = requests !== unlimited ? requests : slidingWindow(Number.MAX_SAFE_INTEGER);
   return (call, isOrder, weight = 1) =>
     defer(() => {
       const now = scheduler.now();
-      const at = Math.max(requests.earliest(now, weight), isOrder ? orders.earliest(now, weight) : now);
-      requests.book(at, weight);
-      if (isOrder) orders.book(at, weight);
+      const kind = isOrder ? orders : queries;
+      const at = Math.max(all.earliest(now, weight), kind.earliest(now, weight));
+      all.book(at, weight);
+      kind.book(at, weight);
       let started = false;
       return (at > now ? timer(at - now, scheduler) : of(0)).pipe(
         concatMap(() => {
@@ -83,8 +88,8 @@ export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerL
         }),
         finalize(() => {
           if (started) return;
-          requests.release(at, weight);
-          if (isOrder) orders.release(at, weight);
+          all.release(at, weight);
+          kind.release(at, weight);
         }),
       );
     });

@@ -55,7 +55,8 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * `fetch` (default `globalThis.fetch` at call time); `scheduler` (default `asyncScheduler`);
  * `serverTimeOffsetMs` (default none: learned); `serverTimeRefreshMs` (default 600 000);
  * `requestTimeoutMs` (default 10 000); `rateLimit` (default: the venue's, else none:
- * `{ requestsPerSecond?, ordersPerSecond? }` queues calls beyond it, in order, signing each when it starts).
+ * `{ requestsPerSecond?, queriesPerSecond?, ordersPerSecond? }` queues calls beyond it, in order, signing each when
+ * it starts).
  *
  * @example
  * ```ts

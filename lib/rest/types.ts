@@ -97,6 +97,11 @@ export interface RestRequest<A = unknown> {
 export interface RestRateLimit {
   /** Most calls started per second, all kinds (a call of weight `n` counts `n`). Default none (no limit). */
   readonly requestsPerSecond?: number | undefined;
+  /**
+   * Most calls other than order placements started per second (HashKey's per-key limit of "query-related"
+   * calls; cancels count here too). Default none (no limit).
+   */
+  readonly queriesPerSecond?: number | undefined;
   /** Most order placements (`POST` on an order path, a batch counting its weight) started per second. Default none (no limit). */
   readonly ordersPerSecond?: number | undefined;
 }

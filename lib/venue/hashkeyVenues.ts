@@ -25,9 +25,9 @@ const preset = (
   });
 
 /** Per-key limits of HashKey Exchange's "Get Started" page: 2 queries and 10 orders a second. */
-const HK_LIMITS = Object.freeze({ requestsPerSecond: 2, ordersPerSecond: 10 });
+const HK_LIMITS = Object.freeze({ queriesPerSecond: 2, ordersPerSecond: 10 });
 /** Per-key limits of HashKey MENA's "Get Started" page: 5 queries and 20 orders a second. */
-const MENA_LIMITS = Object.freeze({ requestsPerSecond: 5, ordersPerSecond: 20 });
+const MENA_LIMITS = Object.freeze({ queriesPerSecond: 5, ordersPerSecond: 20 });
 
 /**
  * HashKey's deployments as {@link VenuePreset}s, production and sandbox each (docs/hashkey.md says where each

@@ -23,7 +23,7 @@
  *   privateStreamUrl: 'wss://stream.sandbox.example.com/api/v1/ws',
  *   apiKeyHeader: 'X-OPR-APIKEY',
  *   maxRecvWindowMs: 8000,
- *   rateLimit: { requestsPerSecond: 2, ordersPerSecond: 10 },
+ *   rateLimit: { queriesPerSecond: 2, ordersPerSecond: 10 },
  * };
  * const rest = restClient({ venue: mine, apiKey, secretKey });
  * ```
@@ -41,8 +41,17 @@ export interface VenuePreset {
   readonly apiKeyHeader: string;
   /** Largest `recvWindow` the venue accepts, in ms; `undefined` when it documents none. */
   readonly maxRecvWindowMs?: number | undefined;
-  /** Per-key limits: queries and order placements per second; `undefined` when not documented. */
-  readonly rateLimit?: { readonly requestsPerSecond?: number | undefined; readonly ordersPerSecond?: number | undefined } | undefined;
+  /**
+   * Per-key limits, the client's `rateLimit` shape: calls other than placements (`queriesPerSecond`) and order
+   * placements (`ordersPerSecond`) per second; `undefined` when not documented.
+   */
+  readonly rateLimit?:
+    | {
+        readonly requestsPerSecond?: number | undefined;
+        readonly queriesPerSecond?: number | undefined;
+        readonly ordersPerSecond?: number | undefined;
+      }
+    | undefined;
   /** The `site` parameter of market-data calls (`'MENA'` on HashKey MENA); `undefined` where it does not apply. */
   readonly site?: string | undefined;
 }

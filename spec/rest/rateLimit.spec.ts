@@ -39,6 +39,15 @@ describe('rateGate', () => {
     });
   });
 
+  it('queriesPerSecond limits the calls other than placements; placements only by ordersPerSecond (HashKey: 2 and 10)', () => {
+    testScheduler.run(({ cold, expectObservable }) => {
+      const gate = rateGate({ queriesPerSecond: 1, ordersPerSecond: 3 }, testScheduler);
+      const calls = merge(gate(cold('(q|)'), false), gate(cold('(a|)'), true), gate(cold('(b|)'), true), gate(cold('(r|)'), false), gate(cold('(c|)'), true));
+      // Calls start in order: c, after the query r, waits with it.
+      expectObservable(calls).toBe('(qab) 995ms (rc|)');
+    });
+  });
+
   it('a batch placement counts against ordersPerSecond', () => {
     expect(isOrderPlacement({ method: 'POST', path: '/api/v1.1/spot/batchOrders' })).toBe(true);
     expect(isOrderPlacement({ method: 'POST', path: '/api/v1.1/spot/order' })).toBe(true);

@@ -35,7 +35,7 @@ describe('hashkey venue presets', () => {
       publicStreamUrl: 'wss://stream-pro.hashkey.com/quote/ws/v1',
       privateStreamUrl: 'wss://stream-pro.hashkey.com/api/v1/ws',
       apiKeyHeader: 'X-HK-APIKEY',
-      rateLimit: { requestsPerSecond: 2, ordersPerSecond: 10 },
+      rateLimit: { queriesPerSecond: 2, ordersPerSecond: 10 },
     });
     expect(hashkey.hk.sandbox.restUrl).toBe('https://api-pro.sim.hashkeydev.com');
     expect(hashkey.global.production).toMatchObject({ restUrl: 'https://api-glb.hashkey.com', publicStreamUrl: 'wss://stream-glb.hashkey.com/quote/ws/v1', apiKeyHeader: 'X-HK-APIKEY' });
@@ -45,7 +45,7 @@ describe('hashkey venue presets', () => {
       privateStreamUrl: 'wss://stream-pro.hashkey.com/api/v1/ws',
       apiKeyHeader: 'X-APIKEY',
       maxRecvWindowMs: 8000,
-      rateLimit: { requestsPerSecond: 5, ordersPerSecond: 20 },
+      rateLimit: { queriesPerSecond: 5, ordersPerSecond: 20 },
       site: 'MENA',
     });
     expect(Object.isFrozen(hashkey) && Object.isFrozen(hashkey.mena) && Object.isFrozen(hashkey.mena.sandbox)).toBe(true);
