@@ -271,7 +271,9 @@ export function cancelOrder(deps: OrderLoopDeps, ref: OrderRef, options: PlaceOr
         // A definite refusal of an order still open: the cancel did not happen.
         if (failed !== undefined && !(failed instanceof OrderOutcomeUnknownError) && order.state !== undefined && !order.done) subscriber.error(failed);
       },
-      notFound: () => (subscriber.error(failed ?? new OrderNotPlacedError(undefined, ref.clientOrderId ?? ref.orderId!)), 'stop'),
+      // The cancel failed and the service has no such order: that refusal is the answer. After an answered cancel
+      // (followed while the stream is down), a "no such order" says nothing final: asked again.
+      notFound: () => (failed !== undefined ? (subscriber.error(failed), 'stop') : 'retry'),
       gaveUp: () => (failed !== undefined ? (subscriber.error(failed), true) : false),
     });
     subscriber.add(watch);
