@@ -266,11 +266,13 @@ export const ExecutionReportCodec = declaredAs<ExecutionReport>()(
       O: IntFromNumberOrString,
       U: IntFromNumberOrString,
       x: t.string,
-      M: TextFromNumberOrString,
-      F: JsonScalarCodec,
-      A: TextFromNumberOrString,
+      // HashKey's additions, last (the struct reader's literals of the common case leave out absent trailing fields):
+      // the ones its spot frames carry first.
       C: JsonScalarCodec,
       v: TextFromNumberOrString,
+      M: TextFromNumberOrString,
+      A: TextFromNumberOrString,
+      F: JsonScalarCodec,
       rt: JsonScalarCodec,
       T: JsonScalarCodec,
     },

@@ -143,6 +143,16 @@ const MAX_FIELDS = 2 * WORD_FIELDS;
 /** The `seen` word of field `n` and its bit in it: `seen0` holds fields 0-29, `seen1` fields 30-59. */
 const seenWord = (n: number): string => `seen${Math.floor(n / WORD_FIELDS)}`;
 const seenBit = (n: number): number => 1 << n % WORD_FIELDS;
+/** Most optional fields a literal of the common case leaves out (the last ones declared; see `structReader`). */
+const PREFIX_LITERALS = 8;
+
+/** The source of "exactly the first `n` fields were seen" (the `seen` words equal to their masks). */
+function exactlySeen(n: number): string {
+  const words = [0, 0];
+  for (let m = 0; m < n; m++) words[Math.floor(m / WORD_FIELDS)]! |= seenBit(m);
+  return words.map((mask, w) => `seen${w} === ${mask}`).join(' && ');
+}
+
 /** The source of "the fields `ns` were all seen" (`true` for none), one test per word. */
 function allSeen(ns: readonly number[]): string {
   const words = new Map<string, number>();
@@ -325,9 +335,14 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   if (!keep) {
     line(`  return ${literal};`);
   } else {
-    // One literal (one allocation of the final size) in the common case, every field present.
+    // One literal (one allocation of the final size) in the common cases: every field present, or every field but the
+    // last few optional ones (fields a deployment adds, declared last: absent from most frames).
     line('  let o;');
     line(`  if (${allSeen(fieldNumbers)}) o = ${literal};`);
+    const shortest = Math.max(requiredKeys.length, keys.length - PREFIX_LITERALS);
+    for (let n = keys.length - 1; n >= shortest; n--) {
+      line(`  else if (${exactlySeen(n)}) o = { ${keys.slice(0, n).map((k, m) => `${JSON.stringify(k)}: x${m}`).join(', ')} };`);
+    }
     line(`  else { o = {}; ${keys.map((k, n) => `if ((${seenWord(n)} & ${seenBit(n)}) !== 0) o[${JSON.stringify(k)}] = x${n};`).join(' ')} }`);
     line(`  if (nx > 0) { ${[...Array(EXTRA_SLOTS).keys()].map((j) => `${j > 0 ? `if (nx > ${j}) { ` : ''}o[xk${j}] = xv${j}; `).join('')}`);
     line(`    if (ek !== undefined) for (let j = 0; j < ek.length; j++) o[ek[j]] = ev[j]; ${'} '.repeat(EXTRA_SLOTS)}`);
