@@ -42,9 +42,13 @@ function agrees(text: string): Outcome {
 }
 
 const EXECUTION_KEYS = ['e', 'E', 's', 'c', 'S', 'o', 'f', 'q', 'p', 'reqAmt', 'X', 'd', 'i', 'l', 'r', 'z', 'L', 'V', 'n', 'N', 'u', 'w', 'm', 'O', 'U', 'Z', 'x', 'C', 'v', 'site'];
+/** With HashKey's additions (ccxt's recorded frames carry M and A; F, rt, T are documented names): up to 36 keys. */
+const EXECUTION_KEYS_M_A = [...EXECUTION_KEYS, 'M', 'A'];
+const EXECUTION_KEYS_ALL = [...EXECUTION_KEYS_M_A, 'F', 'rt', 'T'];
 const ACCOUNT_KEYS = ['e', 'E', 'T', 'W', 'D', 'B'];
 const TICKET_KEYS = ['e', 'E', 's', 'q', 't', 'p', 'T', 'o', 'c', 'O', 'a', 'S', 'm'];
 const BALANCE_KEYS = ['a', 'f', 'l'];
+const BALANCE_KEYS_HK = ['a', 'f', 'l', 'r', 'v'];
 
 const time = mostly(fc.constantFrom('"1731300000123"', '1731300000123', '"1731300000124"'), fc.constantFrom('"x"', '1.5', '12345678901234567', '""'));
 const id = mostly(fc.constantFrom('"1920153487203598336"', '1920153487203598336', '"1920153487203598337"', '"7"', '7'), fc.constantFrom('-1.5', 'null', 'true'));
@@ -77,7 +81,17 @@ const eventValue =
         case 'S':
           return mostly(fc.constantFrom('"BUY"', '"SELL"'), fc.constantFrom('"buy"', '""'));
         case 'X':
-          return mostly(fc.constantFrom('"NEW"', '"PARTIALLY_FILLED"', '"FILLED"', '"CANCELED"', '"REJECTED"', '"PARTIALLY_CANCELED"'), fc.constantFrom('"PENDING_CANCEL"', '""'));
+          return mostly(
+            fc.constantFrom('"PENDING_NEW"', '"NEW"', '"PARTIALLY_FILLED"', '"PENDING_CANCEL"', '"FILLED"', '"CANCELED"', '"REJECTED"', '"PARTIALLY_CANCELED"'),
+            fc.constantFrom('"EXPIRED"', '""', '4', 'null'),
+          );
+        case 'M':
+        case 'A':
+          return id;
+        case 'F':
+        case 'rt':
+        case 'C':
+          return fc.oneof(text, bool, time);
         case 'q':
         case 'p':
         case 'z':
@@ -99,7 +113,15 @@ const eventValue =
         case 'D':
           return bool;
         case 'B':
-          return fc.array(objectText(BALANCE_KEYS, (k) => (k === 'a' ? text : decimal)), { maxLength: 3 }).map((b) => `[${b.join(',')}]`);
+          return fc
+            .array(
+              fc.oneof(
+                objectText(BALANCE_KEYS, (k) => (k === 'a' ? text : decimal)),
+                objectText(BALANCE_KEYS_HK, (k) => (k === 'a' || k === 'v' ? text : k === 'r' ? decimalOrEmpty : decimal)),
+              ),
+              { maxLength: 3 },
+            )
+            .map((b) => `[${b.join(',')}]`);
         default:
           return text;
       }
@@ -108,7 +130,13 @@ const eventValue =
   };
 
 const privateEvent: fc.Arbitrary<string> = fc
-  .constantFrom(['executionReport', EXECUTION_KEYS], ['executionReport', EXECUTION_KEYS], ['outboundAccountInfo', ACCOUNT_KEYS], ['ticketInfo', TICKET_KEYS])
+  .constantFrom(
+    ['executionReport', EXECUTION_KEYS],
+    ['executionReport', EXECUTION_KEYS_M_A],
+    ['executionReport', EXECUTION_KEYS_ALL],
+    ['outboundAccountInfo', ACCOUNT_KEYS],
+    ['ticketInfo', TICKET_KEYS],
+  )
   .chain(([tag, keys]) => objectText(keys as string[], eventValue(tag as string)));
 
 /** A private frame: an array of events (mostly), one event object, or a heartbeat; sometimes damaged. */
