@@ -131,3 +131,26 @@ describe('fields HashKey adds to the known events', () => {
     assertFails(OutboundAccountInfoCodec, { ...update, B: [{ a: 'BTC', f: '1', l: '0', r: 'x' }] }, [': OutboundAccountInfo/B: Array<Balance>/0: Balance/r: DecimalOrEmptyString']);
   });
 });
+
+describe('PrivateEvent (types)', () => {
+  it('narrows by e: the modelled events keep their fields, an other event has its own', () => {
+    const kinds = (event: import('../../lib/codecs/privateEvents').PrivateEvent): string => {
+      switch (event.e) {
+        case 'executionReport':
+          return event.X;
+        case 'outboundAccountInfo':
+          return String(event.B.length);
+        case 'ticketInfo':
+          return event.T;
+        case 'other':
+          // @ts-expect-error an other event has no status field of its own: read it from raw
+          return event.X ?? event.type;
+        default: {
+          const never: never = event;
+          return never;
+        }
+      }
+    };
+    expect(kinds({ e: 'other', type: 'x', raw: {} })).toBe('x');
+  });
+});
