@@ -15,6 +15,8 @@ export { recordUser } from './recordUser';
 export type { RecordUserOptions, UserRecording } from './recordUser';
 export { loadRecording } from './loadRecording';
 export type { LoadedRecording, LazyLoadedRecording, LoadRecordingOptions } from './loadRecording';
+export { RecordingCorruptError, RecordingUnreadableError } from '../testing/recordingErrors';
+export type { RecordingDamage, RecordingUnreadableReason } from '../testing/recordingErrors';
 export type { RecordingProgress } from './recordingProgress';
 export type { RecordingManifest, RecordingFileInfo } from './recordingManifest';
 export { runRecordCli } from './recordCli';

@@ -1,8 +1,9 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { type CorruptLine, isCorruptLine, type LazyRecording, type RecordedEvent, type Recording } from '../testing/recording';
-import { type InflatedFile, inflateFile, recordingLines } from './internal/recordingLines';
-import { MANIFEST, type RecordingManifest } from './recordingManifest';
+import { RecordingUnreadableError } from '../testing/recordingErrors';
+import { type CheckedFile, checkFile, type FileSpan, inflateFile, recordingLines } from './internal/recordingLines';
+import { MANIFEST, type RecordingFileInfo, type RecordingManifest } from './recordingManifest';
 
 /**
  * A recording read from its files (see {@link loadRecording}): the events and corrupt lines of `Recording`, and the
@@ -23,26 +24,60 @@ export interface LoadedRecording extends Recording {
   readonly files: readonly string[];
 }
 
+/** The directory's manifest, `undefined` when it has none or an unreadable one; rejects for a version it does not know. */
 async function manifestOf(dir: string): Promise<RecordingManifest | undefined> {
+  let value: Partial<Omit<RecordingManifest, 'version'>> & { version?: unknown };
   try {
-    const value = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Partial<RecordingManifest>;
-    return Array.isArray(value.files) && value.files.every((f) => typeof f?.name === 'string' && !/[\\/]/.test(f.name))
-      ? (value as RecordingManifest)
-      : undefined;
+    value = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as typeof value;
   } catch {
     return undefined;
   }
+  if (value.version !== 1) throw new RecordingUnreadableError(join(dir, MANIFEST), 'unknown-version', [], `manifest version ${JSON.stringify(value.version)?.slice(0, 20)} is not one this version of ex-streams reads (1): upgrade ex-streams`);
+  const fine = (f: Partial<RecordingFileInfo> | undefined): boolean => typeof f?.name === 'string' && !/[\\/]/.test(f.name) && typeof f.first === 'number' && typeof f.last === 'number';
+  return Array.isArray(value.files) && value.files.every(fine) ? (value as RecordingManifest) : undefined;
 }
 
-/** The files of `source`: every `*.jsonl.gz` of the directory by name (time order); or the paths given. */
+/** The `RecordingUnreadableError` for a source that `stat` cannot see (`e`: its error). */
+function notFound(path: string, e: unknown): RecordingUnreadableError {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return new RecordingUnreadableError(path, 'not-found', [], `no recording there (${typeof code === 'string' ? code : String(e).slice(0, 200)})`);
+}
+
+/**
+ * The files of `source`: every `*.jsonl.gz` of the directory by name (time order); or the paths given. Rejects with a
+ * `RecordingUnreadableError` for a source that is not there, a directory without recording files, and files the
+ * manifest names that are not in the directory.
+ */
 async function filesOf(source: string | readonly string[]): Promise<{ files: string[]; manifest: RecordingManifest | undefined }> {
-  if (typeof source !== 'string') return { files: [...source], manifest: undefined };
-  if (!(await stat(source)).isDirectory()) return { files: [source], manifest: undefined };
+  if (typeof source !== 'string') {
+    if (source.length === 0) throw new RecordingUnreadableError('(no files)', 'empty', [], 'no recording file given');
+    return { files: [...source], manifest: undefined };
+  }
+  const info = await stat(source).catch((e: unknown) => {
+    throw notFound(source, e);
+  });
+  if (!info.isDirectory()) return { files: [source], manifest: undefined };
   const manifest = await manifestOf(source);
   // By name: `<prefix>-<UTC start time>-<n>` sorts in time order, also across recorder runs into one directory (the
   // manifest describes the last run only).
   const names = (await readdir(source)).filter((name) => name.endsWith('.jsonl.gz')).sort();
+  const missing = (manifest?.files ?? []).map((f) => f.name).filter((name) => !names.includes(name));
+  if (missing.length > 0) {
+    throw new RecordingUnreadableError(source, 'missing-files', missing, `${missing.length} of the ${manifest!.files.length} files its manifest.json names are missing: ${missing.join(', ').slice(0, 300)}`);
+  }
+  if (names.length === 0) throw new RecordingUnreadableError(source, 'empty', [], 'no recording file (*.jsonl.gz) in the directory');
   return { files: names.map((name) => join(source, name)), manifest };
+}
+
+const NAMED = /-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z-\d+\.jsonl\.gz$/;
+
+/** What is known of a file's span: its manifest entry's first and last times, the UTC second in its name. */
+function spanOf(path: string, manifest: RecordingManifest | undefined): FileSpan {
+  const name = basename(path);
+  const entry = manifest?.files.find((f) => f.name === name);
+  const m = NAMED.exec(name);
+  const named = m === null ? undefined : Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+  return { first: entry?.first, last: entry?.last, named: named !== undefined && Number.isFinite(named) ? named : undefined };
 }
 
 /**
@@ -92,11 +127,19 @@ export interface LoadRecordingOptions {
  * `{ lazy: true }` the files are read while they are played: `replayMarket` pulls their lines in order as it goes, one
  * chunk of text in memory at a time, so a recorded day (gigabytes of text) replays at the speed of a short recording.
  *
- * A file cut by a crash (no gzip trailer) is read up to its last flush (`Z_SYNC_FLUSH`); its last line, if cut, and
- * any line that is not a recorded event are `corrupt` (a `DecodeError` each, with the file, the line number and the
- * time of the line before); the rest is read. A file whose compressed data is damaged gives what came before the
- * damage and one corrupt entry (kind `zip`). Rejects only when `source` cannot be read at all (a missing directory or
- * file); a lazy recording never throws while it is read (a file that has gone is a corrupt entry).
+ * Every file is checked before any of its lines is delivered (see docs/history-and-replay.md, "What a damaged
+ * recording gives"): a file of format 3 (what the recorder writes) block by block, so what comes
+ * before a damaged block is delivered and nothing from it on; a file of format 1 or 2 as a whole (gzip's own
+ * checksum), so a damaged one gives none of its lines. The damage is one corrupt entry, a `RecordingCorruptError`
+ * naming the file and the first line not delivered. A line whose time lies outside its file's span (the manifest's
+ * first and last times, the time in its name) or goes back more than a minute from the line before is refused on its
+ * own (a `RecordingCorruptError`, damage `time`); any line that is not a recorded event is a `DecodeError`. A file cut
+ * by a crash (no gzip trailer) is read up to its last flush (`Z_SYNC_FLUSH`).
+ *
+ * Rejects with a `RecordingUnreadableError` when `source` is not there (`not-found`), is a directory without
+ * recording files (`empty`), when files its manifest names are missing or a file cannot be read (`missing-files`),
+ * and for a file or manifest of a format version it does not know (`unknown-version`). A lazy recording never throws
+ * while it is read (the files are read and checked by `loadRecording` itself).
  *
  * @example
  * ```ts
@@ -114,8 +157,8 @@ export function loadRecording(source: string | readonly string[], options: { rea
 export function loadRecording(source: string | readonly string[], options?: LoadRecordingOptions): Promise<LoadedRecording | LazyLoadedRecording>;
 export async function loadRecording(source: string | readonly string[], options: LoadRecordingOptions = {}): Promise<LoadedRecording | LazyLoadedRecording> {
   const { files, manifest } = await filesOf(source);
-  const inflated: InflatedFile[] = [];
-  for (const path of files) inflated.push(await inflateFile(path));
+  const inflated: CheckedFile[] = [];
+  for (const path of files) inflated.push(checkFile(await inflateFile(path), spanOf(path, manifest), path));
   if (options.lazy === true) return { lines: { [Symbol.iterator]: () => recordingLines(inflated) }, manifest, files };
   const events: RecordedEvent[] = [];
   const corrupt: CorruptLine[] = [];

@@ -1,5 +1,6 @@
-import { asyncScheduler, type SchedulerLike, timer } from 'rxjs';
-import { recordMarket } from './recordMarket';
+import { statSync } from 'node:fs';
+import { asyncScheduler, type Observable, type SchedulerLike, switchMap, timer } from 'rxjs';
+import { type MarketRecording, recordMarket } from './recordMarket';
 import type { RecordingProgress } from './recordingProgress';
 
 const NAME = 'ex-streams record';
@@ -62,12 +63,35 @@ interface RecordArgs {
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/;
 const UNIT: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
-/** `30s`, `5m`, `1h`, `250ms`, `2d`; a bare number is seconds. */
+/** The longest `--duration` / `--rotate`: a year. */
+const MAX_DURATION_MS = 366 * 86_400_000;
+
+/** The longest delay one Node timer takes (2^31 - 1 ms, about 24.8 days): a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `30s`, `5m`, `1h`, `250ms`, `2d`; a bare number is seconds. At least 1 ms, at most {@link MAX_DURATION_MS}. */
 function durationMs(text: string): number | undefined {
   const m = DURATION.exec(text);
   if (m === null) return undefined;
-  const ms = Number(m[1]) * UNIT[m[2] ?? 's']!;
-  return ms > 0 && Number.isFinite(ms) ? ms : undefined;
+  const ms = Math.round(Number(m[1]) * UNIT[m[2] ?? 's']!);
+  return ms >= 1 && ms <= MAX_DURATION_MS ? ms : undefined;
+}
+
+/** Emits once after `ms` on `scheduler`, in steps a Node timer can take (a 25-day `timer` would fire at once). */
+function longTimer(ms: number, scheduler: SchedulerLike): Observable<unknown> {
+  return ms <= MAX_TIMER_MS ? timer(ms, scheduler) : timer(MAX_TIMER_MS, scheduler).pipe(switchMap(() => longTimer(ms - MAX_TIMER_MS, scheduler)));
+}
+
+/** Why `out` cannot be the recording's directory (a file, or a file on its path), `undefined` when it can be (or made). */
+function outProblem(out: string): string | undefined {
+  try {
+    if (!statSync(out).isDirectory()) return `--out must be a directory, but '${out.slice(0, 200)}' is a file`;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'ENOTDIR') return `--out must be a directory, but a part of '${out.slice(0, 200)}' is a file`;
+    if (code !== 'ENOENT') return `--out '${out.slice(0, 200)}' cannot be used: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return undefined;
 }
 
 const HELP = `Usage: ${NAME} --symbols A,B --out DIR [options]
@@ -81,7 +105,7 @@ and replayMarket (ex-streams/testing); guide: docs/history-and-replay.md.
   --topics T,U         trade, depth, realtimes, kline_<interval> (default: trade,depth,kline_1m)
   --out DIR            the recording's directory, made if missing (required)
   --url URL            public stream address (default: ws://127.0.0.1:8080/quote/ws/v1, the simulator's)
-  --duration D         stop after D: 30s, 5m, 1h, 250ms, 2d; a bare number is seconds (default: until Ctrl-C)
+  --duration D         stop after D: 30s, 5m, 1h, 250ms, 2d (at most 366d); a bare number is seconds (default: until Ctrl-C)
   --max-file-mb N      start a new file at N MiB compressed (default: 64)
   --rotate D           start a new file every D (default: 1h)
   --binary             ask for zip binary frames (recorded in base64) (default: off, JSON text)
@@ -133,7 +157,7 @@ export function parseRecordArgs(argv: readonly string[]): Parsed {
         break;
       case '--duration': {
         const ms = durationMs(value);
-        if (ms === undefined) return bad('a duration such as 30s, 5m, 1h');
+        if (ms === undefined) return bad('a duration from 1ms to 366d, such as 30s, 5m, 1h');
         args.durationMs = ms;
         break;
       }
@@ -143,7 +167,7 @@ export function parseRecordArgs(argv: readonly string[]): Parsed {
         break;
       case '--rotate': {
         const ms = durationMs(value);
-        if (ms === undefined) return bad('a duration such as 10m, 1h');
+        if (ms === undefined) return bad('a duration from 1ms to 366d, such as 10m, 1h');
         args.maxFileMs = ms;
         break;
       }
@@ -162,8 +186,9 @@ const progressText = (p: RecordingProgress): string => `${p.messages} messages, 
 /**
  * The `ex-streams record` command in this process (the bin calls it): parses the options and starts
  * {@link recordMarket}; on a terminal it rewrites one progress line (messages, bytes, files) every second. Resolves
- * the running recording (`stop()`, `finished`), or an exit code without one: 0 after `--help`, 2 after a bad option
- * (one line on stderr). Never rejects for bad input.
+ * the running recording (`stop()`, `finished`), or an exit code without one: 0 after `--help`, 2 after a bad option,
+ * 1 when the recording cannot start (`--out` is a file, or cannot be made): one line on stderr. Never rejects for bad
+ * input. `--duration` may be longer than a Node timer's 24.8 days (up to 366 days): it is waited for in steps.
  *
  * @example
  * ```ts
@@ -188,24 +213,35 @@ export async function runRecordCli(host: RecordCliHost): Promise<number | Record
     return 2;
   }
   const { args } = parsed;
+  const problem = outProblem(args.out);
+  if (problem !== undefined) {
+    host.stderr(`${NAME}: ${problem}\n`);
+    return 1;
+  }
   const scheduler = host.scheduler ?? asyncScheduler;
   const reported = new Set<string>();
-  const recording = recordMarket({
-    url: args.url,
-    symbols: args.symbols,
-    topics: args.topics,
-    out: args.out,
-    maxFileBytes: args.maxFileBytes,
-    maxFileMs: args.maxFileMs,
-    binary: args.binary,
-    scheduler,
-    onError: (e) => {
-      const text = `${NAME}: ${e.name}: ${e.message}`.slice(0, 300);
-      if (reported.has(text)) return;
-      reported.add(text);
-      host.stderr(`${host.isTTY ? '\n' : ''}${text}\n`);
-    },
-  });
+  let recording: MarketRecording;
+  try {
+    recording = recordMarket({
+      url: args.url,
+      symbols: args.symbols,
+      topics: args.topics,
+      out: args.out,
+      maxFileBytes: args.maxFileBytes,
+      maxFileMs: args.maxFileMs,
+      binary: args.binary,
+      scheduler,
+      onError: (e) => {
+        const text = `${NAME}: ${e.name}: ${e.message}`.slice(0, 300);
+        if (reported.has(text)) return;
+        reported.add(text);
+        host.stderr(`${host.isTTY ? '\n' : ''}${text}\n`);
+      },
+    });
+  } catch (e) {
+    host.stderr(`${NAME}: cannot record into '${args.out.slice(0, 200)}': ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
   let last: RecordingProgress = { messages: 0, bytes: 0, files: 0 };
   const progress = recording.progress$.subscribe((p) => {
     last = p;
@@ -221,6 +257,6 @@ export async function runRecordCli(host: RecordCliHost): Promise<number | Record
       host.stdout(`${host.isTTY ? '\r\x1b[2K' : ''}${NAME}: ${progressText(last)} in ${args.out} (manifest.json complete)\n`);
       resolveFinished();
     }));
-  const deadline = args.durationMs === undefined ? undefined : timer(args.durationMs, scheduler).subscribe(() => void stop());
+  const deadline = args.durationMs === undefined ? undefined : longTimer(args.durationMs, scheduler).subscribe(() => void stop());
   return { stop, finished };
 }

@@ -2,6 +2,9 @@ import type { MarketTrade, SymbolMarket } from './market';
 import { readRecordedMessage, type RecordedMarketData } from './recordedFrames';
 import type { Timers } from './timers';
 
+/** The longest delay a Node timer takes (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** @internal */
 export interface MarketReplayDeps {
   readonly data: RecordedMarketData;
@@ -37,7 +40,12 @@ export class MarketReplay {
   private readonly lastTradeId = new Map<string, bigint>();
   private readonly listeners = new Map<string, Set<() => void>>();
 
-  constructor(private readonly deps: MarketReplayDeps) {}
+  /** Throws when the recording holds no data of a pair the simulator serves (an empty or unreadable recording). */
+  constructor(private readonly deps: MarketReplayDeps) {
+    if (![...deps.markets.values()].some((m) => m.recorded)) {
+      throw new Error('recordedMarket: the recording holds no market data (trade, depth, kline or realtimes messages) of a pair the simulator can serve');
+    }
+  }
 
   /** Starts playing: the lines due at once (the recording's first instant) are played now. */
   begin(): void {
@@ -104,6 +112,8 @@ export class MarketReplay {
       for (const fn of [...(this.listeners.get(key) ?? [])]) fn();
     }
     const next = events[this.index];
-    if (next !== undefined) this.deps.timers.after(Math.max(0, this.timeOf(next.t) - now), () => this.play());
+    // at most one Node timer's longest delay at a time (a longer one fires at once, with a TimeoutOverflowWarning):
+    // a line further ahead is waited for in steps
+    if (next !== undefined) this.deps.timers.after(Math.min(MAX_TIMER_MS, Math.max(0, this.timeOf(next.t) - now)), () => this.play());
   }
 }

@@ -36,5 +36,7 @@ export type { FakeSocketLog, FakeWebSocketFactory } from './fakeWebSocket';
 // Recordings and their replay
 export { RecordedEventCodec } from './recording';
 export type { RecordedEvent, Recording, LazyRecording, CorruptLine } from './recording';
+export { RecordingCorruptError, RecordingUnreadableError } from './recordingErrors';
+export type { RecordingDamage, RecordingUnreadableReason } from './recordingErrors';
 export { replayMarket } from './replayMarket';
 export type { ReplayMarketConfig, ReplayedMarket } from './replayMarket';

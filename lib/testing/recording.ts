@@ -2,17 +2,26 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { DecodeError } from '../errors';
 import { excerpt } from '../internal/redact';
+import type { RecordingCorruptError } from './recordingErrors';
 
 /**
  * Recordings: the one declaration of a recorded line (the recorder of `ex-streams/node` writes it, `loadRecording`
  * reads it, `replayMarket` and `exchange.server.replay` play it). A recording file is gzip of one line per event: a
  * JSON object, `t` the receive time (ms, the recorder's scheduler clock), `k` the kind; since format 2, a text frame's
- * line is its head `{"t":…,"k":"f"}`, a tab, and the frame's text as received (no escaping). See
- * docs/history-and-replay.md.
+ * line is its head `{"t":…,"k":"f"}`, a tab, and the frame's text as received (no escaping); since format 3, every
+ * block of lines is followed by a check line (`{"t":…,"k":"check","lines":…,"crc":…}`, the CRC-32 of the block's
+ * bytes), which the loader verifies before it delivers any line of the block. See docs/history-and-replay.md.
  */
 
-/** The format the recorder writes (the `start` line's `v`): 2, text frames as head, tab, text. Format 1 is still read. @internal */
-export const RECORDING_FORMAT = 2;
+/**
+ * The format the recorder writes (the `start` line's `v`): 3, text frames as head, tab, text, and a checksum line
+ * after each block of lines. Formats 1 and 2 are still read (each file checked whole by gzip's own checksum).
+ * @internal
+ */
+export const RECORDING_FORMAT = 3;
+
+/** The format versions the loader reads. @internal */
+export const RECORDING_FORMATS: readonly number[] = [1, 2, 3];
 
 /** Every recorded line: `t` (receive time, ms) and `k` (kind) first. */
 const line = <K extends string, P extends t.Props>(k: K, props: P, name: string) =>
@@ -26,7 +35,7 @@ const RecordedFrameHeadCodec = line('f', {}, 'RecordedFrameHead');
 
 /**
  * The io-ts declaration of a recorded line (one JSON object per line of a recording file). Kinds:
- * - `start`: the first line of every file: format version `v` (2; files of format 1 are read alike), `stream`
+ * - `start`: the first line of every file: format version `v` (3; files of formats 1 and 2 are read alike), `stream`
  *   (`public` | `private`), and what was subscribed;
  * - `f`: a text frame as received (`d`: its text; in a file of format 2 written as the line's head `{"t":…,"k":"f"}`,
  *   a tab and the text itself, unless the text holds a line break); `b`: a binary frame (`d`: its bytes in base64);
@@ -44,7 +53,7 @@ const RecordedFrameHeadCodec = line('f', {}, 'RecordedFrameHead');
  */
 export const RecordedEventCodec = t.union(
   [
-    line('start', { v: t.union([t.literal(1), t.literal(2)]), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
+    line('start', { v: t.union([t.literal(1), t.literal(2), t.literal(3)]), stream: t.union([t.literal('public'), t.literal('private')]), symbols: t.array(t.string), topics: t.array(t.string) }, 'RecordedStart'),
     RecordedTextFrameCodec,
     line('b', { d: t.string }, 'RecordedBinaryFrame'),
     line('open', { epoch: t.number }, 'RecordedOpen'),
@@ -68,8 +77,10 @@ export const RecordedEventCodec = t.union(
 export type RecordedEvent = t.TypeOf<typeof RecordedEventCodec>;
 
 /**
- * A line of a recording that could not be read (cut JSON, a shape that is not a {@link RecordedEvent}): where it
- * was and the time of the last good line before it (replays report it then, on `errors$`).
+ * A line of a recording that could not be read (cut JSON, a shape that is not a {@link RecordedEvent}), or a damaged
+ * part refused before any of it was delivered (a `RecordingCorruptError`: a block that fails its checksum, gzip data
+ * that cannot be read, a time outside the recording's span): where it was and the time of the last good line before
+ * it (replays report it then, on `errors$`).
  *
  * @example
  * ```ts
@@ -81,12 +92,12 @@ export type RecordedEvent = t.TypeOf<typeof RecordedEventCodec>;
 export interface CorruptLine {
   /** The file's name (no directory). */
   readonly file: string;
-  /** 1-based line number in the file. */
+  /** 1-based line number in the file (of a damaged part: its first line, the first line not delivered). */
   readonly line: number;
   /** Receive time of the last good line before it (or of the recording's start). */
   readonly afterTime: number;
-  /** What was wrong: a `DecodeError` (kind `json` or `codec`). */
-  readonly error: DecodeError;
+  /** What was wrong: a `DecodeError` (kind `json` or `codec`: one unreadable line) or a `RecordingCorruptError`. */
+  readonly error: DecodeError | RecordingCorruptError;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -82,7 +82,7 @@ describe('ex-streams record (child processes, simulator)', () => {
     const err: string[] = [];
     const host = { stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), isTTY: false };
     expect(await runRecordCli({ ...host, argv: ['--symbols', 'BTCUSDT', '--out', dir, '--duration', 'soon'] })).toBe(2);
-    expect(err.join('')).toContain("--duration must be a duration such as 30s, 5m, 1h, got 'soon'");
+    expect(err.join('')).toContain("--duration must be a duration from 1ms to 366d, such as 30s, 5m, 1h, got 'soon'");
 
     const rec = await runRecordCli({ ...host, isTTY: true, argv: ['--symbols', 'BTCUSDT', '--topics', 'trade,depth', '--url', sim.publicStreamUrl, '--out', dir, '--duration', '1200ms'] });
     if (typeof rec === 'number') throw new Error(`exit code ${rec}`);
@@ -131,5 +131,49 @@ describe('ex-streams record (child processes, simulator)', () => {
     const frames = recording.events.filter((e) => e.k === 'f');
     expect(frames.length).toBeGreaterThanOrEqual(flushed.messages);
     expect(killedAt - recording.events[recording.events.length - 1]!.t).toBeLessThan(1500);
+  });
+});
+
+describe('ex-streams record: what it is given', () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'exs-cli-args-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const host = (out: string[], err: string[]) => ({ stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t), isTTY: false });
+
+  it('--out that is a file (or under a file): exit 1 and one clear line, nothing written (in process and through bin/ex-streams.js)', async () => {
+    const file = join(dir, 'notes.txt');
+    writeFileSync(file, 'a file');
+    for (const out of [file, join(file, 'rec')]) {
+      const stdout: string[] = [];
+      const stderr: string[] = [];
+      expect(await runRecordCli({ ...host(stdout, stderr), argv: ['--symbols', 'BTCUSDT', '--out', out, '--duration', '1s'] })).toBe(1);
+      expect(stderr.join('')).toBe(out === file ? `ex-streams record: --out must be a directory, but '${file}' is a file\n` : `ex-streams record: --out must be a directory, but a part of '${out}' is a file\n`);
+      expect(stdout).toEqual([]);
+    }
+    expect(readFileSync(file, 'utf8')).toBe('a file');
+    const child = run([BIN, 'record', '--symbols', 'BTCUSDT', '--out', file]);
+    expect(await child.exit).toEqual({ code: 1, signal: null });
+    expect(child.stderr()).toBe(`ex-streams record: --out must be a directory, but '${file}' is a file\n`);
+  });
+
+  it('--duration longer than a Node timer (25d) records on instead of stopping at once; beyond a year it is refused (exit 2)', async () => {
+    const err: string[] = [];
+    expect(await runRecordCli({ ...host([], err), argv: ['--symbols', 'BTCUSDT', '--out', dir, '--duration', '400d'] })).toBe(2);
+    expect(err.join('')).toContain("ex-streams record: --duration must be a duration from 1ms to 366d, such as 30s, 5m, 1h, got '400d'");
+    const sim = await startSimulator({ symbols: ['BTCUSDT'], seed: 5, periodsMs: { depth: 100, trade: 100, kline: 100 }, marketStepMs: 50 });
+    try {
+      const out: string[] = [];
+      const rec = await runRecordCli({ ...host(out, []), argv: ['--symbols', 'BTCUSDT', '--url', sim.publicStreamUrl, '--out', dir, '--duration', '25d'] });
+      if (typeof rec === 'number') throw new Error(`exit code ${rec}`);
+      let finished = false;
+      void rec.finished.then(() => (finished = true));
+      await manifestWhere(dir, (m) => (m.files[0]?.messages ?? 0) > 0); // recording, a second or more after the start
+      expect(finished).toBe(false);
+      await rec.stop();
+      expect(finished).toBe(true);
+      expect(out.join('')).toMatch(/^ex-streams record: [1-9]\d* messages, .* \(manifest.json complete\)\n$/);
+    } finally {
+      await sim.close();
+    }
   });
 });

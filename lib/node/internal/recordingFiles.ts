@@ -1,8 +1,10 @@
 import { closeSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants, createGzip, type Gzip } from 'node:zlib';
+import { crc32 } from '../../internal/crc32';
 import { RECORDING_FORMAT, type RecordedEvent, recordedLine } from '../../testing/recording';
 import { MANIFEST, type RecordingFileInfo, type RecordingManifest } from '../recordingManifest';
+import { checkLine } from './recordingBlocks';
 
 /** Settings of a recording's files. @internal */
 export interface RecordingFilesSettings {
@@ -35,6 +37,9 @@ interface OpenFile {
    */
   pending: Buffer;
   pendingBytes: number;
+  /** Lines in `pending`, and the time of the last one (for the block's check line). */
+  pendingLines: number;
+  pendingLast: number;
   fd: number | undefined;
   readonly ended: Promise<void>;
 }
@@ -44,7 +49,8 @@ const stamp = (ms: number): string => new Date(ms).toISOString().replace(/[-:]/g
 
 /**
  * The append-only, gzip-compressed, rotated files of a recording and its manifest (Node's fs and zlib). Lines are
- * batched (256 KiB) into a streaming gzip (level 1) whose output is written to the file at once
+ * batched (256 KiB) into a streaming gzip (level 1), each batch followed by its check line (format 3: the CRC-32 of
+ * the batch's bytes, so the loader finds a damaged block before it delivers any line of it), whose output is written to the file at once
  * (synchronously: once zlib hands bytes back, they are in the kernel); `flush()` (the recorder calls it every second)
  * hands zlib the pending lines and makes it hand back everything written so far
  * (`Z_SYNC_FLUSH`) and rewrites the manifest, so a crash loses at most what came since the last flush, and the file
@@ -88,19 +94,37 @@ export class RecordingFiles {
       info.messages += 1;
       this.messages += 1;
     }
-    const line = recordedLine(event) + '\n';
-    // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (file.pendingBytes + line.length * 3 > BATCH_BYTES) this.handOver(file);
-    if (line.length * 3 > BATCH_BYTES) file.gzip.write(line);
-    else file.pendingBytes += file.pending.write(line, file.pendingBytes);
+    this.append(file, event.t, recordedLine(event) + '\n');
   }
 
-  /** Hands the pending lines to zlib in one write (the buffer goes with them; a new one takes the next lines). */
+  /** Adds a line to the pending batch (handing the batch over first when it would not fit). */
+  private append(file: OpenFile, t: number, line: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (file.pendingBytes + line.length * 3 > BATCH_BYTES) this.handOver(file);
+    if (line.length * 3 > BATCH_BYTES) {
+      // a line longer than a batch: a block of its own
+      const bytes = Buffer.from(line, 'utf8');
+      file.gzip.write(bytes);
+      file.gzip.write(`${checkLine(t, 1, crc32(bytes))}\n`);
+      return;
+    }
+    file.pendingBytes += file.pending.write(line, file.pendingBytes);
+    file.pendingLines += 1;
+    file.pendingLast = t;
+  }
+
+  /**
+   * Hands the pending lines to zlib in one write, then their check line (the buffer goes with them; a new one takes
+   * the next lines).
+   */
   private handOver(file: OpenFile): void {
     if (file.pendingBytes === 0) return;
-    file.gzip.write(file.pending.subarray(0, file.pendingBytes));
+    const block = file.pending.subarray(0, file.pendingBytes);
+    file.gzip.write(block);
+    file.gzip.write(`${checkLine(file.pendingLast, file.pendingLines, crc32(block))}\n`);
     file.pending = Buffer.allocUnsafe(BATCH_BYTES);
     file.pendingBytes = 0;
+    file.pendingLines = 0;
   }
 
   /** Hands what zlib holds to the file (`Z_SYNC_FLUSH`), then rewrites the manifest. */
@@ -151,6 +175,8 @@ export class RecordingFiles {
       gzip,
       pending: Buffer.allocUnsafe(BATCH_BYTES),
       pendingBytes: 0,
+      pendingLines: 0,
+      pendingLast: t,
       fd,
       ended: new Promise<void>((resolve) => {
         gzip.on('end', resolve);
@@ -171,7 +197,7 @@ export class RecordingFiles {
       }
     });
     const start: RecordedEvent = { t, k: 'start', v: RECORDING_FORMAT, stream: this.settings.stream, symbols: [...this.settings.symbols], topics: [...this.settings.topics] };
-    gzip.write(recordedLine(start) + '\n');
+    this.append(file, t, recordedLine(start) + '\n');
     this.current = file;
     return file;
   }
