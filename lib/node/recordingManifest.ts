@@ -19,7 +19,7 @@ export interface RecordingFileInfo {
   readonly last: number;
   /** Frames it holds. */
   readonly messages: number;
-  /** Lines it holds (frames, lifecycle, gaps, its `start` line). */
+  /** Lines it holds (frames, lifecycle, gaps, its `start` line; not the check lines of format 3). */
   readonly lines: number;
   /** Its size on disk (compressed bytes written so far). */
   readonly bytes: number;

@@ -128,11 +128,15 @@ export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | 
     const { loadRecording } = await import('../node/loadRecording');
     try {
       const recording = await loadRecording(path);
-      const corrupt = recording.corrupt?.length ?? 0;
-      if (corrupt > 0) host.stderr(`${CLI_NAME}: ${corrupt} line(s) of the recording could not be read and are skipped\n`);
+      const [first] = recording.corrupt;
+      if (first !== undefined) {
+        host.stderr(`${CLI_NAME}: ${recording.corrupt.length} damaged part(s) of the recording are skipped, nothing of them played (the first: ${first.error.message.slice(0, 300)})\n`);
+      }
       options = { ...options, recordedMarket: { recording, speed } };
     } catch (e) {
-      host.stderr(`${CLI_NAME}: cannot read the recording at ${path}: ${e instanceof Error ? e.message : String(e)}\n`);
+      // a RecordingUnreadableError's message begins with the path at fault (the directory, or a file in it)
+      const unreadable = e instanceof Error && e.name === 'RecordingUnreadableError';
+      host.stderr(`${CLI_NAME}: cannot read the recording at ${unreadable ? '' : `${path}: `}${e instanceof Error ? e.message : String(e)}\n`);
       return 1;
     }
   }
