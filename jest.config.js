@@ -23,6 +23,7 @@ const SLOW_FILES = [
   '/spec/market/marketStreams.faults.integration.spec.ts',
   '/spec/codecs/fastCheck.spec.ts',
   '/spec/orders/orderGaps.property.spec.ts',
+  '/spec/testing/replayMarket.busyDay.spec.ts',
 ];
 
 module.exports = {

@@ -2,7 +2,6 @@ import {
   asyncScheduler,
   Observable,
   type MonoTypeOperatorFunction,
-  type SchedulerAction,
   type SchedulerLike,
   type Subscription,
 } from 'rxjs';
@@ -218,13 +217,15 @@ export function reorderBuffer<T>(
       }
     };
 
-    function onTimer(this: SchedulerAction<undefined>): void {
+    // re-armed with a fresh action, not `this.schedule`: on a virtual scheduler that chains one action per re-arm
+    // (see lib/internal/scheduleRepeating.ts), and a busy stream re-arms for as long as it runs
+    function onTimer(): void {
       const now = scheduler.now();
       let threshold = -Infinity;
       while (deadlines.length > 0 && deadlines[0]!.deadline <= now) threshold = deadlines.shift()!.time;
       release(threshold);
       while (deadlines.length > 0 && deadlines[0]!.time < watermark) deadlines.shift();
-      timer = deadlines.length > 0 && !out.closed ? this.schedule(undefined, deadlines[0]!.deadline - now) : undefined;
+      timer = deadlines.length > 0 && !out.closed ? scheduler.schedule(onTimer, deadlines[0]!.deadline - now) : undefined;
     }
 
     const stopTimer = (): void => {

@@ -1,5 +1,6 @@
-import { Observable, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { Observable, type SchedulerLike } from 'rxjs';
 import { HeartbeatTimeoutError } from '../errors';
+import { scheduleRepeating } from '../internal/scheduleRepeating';
 
 /**
  * How {@link silenceWatchdog} tells a silent peer from a process that could not listen: after a synchronous
@@ -23,7 +24,8 @@ export interface StallGrace {
  * Errors with a {@link HeartbeatTimeoutError} once `lastSeenAt()` is `timeoutMs` or more in the past (checked
  * first when a silence that began before the watch started would reach it).
  * One scheduled action at a time, re-armed for the remaining window when it fires early, so the hot path
- * only stores a timestamp per frame (no timer per frame).
+ * only stores a timestamp per frame (no timer per frame); each re-arm is a fresh action (`scheduleRepeating`), so a
+ * watch of any length holds one action, in virtual time too.
  *
  * With `stall`, a silence found just after the process stalled is not a verdict yet: when the check itself ran
  * more than `toleranceMs` late, or `stalledAt()` is within `graceMs`, the check comes again `graceMs` after the
@@ -47,25 +49,31 @@ export function silenceWatchdog(
     let stalledAt: number | undefined;
     /** `lastSeenAt()` of the silence whose verdict was deferred once already. */
     let deferredFor: number | undefined;
-    const rearm = (action: SchedulerAction<undefined>, now: number, delayMs: number): void => {
+    /** The next check `delayMs` from `now`. */
+    const rearm = (now: number, delayMs: number): number => {
       dueAt = now + delayMs;
-      action.schedule(undefined, delayMs);
+      return delayMs;
     };
-    return scheduler.schedule(function (this: SchedulerAction<undefined>) {
-      const now = scheduler.now();
-      const seen = lastSeenAt();
-      const silentForMs = now - seen;
-      if (stall !== undefined && now - dueAt > stall.toleranceMs) stalledAt = now;
-      if (silentForMs < timeoutMs) return rearm(this, now, timeoutMs - silentForMs);
-      if (stall !== undefined && deferredFor !== seen) {
-        const other = stall.stalledAt?.();
-        const lastStall = other === undefined ? stalledAt : stalledAt === undefined ? other : Math.max(other, stalledAt);
-        if (lastStall !== undefined && now - lastStall < stall.graceMs) {
-          deferredFor = seen;
-          return rearm(this, now, lastStall + stall.graceMs - now);
+    return scheduleRepeating(
+      scheduler,
+      () => {
+        const now = scheduler.now();
+        const seen = lastSeenAt();
+        const silentForMs = now - seen;
+        if (stall !== undefined && now - dueAt > stall.toleranceMs) stalledAt = now;
+        if (silentForMs < timeoutMs) return rearm(now, timeoutMs - silentForMs);
+        if (stall !== undefined && deferredFor !== seen) {
+          const other = stall.stalledAt?.();
+          const lastStall = other === undefined ? stalledAt : stalledAt === undefined ? other : Math.max(other, stalledAt);
+          if (lastStall !== undefined && now - lastStall < stall.graceMs) {
+            deferredFor = seen;
+            return rearm(now, lastStall + stall.graceMs - now);
+          }
         }
-      }
-      subscriber.error(new HeartbeatTimeoutError(silentForMs));
-    }, dueAt - scheduler.now());
+        subscriber.error(new HeartbeatTimeoutError(silentForMs));
+        return undefined;
+      },
+      dueAt - scheduler.now(),
+    );
   });
 }

@@ -1,8 +1,9 @@
 // Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its onFrame runs steps 2-3.
-import { Observable, type SchedulerLike, Subscription, timer } from 'rxjs';
+import { Observable, type SchedulerLike, Subscription } from 'rxjs';
 import { FAIL } from '../codecs/fastCheck';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
+import { scheduleRepeating } from '../internal/scheduleRepeating';
 import { type FrameLimits, frameText } from './decodeFrame';
 import { defaultInflateRaw } from './defaultInflateRaw';
 import { exactJsonValue, parseJsonValue } from '../internal/json';
@@ -126,14 +127,20 @@ export function socketSession(s: SessionSettings): Observable<never> {
       lastSeenAt = scheduler.now();
       s.onOpen(socket);
       let pingDueAt = lastSeenAt;
+      // One action at a time, for a socket open any length of time (see `scheduleRepeating`: not `timer(0, period)`).
       timers.add(
-        timer(0, s.pingIntervalMs, scheduler).subscribe(() => {
-          const at = scheduler.now();
-          if (at - pingDueAt > toleranceMs) stalledAt = at;
-          pingDueAt = at + s.pingIntervalMs;
-          pingSent(heartbeat, at);
-          socket.send(`{"ping":${at}}`);
-        }),
+        scheduleRepeating(
+          scheduler,
+          () => {
+            const at = scheduler.now();
+            if (at - pingDueAt > toleranceMs) stalledAt = at;
+            pingDueAt = at + s.pingIntervalMs;
+            pingSent(heartbeat, at);
+            socket.send(`{"ping":${at}}`);
+            return s.pingIntervalMs;
+          },
+          0,
+        ),
       );
     };
     const onDemand = s.exactIntegers === 'on-demand';

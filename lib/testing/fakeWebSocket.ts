@@ -45,6 +45,8 @@ export class FakeWebSocket implements WebSocketLike {
   binaryType = 'blob';
   /** Every frame the client sent, in order. */
   readonly sent: string[] = [];
+  /** Whether {@link sent} keeps them (a test exchange with `recordSent: false` keeps none). @internal */
+  protected keepsSent = true;
   /** The code and reason of the client's `close()` call, once made. */
   closedByClient: { readonly code?: number | undefined; readonly reason?: string | undefined } | undefined;
   onopen: ((event: unknown) => void) | null = null;
@@ -90,7 +92,7 @@ export class FakeWebSocket implements WebSocketLike {
   /** Like the browser: throws while connecting, drops frames once closing. */
   send(data: string): void {
     if (this.readyState === 0) throw new Error('FakeWebSocket.send: still connecting');
-    if (this.readyState === 1) this.sent.push(data);
+    if (this.readyState === 1 && this.keepsSent) this.sent.push(data);
   }
 
   /** The client closes: recorded in {@link closedByClient}; a `close` event follows at once. */

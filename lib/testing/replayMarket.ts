@@ -47,7 +47,9 @@ function eventsOf(recording: LazyRecording, report: (line: CorruptLine) => void)
 export interface ReplayMarketConfig {
   /**
    * The clock the recording is played on, and the streams' clock: a `TestScheduler` or a `VirtualTimeScheduler` runs a
-   * whole day in virtual time (as fast as the pipeline goes); `asyncScheduler` (the default) plays in real time.
+   * recording of any length (a day, a week) in virtual time, as fast as the pipeline goes, with a flat stack and heap
+   * (`new VirtualTimeScheduler(undefined, Infinity)`: a finite `maxFrames` stops it there); `asyncScheduler` (the
+   * default) plays in real time.
    */
   readonly scheduler?: SchedulerLike | undefined;
   /**
@@ -131,7 +133,8 @@ export interface ReplayedMarket
  */
 export function replayMarket(recording: Recording | LazyRecording, config: ReplayMarketConfig = {}): ReplayedMarket {
   const { scheduler = asyncScheduler, speed = 1, market: options = {} } = config;
-  const exchange = testExchange({ scheduler, maxFrames: Infinity });
+  // nothing reads what the replay client sent: a replay of days holds no record per ping
+  const exchange = testExchange({ scheduler, maxFrames: Infinity, recordSent: false });
   // a lazy recording's corrupt lines are found as it is read: reported on the scheduler, after the line before them
   const lazyCorrupt$ = new Subject<Error>();
   const played: Recording =

@@ -54,6 +54,11 @@ export interface TestExchangeConfig {
    * the check off. Only a `TestScheduler` (a `VirtualTimeScheduler`) is checked.
    */
   readonly maxFrames?: number | undefined;
+  /**
+   * Keep every frame clients send, for `sent()` and the sockets' `sent`. Default `true`. `false` keeps none (`sent$()`
+   * still shows them as they are sent): a run of days then holds no record per ping (60 480 a week of one socket).
+   */
+  readonly recordSent?: boolean | undefined;
 }
 
 /**
@@ -275,6 +280,7 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
     serverTimeOffsetMs = 0,
     matchSubscriptions = true,
     maxFrames = 600_000,
+    recordSent = true,
   } = config;
   const limit = new RunLimit(scheduler, maxFrames, (): string =>
     (['public', 'private'] as const)
@@ -282,7 +288,7 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
       .join('; '),
   );
   const server: ExchangeServer = new ExchangeServer(
-    { scheduler, openDelayMs, answerSubscriptions, answerPings, serverTimeOffsetMs, matchSubscriptions },
+    { scheduler, openDelayMs, answerSubscriptions, answerPings, serverTimeOffsetMs, matchSubscriptions, recordSent },
     () => listenKeys,
     limit,
   );

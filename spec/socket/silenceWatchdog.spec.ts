@@ -1,7 +1,8 @@
-import { Observable } from 'rxjs';
+import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { HeartbeatTimeoutError } from '../../lib/errors';
 import { silenceWatchdog, type StallGrace } from '../../lib/socket/silenceWatchdog';
+import { watchActionChains } from '../helpers/actionChains';
 import { stallClock } from '../helpers/stallClock';
 
 describe('silenceWatchdog', () => {
@@ -102,5 +103,27 @@ describe('silenceWatchdog', () => {
         expectObservable(silenceWatchdog(30, () => 0, stallClock(testScheduler, 29, 2), grace)).toBe('30ms #', undefined, new HeartbeatTimeoutError(31));
       });
     });
+  });
+  it('re-arms with a fresh action each time: a watch of a week in virtual time holds one, and its teardown is clean', () => {
+    const chains = watchActionChains();
+    try {
+      const scheduler = new VirtualTimeScheduler(undefined, 7 * 86_400_000);
+      // a frame every 10 s: the 30 s watch re-arms every 20-30 s, ~24 000 times a week
+      let lastSeenAt = 0;
+      const frames = (): void => {
+        lastSeenAt = scheduler.now();
+        scheduler.schedule(frames, 10_000);
+      };
+      scheduler.schedule(frames, 10_000);
+      let failed: unknown;
+      const watch = silenceWatchdog(30_000, () => lastSeenAt, scheduler).subscribe({ error: (e: unknown) => (failed = e) });
+      scheduler.flush();
+      expect(failed).toBeUndefined();
+      // on main: one action added to the last per re-arm; unsubscribing the first recursed through them all
+      expect(() => watch.unsubscribe()).not.toThrow();
+      expect(chains.longest()).toBe(0);
+    } finally {
+      chains.restore();
+    }
   });
 });

@@ -162,6 +162,17 @@ describe('testExchange', () => {
         expect(exchange.sockets('public')[0].closedByClient).toEqual({ code: 1000, reason: undefined });
       });
     });
+
+    it('recordSent: false keeps no frame (a run of days holds no record per ping); sent$ still shows each', () => {
+      testScheduler.run(({ expectObservable, flush }) => {
+        const { exchange, market } = setup({ recordSent: false });
+        expectObservable(market.trades('BTCUSDT'), '^ 25s !').toBe('');
+        expectObservable(exchange.sent$().pipe(map((f) => f.kind)), '^ 25s !').toBe('(sp) 9996ms p 9999ms p 5000ms c', { s: 'sub', p: 'ping', c: 'cancel' });
+        flush();
+        expect(exchange.sent()).toEqual([]);
+        expect(exchange.sockets('public')[0].sent).toEqual([]);
+      });
+    });
   });
 
   describe('faults', () => {

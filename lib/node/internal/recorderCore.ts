@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, firstValueFrom, interval, map, type Observable, race, ReplaySubject, type SchedulerLike, timer } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, map, type Observable, race, repeat, ReplaySubject, type SchedulerLike, timer } from 'rxjs';
 import { redact } from '../../internal/redact';
 import type { WebSocketCtor } from '../../socket/webSocketLike';
 import type { RecordedEvent } from '../../testing/recording';
@@ -80,7 +80,9 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
       live.next(live.value - 1);
     },
   });
-  const ticks = interval(settings.flushIntervalMs, scheduler).subscribe(() => {
+  // `timer` repeated, not `interval`: on a virtual scheduler `interval` chains one action per tick (a recorded day in a
+  // `TestScheduler`: 86 400 of them, whose teardown overflows the stack); see lib/internal/scheduleRepeating.ts
+  const ticks = timer(settings.flushIntervalMs, scheduler).pipe(repeat()).subscribe(() => {
     void files.flush().then(report);
   });
   let stopping: Promise<void> | undefined;

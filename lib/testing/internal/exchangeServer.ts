@@ -16,6 +16,8 @@ export interface ServerSettings {
   readonly answerPings: boolean;
   readonly serverTimeOffsetMs: number;
   readonly matchSubscriptions: boolean;
+  /** Keep the frames clients send (`frames`, the sockets' `sent`). Default `true`. */
+  readonly recordSent?: boolean | undefined;
 }
 
 /** A script played on each matching connection from its open. @internal */
@@ -62,7 +64,7 @@ export class ExchangeServer implements SocketHooks {
   private readonly scheduler: SchedulerLike;
 
   constructor(
-    private readonly settings: ServerSettings,
+    readonly settings: ServerSettings,
     private readonly listenKeys: () => TestListenKeys,
     private readonly limit: RunLimit,
   ) {
@@ -88,7 +90,7 @@ export class ExchangeServer implements SocketHooks {
   sent(socket: ExchangeSocket, text: string): void {
     const { kind, frame } = classifyFrame(text);
     const record: SentFrame = { time: this.scheduler.now(), stream: socket.stream, connection: socket.connection, kind, frame, text };
-    this.frames.push(record);
+    if (this.settings.recordSent !== false) this.frames.push(record);
     this.sent$.next(record);
     this.limit.check();
     if (!isRecord(frame)) return;

@@ -10,6 +10,8 @@ export interface LiveSubscription {
 
 /** What the test exchange does when a socket is constructed and when its client sends. @internal */
 export interface SocketHooks {
+  /** Whether the sockets keep what their client sends in `sent` (default `true`). */
+  readonly settings?: { readonly recordSent?: boolean | undefined } | undefined;
   created(socket: ExchangeSocket): void;
   sent(socket: ExchangeSocket, text: string): void;
 }
@@ -40,6 +42,7 @@ export class ExchangeSocket extends FakeWebSocket {
     private readonly hooks: SocketHooks,
   ) {
     super(url, scheduler);
+    this.keepsSent = hooks.settings?.recordSent !== false;
     this.stream = streamOf(url);
     hooks.created(this);
   }

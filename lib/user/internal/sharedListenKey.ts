@@ -12,13 +12,13 @@ import {
   filter,
   finalize,
   ignoreElements,
-  interval,
   map,
   merge,
   NEVER,
   Observable,
   of,
   race,
+  repeat,
   ReplaySubject,
   retry,
   share,
@@ -216,7 +216,11 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
         return delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(create)) : create();
       });
     const maintenance$ = merge(
-      interval(keepAliveIntervalMs, scheduler).pipe(map(() => false)),
+      // `timer` repeated, not `interval`: one action at a time on a virtual scheduler too (lib/internal/scheduleRepeating.ts)
+      timer(keepAliveIntervalMs, scheduler).pipe(
+        repeat(),
+        map(() => false),
+      ),
       // Requests while a forced recreation is under way are the same request (several streams saw one key die).
       recreate.pipe(
         filter(() => !forcing),

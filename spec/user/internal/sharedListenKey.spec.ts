@@ -1,8 +1,9 @@
-import { Subject } from 'rxjs';
+import { of, Subject, VirtualTimeScheduler } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { RateLimitedError, RequestRejectedError } from '../../../lib/errors';
 import type { ListenKeyApi } from '../../../lib/user/listenKey';
 import { rateLimitWaitMs, sharedListenKey } from '../../../lib/user/internal/sharedListenKey';
+import { watchActionChains } from '../../helpers/actionChains';
 
 describe('rateLimitWaitMs', () => {
   it('is the Retry-After of a rate limit, the long wait for a bare 429 / 418, else 0', () => {
@@ -34,5 +35,26 @@ describe('sharedListenKey', () => {
       expect(calls.filter((c) => c === 'POST')).toHaveLength(2);
       expect(calls).toContain('DELETE key-2');
     });
+  });
+  it('keeps the key alive for any length of time with one timer action (no chain in virtual time)', () => {
+    const chains = watchActionChains();
+    try {
+      const scheduler = new VirtualTimeScheduler(undefined, Infinity);
+      let extends_ = 0;
+      const api: ListenKeyApi = {
+        createListenKey: () => of('key-1'),
+        extendListenKey: () => (extends_++, of(undefined)),
+        closeListenKey: () => of(undefined),
+      };
+      // a keep-alive a minute for a week: 10 080
+      const subscription = sharedListenKey(api, { scheduler, keepAliveIntervalMs: 60_000 }).subscribe();
+      scheduler.schedule(() => subscription.unsubscribe(), 7 * 86_400_000 + 1);
+      scheduler.flush();
+      expect(extends_).toBe(10_080);
+      // on main: `interval` chained one action per keep-alive
+      expect(chains.longest()).toBeLessThanOrEqual(2);
+    } finally {
+      chains.restore();
+    }
   });
 });
