@@ -7,11 +7,13 @@ const { browserVariants } = require('./scripts/browser-variants.js');
 
 /**
  * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts` and
- * the same as `.d.mts`, for the `import` condition). The entries that run in browsers also get a browser build
- * (`dist/browser/*.mjs`, the `browser` export condition for `import`): the same sources but for the modules that have a
- * `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global `WebSocket` only) and no
- * default zip inflater (fflate only through `ex-streams/zip`). Its entries share their chunks with each other,
- * never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever it imports.
+ * the same as `.d.mts`, for the `import` condition; what two entries share is declared once, in a shared chunk, as
+ * their code is, so each public type is one type whichever entry it comes from). The entries that run in browsers
+ * also get a browser build (`dist/browser/*.mjs`, the `browser` export condition for `import`): the same sources
+ * but for the modules that have a `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global
+ * `WebSocket` only) and no default zip inflater (fflate only through `ex-streams/zip`). Its entries share their
+ * chunks with each other, never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever
+ * it imports.
  * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate, ioredis (the optional peer of `ex-streams/redis`,
  * the only entry that imports it) and Node built-ins.
  */
@@ -112,14 +114,19 @@ export default [
     // CJS build (package.json), which picks `ws` or the global WebSocket at connect time as on Node.
     output: { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
   },
-  ...Object.entries(entries).map(([name, input]) => ({
-    input,
+  {
+    // Every entry's types in one build, so the types two entries share are declared once, in a chunk both import
+    // (`dist/types/chunks/`), as the JS builds share theirs: `MarketStreams` of `ex-streams/redis` is the very
+    // `MarketStreams` of `ex-streams` (a copy per entry would be another type wherever it holds a `unique symbol`
+    // or a class with private members, such as `OrdersState`). `.d.ts` for `require` and Node (whose `node`
+    // condition loads the CJS build), `.d.mts` for `import` (bundlers); their chunks import each other as `.js` and
+    // `.mjs` (rollup-plugin-dts rewrites the names), so each set is whole in its own resolution mode.
+    input: entries,
     external,
     plugins: [dts({ tsconfig: './tsconfig.json', compilerOptions: { stripInternal: true } })],
-    // `.d.ts` for `require` and Node (whose `node` condition loads the CJS build), `.d.mts` for `import` (bundlers).
     output: [
-      { file: `dist/types/${name}.d.ts`, format: 'es' },
-      { file: `dist/types/${name}.d.mts`, format: 'es' },
+      { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
+      { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.mts', chunkFileNames: 'chunks/[name]-[hash].d.mts' },
     ],
-  })),
+  },
 ];

@@ -4,20 +4,26 @@
  * 1. `npm pack` the repository and unpack it as `node_modules/ex-streams` of a scratch folder in the system's
  *    temp directory, beside links to the peers and dependencies of the repository's node_modules (rxjs, io-ts,
  *    fp-ts, ws, fflate, @types/node): no network, no `npm install`; not `@types/ws` (a user need not have it);
- * 2. three projects in it, each with the flags of `@tsconfig/strictest` and `skipLibCheck: false` (so every
+ * 2. four projects in it, each with the flags of `@tsconfig/strictest` and `skipLibCheck: false` (so every
  *    declaration file of the package is checked too) and no DOM library (a Node project):
  *    - `esm`: `"type": "module"`, `module` / `moduleResolution` `nodenext`;
  *    - `cjs`: CommonJS, `module` / `moduleResolution` `node16`;
  *    - `bundler`: `module` `esnext`, `moduleResolution` `bundler` (a browser app's bundler setup, with DOM);
- * 3. each compiles, with the repository's own `typescript`, the README's TypeScript blocks as written, the
- *    user files of `spec/types/*.strict.ts` (the README pipelines, optional settings forwarded as
- *    `T | undefined`), an import of every entry (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`, `/zip`,
- *    `/redis`) and a small `/redis` usage (without `ioredis`, an optional peer, installed: its types must not be needed); none of
- *    these sources may hold a cast (`as`, `<T>x`, `x!`; `as const` is fine).
+ *    - `browser`: the same without `@types/node`, compiling a use of the browser entries only (`ex-streams`, `/codecs`,
+ *      `/testing`, `/zip`) with the repository's compiler: their declarations and the chunks they share with the Node
+ *      entries need no Node type;
+ * 3. with each compiler of `COMPILERS` (the repository's own `typescript`, 5.9; TypeScript 6; the native
+ *    TypeScript 7, what a plain `npm i -D typescript` installs), the first three compile the README's TypeScript
+ *    blocks as written, the user files of `spec/types/*.strict.ts` (the README pipelines, optional settings forwarded as
+ *    `T | undefined`, one strategy run on every market source of every entry), an import of every entry
+ *    (`ex-streams`, `/codecs`, `/simulator`, `/testing`, `/node`, `/zip`, `/redis`) and a small `/redis` usage
+ *    (without `ioredis`, an optional peer, installed: its types must not be needed); none of these sources may hold a
+ *    cast (`as`, `<T>x`, `x!`; `as const` is fine). TypeScript 6 and 7 come from npm through `npx` (pinned, as
+ *    .ci/run pins its other npx tools; a few seconds once cached); two compilations run at a time.
  *
  *   node -r ts-node/register/transpile-only scripts/check-strict-consumers.ts
  */
-import { execFileSync } from 'child_process';
+import { execFile } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -26,7 +32,19 @@ import { tsBlocks } from '../spec/docs/markdownBlocks';
 import { packInto } from './packedPackage';
 
 const root = path.resolve(__dirname, '..');
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+/** A TypeScript compiler a user may have: its `tsc` command line (run in the project's folder). */
+interface Compiler {
+  readonly name: string;
+  readonly command: readonly [string, ...string[]];
+}
+
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const COMPILERS: readonly Compiler[] = [
+  { name: `TypeScript ${ts.version}`, command: [process.execPath, path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')] },
+  { name: 'TypeScript 6.0.3', command: [npx, '--yes', '-p', 'typescript@6.0.3', 'tsc'] },
+  { name: 'TypeScript 7.0.2', command: [npx, '--yes', '-p', 'typescript@7.0.2', 'tsc'] },
+];
 
 /** Linked from the repository's node_modules: the peers and dependencies a user's install brings. */
 const LINKED = ['rxjs', 'io-ts', 'fp-ts', 'ws', 'fflate', 'tslib', '@types/node', 'undici-types'];
@@ -56,17 +74,50 @@ interface Consumer {
   readonly name: string;
   readonly packageType: 'module' | 'commonjs';
   readonly compilerOptions: Readonly<Record<string, unknown>>;
+  /**
+   * Its sources: all of them (`sources()`) under every compiler, or the browser entries only (`BROWSER_SOURCES`)
+   * under the repository's compiler (what that checks, Node types in the declarations, is the same for all).
+   */
+  readonly sources: 'all' | 'browser';
 }
 
 const CONSUMERS: readonly Consumer[] = [
-  { name: 'esm', packageType: 'module', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'nodenext', moduleResolution: 'nodenext' } },
-  { name: 'cjs', packageType: 'commonjs', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'node16', moduleResolution: 'node16' } },
+  { name: 'esm', packageType: 'module', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'nodenext', moduleResolution: 'nodenext' }, sources: 'all' },
+  { name: 'cjs', packageType: 'commonjs', compilerOptions: { target: 'ES2022', lib: ['ES2022'], module: 'node16', moduleResolution: 'node16' }, sources: 'all' },
   {
     name: 'bundler',
     packageType: 'module',
     compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'esnext', moduleResolution: 'bundler' },
+    sources: 'all',
+  },
+  // A browser app: no @types/node. The browser entries' declarations, shared chunks included, must need none of it.
+  {
+    name: 'browser',
+    packageType: 'module',
+    compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'esnext', moduleResolution: 'bundler', types: [] },
+    sources: 'browser',
   },
 ];
+
+/** The browser app's one source: the browser entries, and one strategy on a live market and the test exchange's. */
+const BROWSER_SOURCES = new Map([
+  [
+    'browser.ts',
+    [
+      "import { marketStreams, orderBook, type MarketStreams, type TradeRecord } from 'ex-streams';",
+      "import type { TradeRecord as CodecsTradeRecord } from 'ex-streams/codecs';",
+      "import { testExchange, tradeRecord } from 'ex-streams/testing';",
+      "import { inflateRaw } from 'ex-streams/zip';",
+      '',
+      "const spread = (market: MarketStreams): void => void market.depth('BTCUSDT').pipe(orderBook()).subscribe((book) => console.log(book.spread));",
+      "spread(marketStreams({ url: 'wss://example.invalid/quote/ws/v1', binary: true, connection: { inflateRaw } }));",
+      'spread(marketStreams(testExchange().marketConfig()));',
+      "const trade: CodecsTradeRecord = tradeRecord({ p: '1' });",
+      'export const same: TradeRecord = trade;',
+      '',
+    ].join('\n'),
+  ],
+]);
 
 const fail = (message: string): never => {
   throw new Error(message);
@@ -132,12 +183,36 @@ function sources(): Map<string, string> {
       '',
     ].join('\n'),
   );
-  const casts = [...files].flatMap(([name, text]) => castsIn(name, text));
+  const casts = [...files, ...BROWSER_SOURCES].flatMap(([name, text]) => castsIn(name, text));
   if (casts.length > 0) fail(`casts in the user's sources:\n${casts.join('\n')}`);
   return files;
 }
 
-function main(): void {
+/** Runs `tsc -p tsconfig.json` of `dir`: its output when it fails, `undefined` when it compiles. */
+function compile(compiler: Compiler, dir: string): Promise<string | undefined> {
+  const [command, ...args] = compiler.command;
+  return new Promise((resolve) => {
+    execFile(command, [...args, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve(error === null ? undefined : `${stdout}${stderr}` || error.message),
+    );
+  });
+}
+
+/** Runs `tasks`, `limit` at a time (the machine has two cores); the results in the tasks' order. */
+async function pool<T>(tasks: readonly (() => Promise<T>)[], limit: number): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let i = next++; i < tasks.length; i = next++) {
+      const task = tasks[i];
+      if (task !== undefined) results[i] = await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, tasks.length) }, worker));
+  return results;
+}
+
+async function main(): Promise<void> {
   if (!fs.existsSync(path.join(root, 'dist', 'types', 'index.d.ts'))) fail('no dist/: run `npm run build` first');
   const started = Date.now();
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ex-streams-strict-'));
@@ -152,35 +227,44 @@ function main(): void {
       fs.symlinkSync(target, path.join(modules, name), 'junction');
     }
 
-    // 2-3. Each project compiles the same sources.
+    // 2. The projects, with the same sources.
     const files = sources();
-    const failures: string[] = [];
     for (const consumer of CONSUMERS) {
       const dir = path.join(work, consumer.name);
       fs.mkdirSync(path.join(dir, 'src'), { recursive: true });
       fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: `strict-${consumer.name}`, private: true, type: consumer.packageType }, null, 2));
       const tsconfig = { compilerOptions: { ...STRICTEST, ...consumer.compilerOptions }, include: ['src'] };
       fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-      for (const [name, text] of files) fs.writeFileSync(path.join(dir, 'src', name), text);
-      const t0 = Date.now();
-      try {
-        execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json', '--pretty', 'false'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-        console.log(`${consumer.name}: ${files.size} files compile (${JSON.stringify(consumer.compilerOptions)}, strictest, skipLibCheck false) in ${Date.now() - t0} ms`);
-      } catch (error) {
-        const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-        failures.push(`${consumer.name} (${JSON.stringify(consumer.compilerOptions)}):\n${stdout}${stderr}`);
-      }
+      for (const [name, text] of consumer.sources === 'all' ? files : BROWSER_SOURCES) fs.writeFileSync(path.join(dir, 'src', name), text);
     }
+
+    // 3. Each compiler compiles each project (nothing is emitted: the projects can be checked side by side).
+    const runs = COMPILERS.flatMap((compiler, i) =>
+      CONSUMERS.filter((consumer) => i === 0 || consumer.sources === 'all').map((consumer) => ({ compiler, consumer })),
+    );
+    const results = await pool(
+      runs.map(({ compiler, consumer }) => async () => {
+        const t0 = Date.now();
+        const output = await compile(compiler, path.join(work, consumer.name));
+        const what = `${compiler.name}, ${consumer.name} (${JSON.stringify(consumer.compilerOptions)}, strictest, skipLibCheck false)`;
+        const count = (consumer.sources === 'all' ? files : BROWSER_SOURCES).size;
+        console.log(`${what}: ${output === undefined ? `${count} files compile` : 'FAILS'} in ${Date.now() - t0} ms`);
+        return output === undefined ? undefined : `${what}:\n${output}`;
+      }),
+      2,
+    );
+    const failures = results.filter((r): r is string => r !== undefined);
     if (failures.length > 0) fail(`a user's strict project does not compile:\n\n${failures.join('\n')}`);
-    console.log(`strict consumers: ${CONSUMERS.map((c) => c.name).join(', ')} compile the README pipelines with no cast (${Date.now() - started} ms)`);
+    console.log(
+      `strict consumers: ${CONSUMERS.map((c) => c.name).join(', ')} compile the README pipelines and spec/types/*.strict.ts with no cast ` +
+        `under ${COMPILERS.map((c) => c.name).join(', ')} (${Date.now() - started} ms)`,
+    );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
 }
 
-try {
-  main();
-} catch (error) {
+main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
-}
+});
