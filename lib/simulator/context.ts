@@ -22,6 +22,8 @@ export interface SimContext {
   readonly recorder: Recorder;
   readonly periods: PeriodsMs;
   readonly depthLevels: number;
+  /** The container of binary frames: the spec's zip, or the gzip the live service was seen sending. */
+  readonly binaryContainer: 'zip' | 'gzip';
   /** The recording the recorded pairs replay (the `recordedMarket` option), when given. */
   readonly replay?: MarketReplay | undefined;
 }

@@ -1,4 +1,4 @@
-import { strToU8, zipSync } from 'fflate';
+import { gzipSync, strToU8, zipSync } from 'fflate';
 
 /** The public-stream data envelope of the specification. @internal */
 export interface EnvelopeInput {
@@ -32,4 +32,9 @@ export function envelopeText(e: EnvelopeInput): string {
 /** A zip file holding one deflated entry `data.json` with `text`. @internal */
 export function zipText(text: string): Uint8Array {
   return zipSync({ 'data.json': [strToU8(text), { level: 6 }] });
+}
+
+/** A gzip stream (one member) holding `text`. @internal */
+export function gzipText(text: string): Uint8Array {
+  return gzipSync(strToU8(text), { level: 6 });
 }

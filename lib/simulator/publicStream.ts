@@ -3,7 +3,7 @@ import { isKlineInterval, type KlineInterval } from './candles';
 import { isRecord } from '../internal/guards';
 import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
-import { envelopeText, zipText } from './envelope';
+import { envelopeText, gzipText, zipText } from './envelope';
 import type { SymbolMarket } from './market';
 import { depthRecord, klineRecord, realtimesRecord, tradeRecord } from './marketRecords';
 import type { Peer } from './peers';
@@ -106,7 +106,7 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
         id,
       });
       first = false;
-      if (!peer.send(binary ? zipText(text) : text)) return;
+      if (!peer.send(binary ? (ctx.binaryContainer === 'gzip' ? gzipText(text) : zipText(text)) : text)) return;
       ctx.recorder.publicMessage();
       if (topic.name === 'trade') ctx.recorder.tradesSent(market.info.symbol, records.map((r) => (r as { v: string }).v), ctx.clock.now());
     };

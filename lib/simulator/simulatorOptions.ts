@@ -102,6 +102,12 @@ export interface SimulatorOptions {
   readonly marketStepMs?: number | undefined;
   /** Depth levels per side in depth messages, default 200 (max 200). */
   readonly depthLevels?: number | undefined;
+  /**
+   * The container of binary frames (a subscription with `binary: true`): `'zip'` (the spec's: a zip file whose
+   * entry holds the JSON) or `'gzip'` (what a probe of the live service saw, `1f 8b`). Default `'zip'`. The
+   * library reads either, by its magic bytes.
+   */
+  readonly binaryContainer?: 'zip' | 'gzip' | undefined;
   /** Starting balances (decimal text by asset), default { USDT: '100000', BTC: '10', ETH: '100' }. */
   readonly balances?: Readonly<Record<string, string>> | undefined;
   /** Two-factor verification enabled for the account, default false. */

@@ -59,6 +59,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     periodsMs = {},
     marketStepMs = 300,
     depthLevels = 200,
+    binaryContainer = 'zip',
     balances = DEFAULT_BALANCES,
     twoFactor = false,
     twoFactorTokenTtlMs = 30_000,
@@ -115,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     recorder: new Recorder(sentTradeIds),
     periods: { kline: 300, realtimes: 500, trade: 300, depth: 300, ...periodsMs },
     depthLevels: Math.max(0, Math.min(200, depthLevels)),
+    binaryContainer: binaryContainer === 'gzip' ? 'gzip' : 'zip',
     replay,
   };
   let privateStreams: PrivateStreams | undefined;

@@ -2,6 +2,7 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import { parseJsonValue } from '../internal/json';
+import { gunzip, isGzip } from './gunzip';
 import { unzipFirstEntry } from './unzipFirstEntry';
 
 /**
@@ -115,12 +116,13 @@ export function frameText(data: unknown, limits: FrameLimits): string | DecodeEr
   const bytes = bytesOf(data);
   if (bytes === undefined) return new DecodeError('zip', 'binary frame of an unsupported type (expected ArrayBuffer)');
   if (bytes.length > maxFrameBytes) return frameTooLarge(bytes.length, maxFrameBytes);
-  const entry = unzipFirstEntry(bytes, maxInflatedBytes, inflateRaw);
+  // The container by its magic bytes: gzip (`1f 8b`, seen on the live service), else zip (the spec's).
+  const entry = isGzip(bytes) ? gunzip(bytes, maxInflatedBytes, inflateRaw) : unzipFirstEntry(bytes, maxInflatedBytes, inflateRaw);
   if (E.isLeft(entry)) return entry.left;
   try {
     return (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(entry.right);
   } catch {
-    return new DecodeError('utf8', 'zip entry is not valid UTF-8');
+    return new DecodeError('utf8', `${isGzip(bytes) ? 'gzip member' : 'zip entry'} is not valid UTF-8`);
   }
 }
 

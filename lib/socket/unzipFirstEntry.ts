@@ -1,8 +1,8 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
-import { crc32 } from '../internal/crc32';
 import type { RawInflater } from './decodeFrame';
 import { defaultInflateRaw } from './defaultInflateRaw';
+import { checked, inflateBounded } from './inflateChecked';
 import { INFLATER_NEEDED } from './missingInflater';
 
 const EOCD_SIGNATURE = 0x06054b50;
@@ -25,6 +25,8 @@ const zipError = (message: string): E.Either<DecodeError, never> =>
 
 const tooLarge = (message: string): E.Either<DecodeError, never> =>
   E.left(new DecodeError('inflated-too-large', message));
+
+const ZIP_PREFIX = 'binary frame is not a usable zip file';
 
 /** Offset of the end-of-central-directory record, scanning back over a possible archive comment. */
 function findEndOfCentralDirectory(zip: Uint8Array): number {
@@ -74,31 +76,9 @@ export function unzipFirstEntry(
   const end = start + compressedSize;
   if (end > zip.length) return zipError('entry data is truncated');
   const data = zip.subarray(start, end);
-  if (method === STORED) return compressedSize === size ? checked(data, crc) : zipError('stored entry size mismatch');
+  if (method === STORED) return compressedSize === size ? checked(data, crc, ZIP_PREFIX) : zipError('stored entry size mismatch');
   if (method !== DEFLATED) return zipError(`compression method ${method} is not supported`);
   if (inflateRaw === undefined) return E.left(new DecodeError('zip', `a deflated zip entry needs an inflater: inflateRaw ${INFLATER_NEEDED}`));
-  const inflated = inflateBounded(data, size, inflateRaw);
-  return E.isLeft(inflated) ? inflated : checked(inflated.right, crc);
-}
-
-const hex = (n: number): string => n.toString(16).padStart(8, '0');
-
-/** The entry's bytes if their CRC-32 is the declared one, else a `'zip'` error. */
-function checked(entry: Uint8Array, declared: number): E.Either<DecodeError, Uint8Array> {
-  const actual = crc32(entry);
-  return actual === declared ? E.right(entry) : zipError(`entry CRC-32 mismatch (declared ${hex(declared)}, data ${hex(actual)})`);
-}
-
-function inflateBounded(data: Uint8Array, size: number, inflateRaw: RawInflater): E.Either<DecodeError, Uint8Array> {
-  let inflated: Uint8Array;
-  try {
-    inflated = inflateRaw(data, size);
-  } catch (e) {
-    // The RawInflater contract: a RangeError (of any realm) means "more than size + 1 bytes".
-    if (e instanceof RangeError || (e as { name?: unknown } | null)?.name === 'RangeError') return tooLarge(`zip entry inflates beyond its declared ${size} bytes`);
-    return zipError('corrupt deflate data');
-  }
-  if (inflated.length > size) return tooLarge(`zip entry inflates beyond its declared ${size} bytes`);
-  if (inflated.length < size) return zipError(`entry inflates to fewer bytes than its declared ${size}`);
-  return E.right(inflated);
+  const inflated = inflateBounded(data, size, inflateRaw, ZIP_PREFIX);
+  return E.isLeft(inflated) ? inflated : checked(inflated.right, crc, ZIP_PREFIX);
 }

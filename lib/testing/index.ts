@@ -28,6 +28,7 @@ export {
 export type { EnvelopeOptions } from './publicMessages';
 export { executionReport, outboundAccountInfo, ticketInfo, privateFrame, serverPing } from './privateMessages';
 export { zipFrame } from './zipFrame';
+export { gzipFrame } from './gzipFrame';
 
 // The low-level fake socket
 export { FakeWebSocket, fakeWebSocket } from './fakeWebSocket';

@@ -35,6 +35,7 @@ function setup() {
     recorder: new Recorder(),
     periods: { kline: 300, realtimes: 500, trade: 300, depth: 300 },
     depthLevels: 200,
+    binaryContainer: 'zip',
   };
   const ended: string[] = [];
   const listenKeys = new ListenKeys(timers, serverTime, mulberry32(1), 3_600_000, (key, why) => ended.push(`${why} ${key}`));
