@@ -48,7 +48,8 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
 
 /**
  * A signing function bound to one secret: the Web Crypto key is imported once, on first use, and kept only
- * in this closure (nothing module-wide retains the secret). Used by `restClient` and `signer`.
+ * in this closure (nothing module-wide retains the secret). `restClient` and `signer` sign with it in the browser
+ * build; on Node they sign with `node:crypto` (synchronous, the same signatures).
  *
  * @example
  * ```ts

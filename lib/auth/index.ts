@@ -1,5 +1,5 @@
 /**
- * Request signing: form encoding, totalParams, HMAC SHA256 (Web Crypto) and a signer.
+ * Request signing: form encoding, totalParams, HMAC SHA256 (Web Crypto; `node:crypto` for a `secretKey` on Node) and a signer.
  * @module
  */
 export { formEncode } from './formEncode';

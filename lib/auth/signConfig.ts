@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors';
-import { hmacSha256Signer } from './hmacSha256Hex';
+import { secretKeySigner } from './secretKeySigner';
 
 /** Default validity window of a signed request, in milliseconds (SPEC, Limits). @internal */
 export const DEFAULT_RECV_WINDOW_MS = 5000;
@@ -30,8 +30,9 @@ export function validRecvWindow(recvWindow: number = DEFAULT_RECV_WINDOW_MS): nu
 }
 
 /**
- * The signing function of a config: the custom `sign`, or HMAC SHA256 with `secretKey`. Throws a
- * {@link ConfigError} when both or neither are given, or the secret is empty.
+ * The signing function of a config: the custom `sign`, or HMAC SHA256 with `secretKey` (`node:crypto`,
+ * synchronous, on Node; Web Crypto in the browser build: `secretKeySigner`). Throws a {@link ConfigError} when both
+ * or neither are given, or the secret is empty.
  * @internal
  */
 export function signFunctionOf(config: { readonly secretKey?: string | undefined; readonly sign?: SignFunction | undefined }): SignFunction {
@@ -49,5 +50,5 @@ export function signFunctionOf(config: { readonly secretKey?: string | undefined
   if (typeof secretKey !== 'string' || secretKey.length === 0) {
     throw new ConfigError('secretKey', 'must be a non-empty string');
   }
-  return hmacSha256Signer(secretKey);
+  return secretKeySigner(secretKey);
 }

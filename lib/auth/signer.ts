@@ -18,7 +18,7 @@ import { totalParams } from './totalParams';
  * ```
  */
 export interface SignerConfig {
-  /** The API secret key; the signature is HMAC SHA256 (Web Crypto) keyed with it. Give this or `sign`. */
+  /** The API secret key; the signature is HMAC SHA256 keyed with it (`node:crypto`, synchronous, on Node; Web Crypto in browsers). Give this or `sign`. */
   readonly secretKey?: string | undefined;
   /** A custom signing function (e.g. a hardware module or a server round-trip): totalParams in, hex out. */
   readonly sign?: SignFunction | undefined;
