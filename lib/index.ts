@@ -22,13 +22,15 @@ export {
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
+  KlineHistoryShortError,
+  KlineRowsRefusedError,
   OrderRuleError,
   OrderOutcomeUnknownError,
   BatchOutcomeUnknownError,
   OrderNotPlacedError,
   OrderMismatchError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
+export type { DecodeErrorKind, KlineRowFault, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.

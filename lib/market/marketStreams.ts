@@ -21,7 +21,7 @@ import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
 import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
 import { type RealtimesRecord, RealtimesRecordCodec } from '../codecs/realtimes';
 import { type TradeRecord, TradeRecordCodec } from '../codecs/trade';
-import { ConfigError, DecodeError } from '../errors';
+import { ConfigError, DecodeError, KlineHistoryShortError } from '../errors';
 import { backfillTrades } from '../operators/backfillTrades';
 import { distinctTrades, type TradeGap } from '../operators/distinctTrades';
 import type { RestCalls } from '../rest/callTypes';
@@ -633,6 +633,8 @@ function openMarketStreams(
       ...(klineHistory.timeoutMs !== undefined && { timeoutMs: klineHistory.timeoutMs }),
       onError: (error) => errors.next(error instanceof Error ? error : new Error(String(error))),
       onRefetch: () => count((c) => ({ klineRefetches: c.klineRefetches + 1 })),
+      // a month has no fixed length: only the rows' order is checked
+      gridMs: (interval) => (interval.endsWith('M') ? 0 : intervalMs(interval)),
     });
   /** The last gap signalled per `(symbol, interval)`: observers sharing a fetch signal its gap once. */
   const lastKlineGap = new Map<string, string>();
@@ -663,6 +665,7 @@ function openMarketStreams(
           intervalMs: intervalMs(interval),
           fetch: (range, kind) => klineFetch(symbol, interval, range, kind),
           onGap: (gap) => onKlineGap(symbol, interval, gap),
+          shortError: (asked, got) => new KlineHistoryShortError(symbol, interval, asked, got),
         }),
       );
     },

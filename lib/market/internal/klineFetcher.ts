@@ -17,7 +17,8 @@ import {
   timeout,
 } from 'rxjs';
 import type { KlineRecord } from '../../codecs/kline';
-import { RateLimitedError, RequestTimeoutError } from '../../errors';
+import { KlineRowsRefusedError, RateLimitedError, RequestTimeoutError } from '../../errors';
+import { klinePageFault } from './klinePageCheck';
 import type { RestCalls } from '../../rest/callTypes';
 
 /** One page request: the candles whose open time is at most `endTime`, the latest `limit` of them. @internal */
@@ -54,6 +55,8 @@ export interface KlineRangeConfig {
   readonly timeoutMs?: number | undefined;
   /** Clock of `timeoutMs`. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike | undefined;
+  /** A page's refusal (rows off the grid, duplicated, out of order): the fetch ends with this error. Default: none. */
+  readonly checkPage?: ((candles: readonly Pick<KlineRecord, 't'>[]) => Error | undefined) | undefined;
 }
 
 /**
@@ -67,7 +70,7 @@ export function fetchKlineRange<K extends Pick<KlineRecord, 't'>>(
   range: KlineRange,
   config: KlineRangeConfig = {},
 ): Observable<KlineFetch<K>> {
-  const { pageLimit = 1000, timeoutMs = 5000, scheduler = asyncScheduler } = config;
+  const { pageLimit = 1000, timeoutMs = 5000, scheduler = asyncScheduler, checkPage } = config;
   const { from, count } = range;
   return defer(() => {
     const got = new Map<number, K>();
@@ -78,6 +81,8 @@ export function fetchKlineRange<K extends Pick<KlineRecord, 't'>>(
         timeout({ first: timeoutMs, scheduler, with: () => throwError(() => new RequestTimeoutError('GET', KLINES_PATH, timeoutMs)) }),
         take(1),
         concatMap((candles) => {
+          const refused = checkPage?.(candles);
+          if (refused !== undefined) return throwError(() => refused);
           let oldest = Infinity;
           for (const candle of candles) {
             if (!(candle.t <= endTime)) continue;
@@ -115,6 +120,8 @@ export interface KlineFetcherConfig<K> extends KlineRangeConfig {
   readonly onError?: ((error: unknown) => void) | undefined;
   /** A fetch of candles missed over a break starts (once per shared fetch). */
   readonly onRefetch?: (() => void) | undefined;
+  /** The grid of an interval's open times, ms (0: not fixed or not known: only the rows' order is checked). Default 0. */
+  readonly gridMs?: ((interval: string) => number) | undefined;
 }
 
 /** A fetch in flight, which an observer whose range it covers joins. */
@@ -138,7 +145,7 @@ const covers = (a: KlineRange, b: KlineRange): boolean => a.endTime === b.endTim
 export function klineFetcher<K extends Pick<KlineRecord, 't'>>(
   config: KlineFetcherConfig<K>,
 ): (symbol: string, interval: string, range: KlineRange, kind: KlineFetchKind) => Observable<KlineFetch<K>> {
-  const { fetchPage, onError, onRefetch, scheduler = asyncScheduler } = config;
+  const { fetchPage, onError, onRefetch, gridMs, scheduler = asyncScheduler } = config;
   const inFlight = new Map<string, InFlight<K>[]>();
   let paused: { until: number; error: RateLimitedError } | undefined;
   const start = (key: string, symbol: string, interval: string, range: KlineRange, kind: KlineFetchKind): Observable<KlineFetch<K>> => {
@@ -146,7 +153,13 @@ export function klineFetcher<K extends Pick<KlineRecord, 't'>>(
       range,
       result$: defer(() => {
         if (kind === 'reconnect') onRefetch?.();
-        return fetchKlineRange((page) => fetchPage(symbol, interval, page), range, config);
+        const grid = gridMs?.(interval) ?? 0;
+        // the grid counts from the first live candle (`endTime + 1`): its open time is on it
+        const checkPage = (candles: readonly Pick<KlineRecord, 't'>[]): Error | undefined => {
+          const fault = klinePageFault(candles, grid, range.endTime + 1);
+          return fault && new KlineRowsRefusedError(symbol, interval, fault.fault, fault.openTime);
+        };
+        return fetchKlineRange((page) => fetchPage(symbol, interval, page), range, { ...config, checkPage });
       }).pipe(
         map((fetched) => {
           if (fetched.error !== undefined) {

@@ -15,8 +15,10 @@ export interface KlineHistoryConfig<K> {
   readonly intervalMs: number;
   /** The candles of a range (see `klineFetcher`): one value, never an error. */
   readonly fetch: (range: KlineRange, kind: KlineFetchKind) => Observable<KlineFetch<K>>;
-  /** Candles that may be missing: a fetch that ended early. Default: none. */
+  /** Candles that may be missing: a fetch that ended early, or a history that came short. Default: none. */
   readonly onGap?: ((gap: KlineHistoryGap) => void) | undefined;
+  /** The `error` of the gap of a history answered whole but short (fewer than `history`, no error). Default: none. */
+  readonly shortError?: ((asked: number, got: number) => unknown) | undefined;
 }
 
 /** Every field of the fetched candle has the same value in the emitted one (a stream record may carry more: `s`, `sn`). */
@@ -39,8 +41,9 @@ function sameCandle(fetched: object, emitted: object): boolean {
  *   closed) and emitted oldest first, `L` again only when the fetch holds another version of it (its final one),
  *   then the message's candles. The same open time then never follows a later one, so `closedCandles()`
  *   downstream emits every candle once, in its final version.
- * - A fetch that ends early (an error, a deadline, a rate limit) emits the newer candles it brought; `onGap`
- *   is told the range that may be missing, and the live candles flow on.
+ * - A fetch that ends early (an error, a deadline, a rate limit, a refused page) emits the newer candles it brought;
+ *   `onGap` is told the range that may be missing, and the live candles flow on. A history answered with fewer than
+ *   `history` candles and no error is a gap too (its error: `shortError`).
  *
  * ```
  * messages:     -a---------(b)-c-|   a = [L] (open, epoch 1); b = first [T = L + 3i] (epoch 2)
@@ -50,7 +53,7 @@ function sameCandle(fetched: object, emitted: object): boolean {
  * @internal
  */
 export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHistoryConfig<K>): OperatorFunction<Pick<MarketMessage<K>, 'first' | 'epoch' | 'data'>, K> {
-  const { history, intervalMs, fetch, onGap } = config;
+  const { history, intervalMs, fetch, onGap, shortError } = config;
   return (source) =>
     defer(() => {
       let last: K | undefined;
@@ -69,10 +72,10 @@ export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHist
       const before = (firstLiveTime: number): Observable<K> =>
         fetch({ endTime: firstLiveTime - 1, from: -Infinity, count: history }, 'history').pipe(
           concatMap(({ candles, error }) => {
-            if (error !== undefined) {
+            const missing = history - candles.length;
+            if (error !== undefined || missing > 0) {
               const to = candles[0]?.t ?? firstLiveTime;
-              const missing = history - candles.length;
-              onGap?.({ reason: 'history', from: to - missing * intervalMs, to, firstLiveTime, missing, error });
+              onGap?.({ reason: 'history', from: to - missing * intervalMs, to, firstLiveTime, missing, error: error ?? shortError?.(history, candles.length) });
             }
             return emit(candles, true);
           }),

@@ -1,6 +1,7 @@
 import { map, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { RateLimitedError, RequestTimeoutError } from '../../../lib/errors';
+import { KlineHistoryShortError, KlineRowsRefusedError, RateLimitedError, RequestTimeoutError } from '../../../lib/errors';
+import { klinePageFault } from '../../../lib/market/internal/klinePageCheck';
 import { fetchKlineRange, type KlinePageRequest, type KlineRangeConfig } from '../../../lib/market/internal/klineFetcher';
 import { klineHistory as klineHistoryOf, type KlineHistoryGap } from '../../../lib/market/internal/klineHistory';
 import { closedCandles } from '../../../lib/operators/closedCandles';
@@ -100,7 +101,7 @@ describe('klineHistory', () => {
     });
   });
 
-  it('stops at a short page: the service has fewer candles than asked, which is no gap', () => {
+  it('stops at a short page: the service has fewer candles than asked, and says so (a history gap, no fetch error)', () => {
     testScheduler.run(({ cold, hot, expectObservable }) => {
       const shortfalls: KlineHistoryGap[] = [];
       const { fetchPage, requests } = fakeRest(candles(70, 90), (_, page) => cold('-p|', { p: page }));
@@ -114,7 +115,62 @@ describe('klineHistory', () => {
         { endTime: 99, limit: 2 },
         { endTime: 79, limit: 2 },
       ]);
-      expect(shortfalls).toEqual([]);
+      // issue 40: 3 of 10 came with no signal before; now the 7 missing are a history gap
+      expect(shortfalls).toEqual([{ reason: 'history', from: 0, to: 70, firstLiveTime: 100, missing: 7, error: undefined }]);
+    });
+  });
+
+  it('a history that comes short says so with the shortError given (marketStreams: a KlineHistoryShortError)', () => {
+    testScheduler.run(({ cold, hot, expectObservable }) => {
+      const shortfalls: KlineHistoryGap[] = [];
+      const { fetchPage } = fakeRest(candles(80, 90), (_, page) => cold('-p|', { p: page }));
+      const live = hot('-a-----|', { a: k(100) });
+      const short = new KlineHistoryShortError('BTCUSDT', '1m', 4, 2);
+      const operator: MonoTypeOperatorFunction<K> = (source) =>
+        source.pipe(
+          map((candle) => ({ first: false, epoch: 1, data: [candle] })),
+          klineHistoryOf({ history: 4, intervalMs: I, fetch: (range) => fetchKlineRange(fetchPage, range), onGap: (g) => shortfalls.push(g), shortError: () => short }),
+        );
+      expectObservable(live.pipe(operator)).toBe('--(yza)|', { y: k(80, 'rest'), z: k(90, 'rest'), a: k(100) });
+      testScheduler.flush();
+      expect(shortfalls).toEqual([{ reason: 'history', from: 60, to: 80, firstLiveTime: 100, missing: 2, error: short }]);
+    });
+  });
+
+  describe('a page off the grid, duplicated or out of order (issue 40)', () => {
+    const refusing = (page: K[]) => {
+      const checkPage = (rows: readonly { t: number }[]): Error | undefined => {
+        const fault = klinePageFault(rows, I, 100);
+        return fault && new KlineRowsRefusedError('BTCUSDT', '10ms', fault.fault, fault.openTime);
+      };
+      return (source: Observable<K>) =>
+        source.pipe(
+          map((candle) => ({ first: false, epoch: 1, data: [candle] })),
+          klineHistoryOf({ history: 3, intervalMs: I, fetch: (range) => fetchKlineRange(() => testScheduler.createColdObservable('-p|', { p: page }), range, { checkPage }), onGap: (g) => gaps.push(g) }),
+        );
+    };
+    let gaps: KlineHistoryGap[] = [];
+    beforeEach(() => {
+      gaps = [];
+    });
+    it.each([
+      ['off-grid', [k(75, 'rest'), k(85, 'rest'), k(95, 'rest')], 75],
+      ['duplicate', [k(70, 'rest'), k(80, 'rest'), k(80, 'rest')], 80],
+      ['out-of-order', [k(90, 'rest'), k(80, 'rest'), k(70, 'rest')], 80],
+    ] as const)('%s: the page is refused (no candle of it emitted), a history gap with a KlineRowsRefusedError', (fault, page, openTime) => {
+      testScheduler.run(({ hot, expectObservable }) => {
+        const live = hot('-a---|', { a: k(100) });
+        expectObservable(live.pipe(refusing([...page]))).toBe('--(a)|', { a: k(100) });
+        testScheduler.flush();
+        expect(gaps).toEqual([
+          { reason: 'history', from: 70, to: 100, firstLiveTime: 100, missing: 3, error: new KlineRowsRefusedError('BTCUSDT', '10ms', fault, openTime) },
+        ]);
+        expect((gaps[0]?.error as KlineRowsRefusedError).fault).toBe(fault);
+      });
+    });
+    it('a page on the grid, in order, passes', () => {
+      expect(klinePageFault([{ t: 70 }, { t: 80 }, { t: 90 }, { t: 100 }], I, 100)).toBeUndefined();
+      expect(klinePageFault([{ t: 7 }, { t: 8 }], 0, 100)).toBeUndefined();
     });
   });
 

@@ -1,0 +1,24 @@
+import type { KlineRowFault } from '../../errors';
+
+/** The first row at fault in a page of candles, if any. @internal */
+export interface KlinePageFault {
+  readonly fault: KlineRowFault;
+  readonly openTime: number;
+}
+
+/**
+ * Checks a page of `GET /quote/v1/klines` as sent (oldest first): each open time later than the one before (the same
+ * one twice: `'duplicate'`; an older one: `'out-of-order'`) and, with `gridMs > 0`, a whole number of intervals from
+ * `anchor` (the first live candle's open time): else `'off-grid'` (rows 30 s apart are no 1-minute candles). `gridMs`
+ * 0: an interval whose length is not fixed (a month) or not known; only the order is checked. @internal
+ */
+export function klinePageFault(candles: ReadonlyArray<{ readonly t: number }>, gridMs: number, anchor: number): KlinePageFault | undefined {
+  let before = -Infinity;
+  for (const { t } of candles) {
+    if (t === before) return { fault: 'duplicate', openTime: t };
+    if (t < before) return { fault: 'out-of-order', openTime: t };
+    if (gridMs > 0 && (anchor - t) % gridMs !== 0) return { fault: 'off-grid', openTime: t };
+    before = t;
+  }
+  return undefined;
+}
