@@ -46,7 +46,7 @@ export function candleEnd(interval: KlineInterval, start: number): number {
   return start + (interval === '1w' ? 7 * DAY : FIXED[interval]) - 1;
 }
 
-/** One candle, scaled decimals. @internal */
+/** One candle, scaled decimals; `qv` the quote volume, `n` the trades in it. @internal */
 export interface Candle {
   t: number;
   o: bigint;
@@ -54,4 +54,16 @@ export interface Candle {
   l: bigint;
   c: bigint;
   v: bigint;
+  qv: bigint;
+  n: number;
+}
+
+/** Open time of the candle of `interval` before the one opening at `start`. @internal */
+export function previousStart(interval: KlineInterval, start: number): number {
+  return candleStart(interval, start - 1);
+}
+
+/** Open time of the candle of `interval` after the one opening at `start`. @internal */
+export function nextStart(interval: KlineInterval, start: number): number {
+  return candleEnd(interval, start) + 1;
 }

@@ -114,7 +114,7 @@ const routes = (d: ApiDeps): Route[] => {
     { method: 'GET', paths: ['/api/v1/exchangeInfo'], security: 'NONE', handle: () => ok(exchangeInfo(d.markets, d.auth.serverTime())) },
     { method: 'GET', paths: ['/quote/v1/depth'], security: 'NONE', handle: (p) => fromOrder(depth(d.markets, p, d.auth.serverTime())) },
     { method: 'GET', paths: ['/quote/v1/trades'], security: 'NONE', handle: (p) => fromOrder(trades(d.markets, p)) },
-    { method: 'GET', paths: ['/quote/v1/klines'], security: 'NONE', handle: (p) => fromOrder(klines(d.markets, p)) },
+    { method: 'GET', paths: ['/quote/v1/klines'], security: 'NONE', handle: (p) => fromOrder(klines(d.markets, p, d.auth.serverTime())) },
     twoFa('GET', '/api/v1/whitelist/verify', () => ({ address: 'sim-micro-payment-address', network: 'SIM' })),
     twoFa('POST', '/api/v1/account/withdraw', () => ({ success: true, id: d.nextId() })),
     twoFa('POST', '/api/v1/account/fiat/withdraw', () => ({ success: true, id: d.nextId() })),

@@ -44,6 +44,8 @@ export function idSource(start: bigint): IdSource {
 }
 
 const HISTORY = 1000;
+/** Closed candles kept per interval: a page of `GET /quote/v1/klines` (older ones are synthetic: see candleHistory). */
+const CANDLE_HISTORY = 1000;
 const MAX_LEVELS = 200;
 
 /**
@@ -61,6 +63,8 @@ export class SymbolMarket {
   private steps = 0;
   private cachedBook: Book | undefined;
   private readonly candles = new Map<KlineInterval, Candle>();
+  /** The closed candles of each interval, oldest first (at most `CANDLE_HISTORY`; candles no trade touched are not kept). */
+  private readonly closed = new Map<KlineInterval, Candle[]>();
   private readonly ticker: { open: bigint; high: bigint; low: bigint; volume: bigint; quoteVolume: bigint };
   /** A tick and a lot in whole units of the price and quantity decimals, and the price unit (see {@link freshLevels}). */
   private readonly units: { readonly tick: number; readonly lot: number; readonly price: bigint } | undefined;
@@ -140,6 +144,8 @@ export class SymbolMarket {
       c.l = price < c.l ? price : c.l;
       c.c = price;
       c.v += qty;
+      c.qv += mul(price, qty);
+      c.n += 1;
     }
     return trade;
   }
@@ -156,10 +162,31 @@ export class SymbolMarket {
     const start = candleStart(interval, t);
     const current = this.candles.get(interval);
     if (current !== undefined && current.t === start) return current;
+    if (current !== undefined && current.t < start) {
+      const kept = this.closed.get(interval) ?? [];
+      this.closed.set(interval, kept);
+      kept.push(current);
+      if (kept.length > CANDLE_HISTORY) kept.splice(0, kept.length - CANDLE_HISTORY);
+    }
     const p = this.lastPrice;
-    const fresh: Candle = { t: start, o: p, h: p, l: p, c: p, v: 0n };
+    const fresh: Candle = { t: start, o: p, h: p, l: p, c: p, v: 0n, qv: 0n, n: 0 };
     this.candles.set(interval, fresh);
     return fresh;
+  }
+
+  /** The current candle of `interval`, if the market made one (no roll to a new interval). */
+  currentCandle(interval: KlineInterval): Candle | undefined {
+    return this.candles.get(interval);
+  }
+
+  /** The closed candles of `interval` kept, oldest first (a candle the market skipped, with no trade and no push, is not there). */
+  closedCandles(interval: KlineInterval): readonly Candle[] {
+    return this.closed.get(interval) ?? [];
+  }
+
+  /** The seed of the pair's market (synthetic candle history draws from it). */
+  get marketSeed(): number {
+    return mixSeed(this.seed, this.info.symbol);
   }
 
   /** The 24h ticker (since start: open is the start price). */

@@ -1,3 +1,4 @@
+import { candleStart, isKlineInterval } from './candles';
 import type { MarketTrade, SymbolMarket } from './market';
 import { readRecordedMessage, type RecordedMarketData } from './recordedFrames';
 import type { Timers } from './timers';
@@ -27,7 +28,8 @@ export interface MarketReplayDeps {
  * - trade messages add their new trades (by id: a recorded reconnect's first message repeats trades already played)
  *   to the pair's history, candles and ticker, then hand them to the matching engine;
  * - depth messages replace the pair's book;
- * - kline and realtimes messages are kept as the topic's latest records.
+ * - kline and realtimes messages are kept as the topic's latest records (a candle's open time: the open time of the
+ *   candle of its interval that holds its mapped time, so paper candles open on the interval's grid).
  *
  * Each played message wakes the public subscriptions of its (pair, topic) ({@link listen}). After the last line the
  * markets keep their last state. @internal
@@ -106,7 +108,12 @@ export class MarketReplay {
       } else if ('bids' in message) {
         market.setBook(message.bids, message.asks);
       } else {
-        this.latest.set(key, message.records.map((r) => (typeof r['t'] === 'number' ? { ...r, t: this.timeOf(r['t']) } : r)));
+        // a candle's open time stays on its interval's grid on the simulator's clock (a shift to `start` alone opened
+        // paper candles at 19:35:27.169): the candle of the server time its recorded open maps to
+        const interval = message.topic.startsWith('kline_') ? message.topic.slice('kline_'.length) : undefined;
+        const grid = interval !== undefined && isKlineInterval(interval) ? interval : undefined;
+        const at = (t: number): number => (grid === undefined ? this.timeOf(t) : candleStart(grid, this.timeOf(t)));
+        this.latest.set(key, message.records.map((r) => (typeof r['t'] === 'number' ? { ...r, t: at(r['t']) } : r)));
       }
       this.seen.add(key);
       for (const fn of [...(this.listeners.get(key) ?? [])]) fn();

@@ -1,6 +1,7 @@
 import type { RequestParams } from './auth';
-import { candleEnd, candleStart, isKlineInterval } from './candles';
-import { formatDecimal, formatFixed, mul } from './decimal';
+import { candleHistory } from './candleHistory';
+import { candleEnd, isKlineInterval } from './candles';
+import { formatDecimal, formatFixed } from './decimal';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { SymbolMarket } from './market';
 import { symbolFilters } from './symbolRules';
@@ -83,13 +84,15 @@ export function trades(markets: ReadonlyMap<string, SymbolMarket>, params: Reque
 }
 
 /**
- * `GET /quote/v1/klines` (symbol, interval, startTime, endTime, limit default 500, max 1000), built from the
- * trade history the simulator keeps (1000 trades per pair): `[[openTime, o, h, l, c, v, closeTime, qv, n]]`,
- * oldest first, prices and volumes as decimal text written as the stream's kline records write them (the pair's
- * price and quantity decimals): a candle with trades reads the same here as on `kline_<interval>`.
+ * `GET /quote/v1/klines` (symbol, interval, startTime, endTime, limit default 500, max 1000): the candles the
+ * `kline_<interval>` topic showed (closed ones kept, 1000 an interval, and the current one, as the topic pushes it
+ * at `now`), an interval no trade touched as a flat candle at the close before, and, before the oldest, synthetic
+ * candles of a generated market (see `candleHistory`: a history of any length, continuous, the same each time):
+ * `[[openTime, o, h, l, c, v, closeTime, qv, n]]`, oldest first, one per interval of the grid, prices and volumes as
+ * decimal text written as the stream's kline records write them (the pair's price and quantity decimals).
  * @internal
  */
-export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams): MarketAnswer {
+export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: RequestParams, now?: number): MarketAnswer {
   const m = market(markets, params);
   if (!isMarket(m)) return fail(m);
   const interval = params.get('interval');
@@ -100,27 +103,10 @@ export function klines(markets: ReadonlyMap<string, SymbolMarket>, params: Reque
   const to = intParam(params, 'endTime', Number.MAX_SAFE_INTEGER, 0, Number.MAX_SAFE_INTEGER);
   if (limit == null) return fail(rejections.invalidParameter('limit'));
   if (from == null || to == null) return fail(rejections.invalidParameter(from == null ? 'startTime' : 'endTime'));
-  const candles: Array<{ t: number; o: bigint; h: bigint; l: bigint; c: bigint; v: bigint; qv: bigint; n: number }> = [];
-  for (const trade of m.trades) {
-    const t = candleStart(interval, trade.t);
-    if (t < (from ?? 0) || t > (to ?? Number.MAX_SAFE_INTEGER)) continue;
-    const last = candles[candles.length - 1];
-    if (last === undefined || last.t !== t) {
-      candles.push({ t, o: trade.price, h: trade.price, l: trade.price, c: trade.price, v: trade.qty, qv: mul(trade.price, trade.qty), n: 1 });
-      continue;
-    }
-    last.h = trade.price > last.h ? trade.price : last.h;
-    last.l = trade.price < last.l ? trade.price : last.l;
-    last.c = trade.price;
-    last.v += trade.qty;
-    last.qv += mul(trade.price, trade.qty);
-    last.n += 1;
-  }
+  const candles = candleHistory(m, interval, { from: from ?? 0, to: to ?? Number.MAX_SAFE_INTEGER, limit: limit ?? 500 }, now);
   // prices and volume written as the stream writes them (the pair's decimals), so a candle reads the same on both
   const price = (v: bigint): string => formatFixed(v, m.info.priceDecimals);
   const qty = (v: bigint): string => formatFixed(v, m.info.qtyDecimals);
-  const body = candles
-    .slice(-(limit ?? 500))
-    .map((c) => [c.t, ...[c.o, c.h, c.l, c.c].map(price), qty(c.v), candleEnd(interval, c.t), formatDecimal(c.qv), c.n]);
+  const body = candles.map((c) => [c.t, ...[c.o, c.h, c.l, c.c].map(price), qty(c.v), candleEnd(interval, c.t), formatDecimal(c.qv), c.n]);
   return { ok: true, body };
 }

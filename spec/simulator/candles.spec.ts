@@ -71,7 +71,8 @@ describe('REST candles and live candles', () => {
     const answer = klines(new Map([['BTCUSDT', m]]), new Map(Object.entries({ symbol: 'BTCUSDT', interval })));
     if (!answer.ok) throw new Error('klines refused');
     const rest = new Map((answer.body as Array<[number, ...string[]]>).map(([t, ...rest]) => [t, rest.slice(0, 5)]));
-    expect(rest.size).toBeGreaterThan(1);
-    expect(rest).toEqual(live);
+    expect(live.size).toBeGreaterThan(1);
+    // every candle the stream showed, as it showed it (the answer holds the older, synthetic ones too: issue 40)
+    expect(new Map([...rest].filter(([t]) => live.has(t)))).toEqual(live);
   });
 });

@@ -174,7 +174,7 @@ describe('SymbolMarket', () => {
   it('opens a candle flat at the last price when its interval starts', () => {
     const m = market();
     const t = T0 + 10 * 60_000;
-    expect(m.candle('1m', t)).toEqual({ t: candleStart('1m', t), o: m.lastPrice, h: m.lastPrice, l: m.lastPrice, c: m.lastPrice, v: 0n });
+    expect(m.candle('1m', t)).toEqual({ t: candleStart('1m', t), o: m.lastPrice, h: m.lastPrice, l: m.lastPrice, c: m.lastPrice, v: 0n, qv: 0n, n: 0 });
   });
 
   it('keeps the last 1000 trades', () => {

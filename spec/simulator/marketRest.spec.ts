@@ -2,6 +2,7 @@ import { rejections } from '../../lib/simulator/httpErrors';
 import { formatDecimal, parseDecimal } from '../../lib/simulator/decimal';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
 import { depth, exchangeInfo, klines, trades } from '../../lib/simulator/marketRest';
+import { klineRecord } from '../../lib/simulator/marketRecords';
 import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
@@ -16,13 +17,11 @@ const markets = (): Map<string, SymbolMarket> => {
 };
 const params = (p: Record<string, string> = {}): ReadonlyMap<string, string> => new Map(Object.entries(p));
 
-/** A market whose history is exactly the given trades (price, qty, time). */
+/** A market whose history is exactly the given trades (price, qty, time): a recorded one (no generated history). */
 const withTrades = (list: ReadonlyArray<readonly [string, string, number]>): Map<string, SymbolMarket> => {
-  const ms = markets();
-  const m = ms.get('BTCUSDT') as SymbolMarket;
-  m.trades.splice(0);
+  const m = new SymbolMarket(symbolInfo('BTCUSDT') as SymbolInfo, 1, idSource(5n), T0, true);
   for (const [p, q, t] of list) m.recordTrade(d(p), d(q), false, t);
-  return ms;
+  return new Map([['BTCUSDT', m]]);
 };
 
 describe('exchangeInfo', () => {
@@ -124,6 +123,63 @@ describe('klines', () => {
     expect(body({ endTime: String(start + MIN - 1) })).toEqual([start]);
     expect(body({ limit: '1' })).toEqual([start + MIN]);
     expect(body({ interval: '1h' })).toHaveLength(1);
+  });
+
+  describe('a history of any length on a generated market (issue 40: 20 asked, 3 came)', () => {
+    const generated = () => new SymbolMarket(symbolInfo('BTCUSDT') as SymbolInfo, 1, idSource(5n), T0);
+    const rows = (m: SymbolMarket, p: Record<string, string>, now = T0): Array<[number, string, string, string, string, string, number, string, number]> => {
+      const a = klines(new Map([['BTCUSDT', m]]), params({ symbol: 'BTCUSDT', ...p }), now);
+      if (!a.ok) throw new Error('refused');
+      return a.body as Array<[number, string, string, string, string, string, number, string, number]>;
+    };
+
+    it.each([
+      ['1m', MIN],
+      ['1h', 60 * MIN],
+      ['1d', 1440 * MIN],
+    ])('answers limit (up to 1000) %s candles, one per interval of the grid, the last the current one, each opening at the close before', (interval, ms) => {
+      const m = generated();
+      const body = rows(m, { interval, limit: '1000' });
+      expect(body).toHaveLength(1000);
+      const now = Math.floor(T0 / ms) * ms;
+      expect(body.map((r) => r[0])).toEqual(Array.from({ length: 1000 }, (_, i) => now - (999 - i) * ms));
+      for (let i = 1; i < body.length; i++) expect(body[i]![1]).toBe(body[i - 1]![4]); // o = the close before
+      for (const [, o, h, l, c, v] of body) {
+        expect(Number(h)).toBeGreaterThanOrEqual(Math.max(Number(o), Number(c)));
+        expect(Number(l)).toBeLessThanOrEqual(Math.min(Number(o), Number(c)));
+        expect(Number(l)).toBeGreaterThan(0);
+        expect(Number(v)).toBeGreaterThanOrEqual(0);
+      }
+    });
+
+    it('the same candles every time and page by page (endTime before the oldest), the current one as the topic pushes it', () => {
+      const m = generated();
+      const all = rows(m, { interval: '1m', limit: '1000' });
+      const newer = rows(m, { interval: '1m', limit: '500' });
+      const older = rows(m, { interval: '1m', limit: '500', endTime: String(newer[0]![0] - 1) });
+      expect([...older, ...newer]).toEqual(all);
+      expect(rows(generated(), { interval: '1m', limit: '1000' })).toEqual(all);
+      const live = klineRecord(m, '1m', T0) as Record<string, unknown>;
+      const current = all[all.length - 1]!;
+      expect([current[0], current[1], current[2], current[3], current[4], current[5]]).toEqual([live['t'], live['o'], live['h'], live['l'], live['c'], live['v']]);
+    });
+
+    it('a candle the topic showed closed reads the same over HTTP once it is history', () => {
+      const m = generated();
+      const shown = new Map<number, unknown[]>();
+      for (let t = T0; t < T0 + 5 * MIN; t += 1000) {
+        m.step(t);
+        const r = klineRecord(m, '1m', t) as Record<string, unknown>;
+        shown.set(r['t'] as number, [r['o'], r['h'], r['l'], r['c'], r['v']]);
+      }
+      const body = rows(m, { interval: '1m', limit: '10' }, T0 + 5 * MIN);
+      for (const [t, o, h, l, c, v] of body) if (shown.has(t) && t < T0 + 4 * MIN) expect([o, h, l, c, v]).toEqual(shown.get(t));
+      expect(body.filter(([t]) => shown.has(t)).length).toBeGreaterThanOrEqual(5);
+    });
+
+    it('a recorded market (paper fills) serves only what it played: no synthetic candle', () => {
+      expect(rows(withTrades([['10', '1', T0]]).get('BTCUSDT') as SymbolMarket, { interval: '1m', limit: '1000' })).toHaveLength(1);
+    });
   });
 
   it('rejects a missing or unknown interval and bad bounds', () => {
