@@ -21,9 +21,9 @@ export interface MatchingDeps {
   readonly ticketIds: IdSource;
   readonly matchIds: IdSource;
   readonly accountId: string;
-  /** Report `PENDING_NEW` before the `NEW` of an accepted placement, as HashKey does (default false). */
+  /** Report `PENDING_NEW` before the `NEW` of an accepted placement, as HashKey does (`startSimulator`'s default true). */
   readonly pendingNew?: boolean | undefined;
-  /** Report `PENDING_CANCEL` before the `CANCELED` / `PARTIALLY_CANCELED` of a cancel request, as HashKey does (default false). */
+  /** Report `PENDING_CANCEL` before the `CANCELED` / `PARTIALLY_CANCELED` of a cancel request, as HashKey does (`startSimulator`'s default true). */
   readonly pendingCancel?: boolean | undefined;
 }
 

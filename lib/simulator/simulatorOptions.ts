@@ -123,13 +123,14 @@ export interface SimulatorOptions {
   /** Put all events of one operation in one private frame (array), default false (one event per frame). */
   readonly batchPrivateEvents?: boolean | undefined;
   /**
-   * Report an accepted placement `PENDING_NEW` before its `NEW`, as HashKey does. Default false (the SPEC's `NEW`
-   * first), so that tests which count reports stay as they are: turn it on to test against the venue's sequence.
+   * Report an accepted placement `PENDING_NEW` before its `NEW`, as HashKey does. Default true (the venue's
+   * sequence); false gives the SPEC's, `NEW` first, for a test about something else than statuses that counts reports.
+   * The placement's HTTP answer is unchanged (a resting order's says `NEW`, the example of HashKey's "Create Order v1.1").
    */
   readonly pendingNew?: boolean | undefined;
   /**
    * Report a cancel request `PENDING_CANCEL` before its `CANCELED` / `PARTIALLY_CANCELED`, as HashKey does (an order
-   * that closes by itself, IOC / FOK / MARKET, has none). Default false, as `pendingNew`.
+   * that closes by itself, IOC / FOK / MARKET, has none). Default true (the venue's sequence); false as `pendingNew`.
    */
   readonly pendingCancel?: boolean | undefined;
   /** Rate limit of the HTTP API (429 with `Retry-After`, 418 when a client keeps going), default none. */

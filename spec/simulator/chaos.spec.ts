@@ -69,16 +69,18 @@ describe('startSimulator: startChaos', () => {
     sim.privateChaos({ duplicateProbability: 1 });
     const r = await signedCall(sim, { method: 'POST', path: '/api/v1/spot/order', query: 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.001&price=1' });
     expect(r.status).toBe(200);
-    await s.waitFrames(4);
+    await s.waitFrames(6);
     const log = sim.sent().privateLog;
-    expect(log.map((e) => [e.seq, e.copy, e.kind])).toEqual([
-      [1, 0, 'executionReport'],
-      [1, 1, 'executionReport'],
-      [2, 0, 'outboundAccountInfo'],
-      [2, 1, 'outboundAccountInfo'],
+    expect(log.map((e) => [e.seq, e.copy, e.kind, JSON.parse(e.text).X])).toEqual([
+      [1, 0, 'executionReport', 'PENDING_NEW'],
+      [1, 1, 'executionReport', 'PENDING_NEW'],
+      [2, 0, 'executionReport', 'NEW'],
+      [2, 1, 'executionReport', 'NEW'],
+      [3, 0, 'outboundAccountInfo', undefined],
+      [3, 1, 'outboundAccountInfo', undefined],
     ]);
     expect(s.frames).toEqual(log.map((e) => `[${e.text}]`));
     expect(log.every((e) => e.sessions === 1 && e.at === T0 && e.E === T0)).toBe(true);
-    expect(sim.sent().faults).toMatchObject({ privateChaos: 1, duplicatedPrivateFrames: 2, delayedPrivateFrames: 0 });
+    expect(sim.sent().faults).toMatchObject({ privateChaos: 1, duplicatedPrivateFrames: 3, delayedPrivateFrames: 0 });
   });
 });

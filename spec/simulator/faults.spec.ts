@@ -116,20 +116,25 @@ describe('startSimulator: faults and control surface', () => {
     const s = await open(`${sim.privateStreamUrl}/${await createListenKey(sim)}`);
     sim.privateChaos({ duplicateProbability: 1 });
     await signedCall(sim, { method: 'POST', path: '/api/v1/spot/order', query: 'symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=1000' });
-    const frames = await s.waitFrames(4);
+    // PENDING_NEW, NEW and the lock, each sent twice
+    const frames = await s.waitFrames(6);
     expect(frames[0]).toBe(frames[1]);
-    expect(sim.sent().privateByKind.executionReport).toBe(2);
+    expect(frames[2]).toBe(frames[3]);
+    expect(frames[0]).not.toBe(frames[2]);
+    expect(sim.sent().privateByKind.executionReport).toBe(4);
 
     sim.privateChaos({ reorderWindowMs: 1000 });
     for (let i = 0; i < 4; i++) {
       await signedCall(sim, { method: 'POST', path: '/api/v1/spot/order', query: `symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=${1000 + i}` });
     }
-    expect(s.frames).toHaveLength(4);
+    expect(s.frames).toHaveLength(6);
     clock.advance(1000);
-    await s.waitFrames(12);
-    const reports = s.json().slice(4).flat().filter((e: any) => e.e === 'executionReport').map((e: any) => e.p);
-    expect([...reports].sort()).toEqual(['1000', '1001', '1002', '1003']);
-    expect(reports).not.toEqual(['1000', '1001', '1002', '1003']);
+    await s.waitFrames(18);
+    // two reports (PENDING_NEW, NEW) of each of the 4 orders, no longer in the order they were placed
+    const reports = s.json().slice(6).flat().filter((e: any) => e.e === 'executionReport').map((e: any) => e.p);
+    const placed = ['1000', '1000', '1001', '1001', '1002', '1002', '1003', '1003'];
+    expect([...reports].sort()).toEqual(placed);
+    expect(reports).not.toEqual(placed);
   });
 
   it('answers unknown controls with 404 and bad arguments with 400', async () => {

@@ -41,7 +41,7 @@ describe('startSimulator: loseNextAnswers (processed, but the answer is lost)', 
     expect(seen).toMatchObject({ ...NETWORK_ERROR, cause: { code: 'ECONNRESET' } }); // the socket was reset
     expect(await placedOrder('lost-reset')).toMatchObject({ status: 'NEW', clientOrderId: 'lost-reset', orderId: '1900000000000000001' });
     expect(sim.sent().faults.lostAnswers).toBe(1);
-    expect(sim.sent().privateEvents.map((e) => e.status ?? e.kind)).toEqual(['NEW', 'outboundAccountInfo']);
+    expect(sim.sent().privateEvents.map((e) => e.status ?? e.kind)).toEqual(['PENDING_NEW', 'NEW', 'outboundAccountInfo']);
   });
 
   it('the default mode is reset, and the next requests are answered again', async () => {
@@ -134,7 +134,7 @@ describe('startSimulator: loseNextAnswers (processed, but the answer is lost)', 
       expect((await placedOrder('unseen')).status).toBe('NEW');
       await settle(50);
       expect(priv.frames).toEqual([]);
-      expect(sim.sent().privateLog.map((r) => r.sessions)).toEqual([0, 0]);
+      expect(sim.sent().privateLog.map((r) => r.sessions)).toEqual([0, 0, 0]); // PENDING_NEW, NEW, the lock: to no session
       sim.resume();
     });
 
@@ -144,7 +144,7 @@ describe('startSimulator: loseNextAnswers (processed, but the answer is lost)', 
       sim.loseNextAnswers(1, { mode: 'hang', method: 'POST', path: ORDER });
       await expect(place('unseen', AbortSignal.timeout(200))).rejects.toMatchObject({ name: 'TimeoutError' });
       expect((await placedOrder('unseen')).status).toBe('NEW');
-      expect(sim.sent().privateLog.map((r) => r.sessions)).toEqual([0, 0]);
+      expect(sim.sent().privateLog.map((r) => r.sessions)).toEqual([0, 0, 0]); // PENDING_NEW, NEW, the lock: to no session
     });
   });
 });

@@ -62,11 +62,12 @@ describe('startSimulator: MARKET, IOC, FOK and LIMIT_MAKER orders', () => {
         isWorking: false,
       });
       expect(reports().map((e) => [e.X, e.o, e.f, e.l, e.L])).toEqual([
+        ['PENDING_NEW', 'MARKET', 'IOC', '0', '0'],
         ['NEW', 'MARKET', 'IOC', '0', '0'],
         ['PARTIALLY_FILLED', 'MARKET', 'IOC', f(q0), f(p0)],
         ['FILLED', 'MARKET', 'IOC', '0.0001', f(p1)],
       ]);
-      expect(events()[1]).toMatchObject({ e: 'outboundAccountInfo', B: [{ a: 'USDT', f: f(d('1000000') - cost), l: f(cost) }] });
+      expect(events()[2]).toMatchObject({ e: 'outboundAccountInfo', B: [{ a: 'USDT', f: f(d('1000000') - cost), l: f(cost) }] });
       expect(await balances()).toMatchObject({ USDT: { free: f(d('1000000') - cost), locked: '0' }, BTC: { free: f(d('100') + qty), locked: '0' } });
     });
 
@@ -78,10 +79,11 @@ describe('startSimulator: MARKET, IOC, FOK and LIMIT_MAKER orders', () => {
       const amount = d(formatFixed(cost, 2)) + unit(2); // a cent more than the cost: less than one more step
       const r = await place(`side=BUY&type=MARKET&amount=${f(amount)}`);
       expect(r.body).toMatchObject({ type: 'MARKET', status: 'FILLED', origQty: '0', executedQty: f(qty), cumulativeQuoteQty: f(cost), reqAmount: f(amount) });
-      const [created, filled] = reports();
+      const [pending, created, filled] = reports();
+      expect(pending).toMatchObject({ X: 'PENDING_NEW', q: '0', p: '0', reqAmt: f(amount), z: '0', w: false });
       expect(created).toMatchObject({ X: 'NEW', q: '0', p: '0', reqAmt: f(amount), r: '0' });
       expect(filled).toMatchObject({ X: 'FILLED', z: f(qty), Z: f(cost), L: f(p0), r: '0' });
-      expect(events()[1].B).toEqual([{ a: 'USDT', f: f(d('1000000') - amount), l: f(amount) }]);
+      expect(events()[2].B).toEqual([{ a: 'USDT', f: f(d('1000000') - amount), l: f(amount) }]);
       expect(events().slice(-1)[0].B).toEqual([
         { a: 'BTC', f: f(d('100') + qty), l: '0' },
         { a: 'USDT', f: f(d('1000000') - cost), l: '0' },
@@ -145,6 +147,7 @@ describe('startSimulator: MARKET, IOC, FOK and LIMIT_MAKER orders', () => {
       const cost = mul(p0, q0) + mul(p1, q1);
       expect(r.body).toMatchObject({ type: 'LIMIT', timeInForce: 'IOC', status: 'PARTIALLY_CANCELED', executedQty: f(q0 + q1), cumulativeQuoteQty: f(cost) });
       expect(reports().map((e) => [e.X, e.f, e.r])).toEqual([
+        ['PENDING_NEW', 'IOC', f(qty)],
         ['NEW', 'IOC', f(qty)],
         ['PARTIALLY_FILLED', 'IOC', f(q1 + STEP)],
         ['PARTIALLY_FILLED', 'IOC', '0.0001'],
@@ -168,6 +171,7 @@ describe('startSimulator: MARKET, IOC, FOK and LIMIT_MAKER orders', () => {
       const refused = await place(`side=BUY&type=LIMIT&timeInForce=FOK&price=${f(p1)}&quantity=${f(q0 + q1 + STEP)}`);
       expect(refused.body).toMatchObject({ timeInForce: 'FOK', status: 'CANCELED', executedQty: '0' });
       expect(reports().map((e) => [e.X, e.f, e.z])).toEqual([
+        ['PENDING_NEW', 'FOK', '0'],
         ['NEW', 'FOK', '0'],
         ['CANCELED', 'FOK', '0'],
       ]);

@@ -38,7 +38,7 @@ describe('startSimulator: orders and balances', () => {
     await sim.close();
   });
 
-  it('fills a BUY at or above the best ask: NEW, lock, FILLED, ticket, settle; response with text ids', async () => {
+  it('fills a BUY at or above the best ask: PENDING_NEW, NEW, lock, FILLED, ticket, settle (as the venue); response with text ids', async () => {
     const [askPrice] = await bestAsk();
     const r = await order(`symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.01&price=31000&newClientOrderId=abc`);
     expect(r.status).toBe(200);
@@ -65,20 +65,23 @@ describe('startSimulator: orders and balances', () => {
       isWorking: false,
       reqAmount: '0',
     });
-    const ev = await waitEvents(5);
+    const ev = await waitEvents(6);
     expect(ev.map((e) => [e.e, e.X])).toEqual([
+      ['executionReport', 'PENDING_NEW'],
       ['executionReport', 'NEW'],
       ['outboundAccountInfo', undefined],
       ['executionReport', 'FILLED'],
       ['ticketInfo', undefined],
       ['outboundAccountInfo', undefined],
     ]);
-    expect(ev[1].B).toEqual([{ a: 'USDT', f: '99690', l: '310' }]);
-    expect(ev[2]).toMatchObject({ l: '0.01', z: '0.01', r: '0', L: String(Number(askPrice)), c: 'abc', w: false, E: T0 });
-    expect(ev[3]).toMatchObject({ e: 'ticketInfo', o: '1900000000000000001', T: '1950000000000000001', m: false, S: 'BUY', E: String(T0), p: String(Number(askPrice)) });
+    expect(ev[0]).toMatchObject({ c: 'abc', q: '0.01', z: '0', w: false, E: T0 });
+    expect(ev[1]).toMatchObject({ c: 'abc', z: '0', w: true, E: T0 });
+    expect(ev[2].B).toEqual([{ a: 'USDT', f: '99690', l: '310' }]);
+    expect(ev[3]).toMatchObject({ l: '0.01', z: '0.01', r: '0', L: String(Number(askPrice)), c: 'abc', w: false, E: T0 });
+    expect(ev[4]).toMatchObject({ e: 'ticketInfo', o: '1900000000000000001', T: '1950000000000000001', m: false, S: 'BUY', E: String(T0), p: String(Number(askPrice)) });
     const cost = (BigInt(Math.round(Number(askPrice) * 100)) * 1n) / 1n; // cents per BTC
     const spent = Number(cost) / 100 / 100; // 0.01 BTC
-    expect(ev[4].B).toEqual([{ a: 'BTC', f: '10.01', l: '0' }, { a: 'USDT', f: String(100000 - spent), l: '0' }]);
+    expect(ev[5].B).toEqual([{ a: 'BTC', f: '10.01', l: '0' }, { a: 'USDT', f: String(100000 - spent), l: '0' }]);
     expect(await balances()).toMatchObject({ BTC: { free: '10.01', locked: '0' }, USDT: { free: String(100000 - spent), locked: '0' } });
   });
 
@@ -94,13 +97,15 @@ describe('startSimulator: orders and balances', () => {
     const [askPrice, askQty] = await bestAsk();
     const r = await order(`symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=3&price=${askPrice}`);
     expect(r.body).toMatchObject({ status: 'PARTIALLY_FILLED', executedQty: String(Number(askQty)) });
-    const ev = await waitEvents(5);
-    expect(ev[2]).toMatchObject({ X: 'PARTIALLY_FILLED', w: true });
+    const ev = await waitEvents(6);
+    expect(ev.slice(0, 4).map((e) => e.X)).toEqual(['PENDING_NEW', 'NEW', undefined, 'PARTIALLY_FILLED']);
+    expect(ev[3]).toMatchObject({ X: 'PARTIALLY_FILLED', w: true });
     const c = await cancel(r.body.orderId);
     expect(c.body).toMatchObject({ status: 'PARTIALLY_CANCELED' });
-    const after = await waitEvents(7);
-    expect(after[5]).toMatchObject({ e: 'executionReport', X: 'PARTIALLY_CANCELED', x: 'USER_CANCEL', w: false });
-    expect(after[6].B[0]).toMatchObject({ a: 'USDT', l: '0' });
+    const after = await waitEvents(9);
+    expect(after[6]).toMatchObject({ e: 'executionReport', X: 'PENDING_CANCEL', x: 'NONE', w: true, z: String(Number(askQty)) });
+    expect(after[7]).toMatchObject({ e: 'executionReport', X: 'PARTIALLY_CANCELED', x: 'USER_CANCEL', w: false });
+    expect(after[8].B[0]).toMatchObject({ a: 'USDT', l: '0' });
     expect((await balances()).USDT.locked).toBe('0');
   });
 
@@ -111,8 +116,9 @@ describe('startSimulator: orders and balances', () => {
     clock.advance(1000);
     sim.injectTrade({ symbol: 'BTCUSDT', price: '19999', quantity: '0.04' });
     sim.injectTrade({ symbol: 'BTCUSDT', price: '19990', quantity: '5' });
-    const ev = await waitEvents(8);
+    const ev = await waitEvents(9);
     expect(ev.filter((e) => e.e === 'executionReport').map((e) => [e.X, e.l, e.L])).toEqual([
+      ['PENDING_NEW', '0', '0'],
       ['NEW', '0', '0'],
       ['PARTIALLY_FILLED', '0.04', '20000'],
       ['FILLED', '0.06', '20000'],
@@ -121,15 +127,16 @@ describe('startSimulator: orders and balances', () => {
     expect(await balances()).toMatchObject({ USDT: { free: '98000', locked: '0' }, BTC: { free: '10.1' } });
   });
 
-  it('cancels a NEW order as CANCELED; unknown and closed orders are rejected', async () => {
+  it('cancels a NEW order: PENDING_CANCEL then CANCELED (as the venue); unknown and closed orders are rejected', async () => {
     const r = await order('symbol=ETHBTC&side=SELL&type=LIMIT&quantity=2&price=1');
     expect((await balances()).ETH).toEqual({ free: '98', locked: '2' });
     expect((await cancel(r.body.orderId)).body.status).toBe('CANCELED');
     expect((await balances()).ETH).toEqual({ free: '100', locked: '0' });
     expect(await cancel(r.body.orderId)).toMatchObject({ status: 400, body: { code: -1142, msg: 'Order has been canceled' } });
     expect(await cancel('1')).toMatchObject({ status: 400, body: { code: -2013, msg: 'Order does not exist.' } });
-    const ev = await waitEvents(4);
-    expect(ev[2]).toMatchObject({ X: 'CANCELED', x: 'USER_CANCEL' });
+    const ev = await waitEvents(6);
+    expect(ev.map((e) => e.X)).toEqual(['PENDING_NEW', 'NEW', undefined, 'PENDING_CANCEL', 'CANCELED', undefined]);
+    expect(ev[4]).toMatchObject({ X: 'CANCELED', x: 'USER_CANCEL' });
   });
 
   it('rejects an order the account cannot fund: HTTP -2010 and an executionReport REJECTED', async () => {
@@ -159,6 +166,7 @@ describe('startSimulator: orders and balances', () => {
       const [frame] = await s.waitFrames(1);
       expect(JSON.parse(frame as string).map((e: any) => e.e)).toEqual([
         'executionReport',
+        'executionReport',
         'outboundAccountInfo',
         'executionReport',
         'ticketInfo',
@@ -172,9 +180,10 @@ describe('startSimulator: orders and balances', () => {
 
   it('reports sent private events by kind with E and ids', async () => {
     await order('symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01&price=40000');
-    await waitEvents(5);
+    await waitEvents(6);
     const sent = sim.sent();
-    expect(sent.privateByKind).toEqual({ executionReport: 2, ticketInfo: 1, outboundAccountInfo: 2, other: 0 });
-    expect(sent.privateEvents[0]).toEqual({ kind: 'executionReport', E: T0, id: '1900000000000000001', status: 'NEW', sessions: 1 });
+    expect(sent.privateByKind).toEqual({ executionReport: 3, ticketInfo: 1, outboundAccountInfo: 2, other: 0 });
+    expect(sent.privateEvents[0]).toEqual({ kind: 'executionReport', E: T0, id: '1900000000000000001', status: 'PENDING_NEW', sessions: 1 });
+    expect(sent.privateEvents[1]).toEqual({ kind: 'executionReport', E: T0, id: '1900000000000000001', status: 'NEW', sessions: 1 });
   });
 });

@@ -30,6 +30,40 @@ describe('startSimulator: HashKey order calls (v1.1 and v1 placement, batch, can
     expect(sim.traffic().requests.filter((r) => r.method === 'POST').map((r) => r.url.split('?')[0])).toEqual(['/api/v1.1/spot/order', '/api/v1.1/spot/order']);
   });
 
+  it('v1.1 answers a resting order with the fields and status of HashKey\'s documented answer (NEW), the stream PENDING_NEW then NEW', async () => {
+    // HashKey Exchange, "Create Order v1.1" (https://hashkeypro-apidoc.readme.io/reference/create-order-v1-1),
+    // "Response Content": the rows and their "Example values" as far as they were read (the rows after status were not).
+    const documented = {
+      accountId: '1467298646903017216',
+      symbol: 'BTCUSD',
+      symbolName: 'BTCUSD',
+      clientOrderId: '1690084460710352',
+      orderId: '1470929500342690304',
+      transactTime: '1690084460716',
+      price: '28000',
+      origQty: '0.01',
+      executedQty: '0',
+      status: 'NEW',
+    };
+    await start();
+    const answer = await firstValueFrom(
+      rest.request<Record<string, unknown>>({
+        method: 'POST',
+        path: '/api/v1.1/spot/order',
+        security: 'TRADE',
+        body: { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '1', quantity: '0.01', newClientOrderId: 'doc-1' },
+      }),
+    );
+    // transactTime is not in the simulator's answer (it gives time / updateTime, as the order query does)
+    const { transactTime: _, ...rows } = documented;
+    expect(Object.keys(answer)).toEqual(expect.arrayContaining(Object.keys(rows)));
+    expect(answer).toMatchObject({ status: documented.status, symbol: 'BTCUSDT', symbolName: 'BTCUSDT', clientOrderId: 'doc-1', price: '1', origQty: '0.01', executedQty: '0' });
+    expect(typeof answer.orderId).toBe('string');
+    expect(typeof answer.accountId).toBe('string');
+    // the stream reports the placement as the venue does, PENDING_NEW first (the answer says NEW, as documented)
+    expect(sim.sent().privateEvents.filter((e) => e.id === answer.orderId).map((e) => e.status)).toEqual(['PENDING_NEW', 'NEW']);
+  });
+
   it("v1: the client sends a MARKET BUY by amount as v1's quantity, and the simulator reads it as the quote amount", async () => {
     await start();
     const v1 = restClient({ venue: { ...hashkey.hk.sandbox, restUrl: sim.baseUrl }, rateLimit: {}, apiKey: sim.apiKey, secretKey: sim.secretKey, placementPath: 'v1' });
