@@ -123,7 +123,7 @@ export type {
 
 // Market streams
 export { marketStreams, customKlineInterval } from './market/index';
-export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, KlineGap, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
+export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, DepthOptions, MergedDepthOptions, KlineGap, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
 
 // Operators
 export {
@@ -131,6 +131,7 @@ export {
   reorderByEventTime,
   LateEventError,
   orderBook,
+  incrementalBook,
   closedCandles,
   distinctTrades,
   backfillTrades,
@@ -144,6 +145,9 @@ export type {
   OrderBookLevel,
   OrderBookConfig,
   DepthSnapshot,
+  IncrementalBookConfig,
+  IncrementalDepth,
+  BookGap,
   CandleLike,
   TradeGap,
   TradeBatch,

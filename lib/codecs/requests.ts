@@ -148,8 +148,10 @@ export type ClientPong = t.TypeOf<typeof ClientPongCodec>;
  * ```
  */
 export interface SubscriptionExtraParams {
-  /** `params.limit` (text), as in the private stream sample. Default: absent. */
+  /** `params.limit` (text), as in the private stream sample; on `depth` and `mergedDepth`, the levels a side. Default: absent. */
   readonly limit?: string;
+  /** `params.dumpScale` (text) of `mergedDepth` and `diffMergedDepth`: the decimals levels are merged to. Default: absent. */
+  readonly dumpScale?: string;
 }
 
 /**
@@ -220,5 +222,8 @@ export function pongFrame(pingTimeMs: number): ClientPong {
   return { pong: pingTimeMs };
 }
 
-const paramsOf = (binary: boolean, { limit }: SubscriptionExtraParams): SubscriptionParams =>
-  limit === undefined ? { binary } : { binary, limit };
+const paramsOf = (binary: boolean, { limit, dumpScale }: SubscriptionExtraParams): SubscriptionParams & { readonly dumpScale?: string } => ({
+  binary,
+  ...(limit !== undefined && { limit }),
+  ...(dumpScale !== undefined && { dumpScale }),
+});

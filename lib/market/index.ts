@@ -5,7 +5,7 @@
  */
 export { marketStreams } from './marketStreams';
 export type { MarketStreams, MarketStreamsConfig } from './marketStreams';
-export type { MarketMessage, TopicOptions } from './marketMessage';
+export type { MarketMessage, TopicOptions, DepthOptions, MergedDepthOptions } from './marketMessage';
 export type { KlineGap } from './klineGap';
 export type { MarketCounters, MarketStatus } from './marketStatus';
 export { customKlineInterval } from './klineInterval';

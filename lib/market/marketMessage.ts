@@ -46,3 +46,44 @@ export interface TopicOptions {
    */
   readonly binary?: boolean | undefined;
 }
+
+/**
+ * Options of `marketStreams().depth()` and `depthMessages()`.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type DepthOptions } from 'ex-streams';
+ *
+ * const top50: DepthOptions = { limit: 50 };
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).depth('BTCUSDT', top50).subscribe((book) => console.log(book.b.length)); // 50
+ * ```
+ */
+export interface DepthOptions extends TopicOptions {
+  /**
+   * Levels a side the service is asked for (`params.limit`, 1 to 200). Default: none sent (the service's 200). One
+   * `limit` per symbol at a time: a second observer asking for another while the first is subscribed gets a
+   * `ConfigError`.
+   */
+  readonly limit?: number | undefined;
+}
+
+/**
+ * Options of the merged books: `mergedDepth()`, `diffMergedDepth()` and `incrementalBook()` of `marketStreams`.
+ *
+ * @example
+ * ```ts
+ * import { marketStreams, type MergedDepthOptions } from 'ex-streams';
+ *
+ * const cents: MergedDepthOptions = { dumpScale: 2 }; // levels merged to 0.01
+ * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).mergedDepth('BTCUSDT', cents).subscribe((book) => console.log(book.b[0]));
+ * ```
+ */
+export interface MergedDepthOptions extends TopicOptions {
+  /**
+   * Decimals the levels are merged to (`params.dumpScale`, required by the service): 2 merges prices to 0.01 (bids
+   * rounded down, asks up, quantities summed). An integer from 0 to 18; at most the pair's own price decimals.
+   */
+  readonly dumpScale: number;
+  /** Levels a side (`params.limit`, 1 to 200), `mergedDepth` only. Default: none sent. */
+  readonly limit?: number | undefined;
+}

@@ -23,6 +23,8 @@ export interface MarketCounters {
   readonly klineRefetches: number;
   /** Candles that could not be delivered (see `klineGaps$`): each `KlineGap` emitted. */
   readonly klineGaps: number;
+  /** Breaks of the incremental books (see `bookGaps$`): each `BookGap` emitted; absent until the first. */
+  readonly bookGaps?: number;
   /** Messages or records reported on `errors$` as `DecodeError`s. */
   readonly decodeErrors: number;
   /** Subscriptions the service refused for good (`SubscriptionRejectedError`) or that were quarantined (`TopicQuarantinedError`). */

@@ -3,6 +3,7 @@ import {
   asyncScheduler,
   BehaviorSubject,
   defer,
+  ReplaySubject,
   EMPTY,
   throwError,
   finalize,
@@ -45,7 +46,11 @@ import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { KlineGap } from './klineGap';
-import type { MarketMessage, TopicOptions } from './marketMessage';
+import type { DepthOptions, MarketMessage, MergedDepthOptions, TopicOptions } from './marketMessage';
+import { type BookGap, incrementalBook } from '../operators/incrementalBook';
+import type { OrderBook } from '../operators/orderBook';
+import type { SubscriptionExtraParams } from '../codecs/requests';
+import { paramsKey } from './internal/frameQueue';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
 /**
@@ -235,8 +240,30 @@ export interface MarketStreams {
    * with `tradeBackfill`, are filled over HTTP when they can be.
    */
   trades(symbol: string, options?: TopicOptions): Observable<TradeRecord>;
-  /** Order book snapshots, up to 200 levels a side (pipe `orderBook()` for a checked view). */
-  depth(symbol: string, options?: TopicOptions): Observable<DepthRecord>;
+  /**
+   * Order book snapshots, up to 200 levels a side (`options.limit`: fewer), every 300 ms (pipe `orderBook()` for a
+   * checked view).
+   */
+  depth(symbol: string, options?: DepthOptions): Observable<DepthRecord>;
+  /**
+   * Order book snapshots with levels merged to `options.dumpScale` decimals (topic `mergedDepth`; bids rounded down,
+   * asks up, quantities summed), as `depth` delivers them (pipe `orderBook()`).
+   */
+  mergedDepth(symbol: string, options: MergedDepthOptions): Observable<DepthRecord>;
+  /**
+   * The incremental merged book as sent (topic `diffMergedDepth`): a snapshot (`o` `'0'`), then only the levels that
+   * changed (a quantity of zero deletes one), `o` one more each time. Pipe `incrementalBook()` to keep the book, or
+   * use {@link MarketStreams.incrementalBook}, which also subscribes again when the sequence breaks.
+   */
+  diffMergedDepth(symbol: string, options: Omit<MergedDepthOptions, 'limit'>): Observable<DepthRecord>;
+  /**
+   * The book kept from `diffMergedDepth` (see `incrementalBook()`), with the output of `orderBook()`: after each
+   * record, the whole book. A skipped or repeated `o` (or a delta before any snapshot) is a `BookGap` on `bookGaps$`;
+   * no book is emitted until the fresh snapshot the topic is subscribed again for (`cancel`, then `sub`). Observers
+   * share one book, and one joining gets the current book at once. `options.levels`: the best levels a side in each
+   * book (default all).
+   */
+  incrementalBook(symbol: string, options: Omit<MergedDepthOptions, 'limit'> & { readonly levels?: number | undefined }): Observable<OrderBook>;
   /** Kline messages with their envelope facts (`first`, `sendTime`, `epoch`). */
   klineMessages(symbol: string, interval: KlineInterval | CustomKlineInterval, options?: TopicOptions): Observable<MarketMessage<KlineRecord>>;
   /** Realtimes messages with their envelope facts. */
@@ -244,7 +271,7 @@ export interface MarketStreams {
   /** Trade messages as sent: the first of each (re)subscription repeats the last 60 trades (no de-duplication). */
   tradeMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<TradeRecord>>;
   /** Depth messages with their envelope facts. */
-  depthMessages(symbol: string, options?: TopicOptions): Observable<MarketMessage<DepthRecord>>;
+  depthMessages(symbol: string, options?: DepthOptions): Observable<MarketMessage<DepthRecord>>;
   /**
    * Connection status, counters and the age of the data in hand (replays the current one at once). Emits only
    * when something shown changes: every connection transition (type, epoch) at once; counter changes
@@ -272,6 +299,11 @@ export interface MarketStreams {
    * `status$.klineGaps`. Hot.
    */
   readonly klineGaps$: Observable<KlineGap>;
+  /**
+   * Breaks of the incremental books (`incrementalBook()`): a skipped or repeated sequence number, or a delta before
+   * any snapshot; each is followed by a fresh subscription and its snapshot. Hot.
+   */
+  readonly bookGaps$: Observable<BookGap>;
   /** Estimate of `serverTime - localTime` from the heartbeats. */
   readonly serverClock: ServerClock;
 }
@@ -310,9 +342,18 @@ function intervalMs(interval: string): number {
 /** The `staleAfterMs` of a request topic (see {@link MarketStreamsConfig.staleAfterMs}). @internal */
 function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['staleAfterMs']>): number {
   if (topic === 'trade') return config.trade ?? Infinity;
-  if (topic === 'depth') return config.depth ?? 30_000;
+  if (topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth') return config.depth ?? 30_000;
   if (topic === 'realtimes') return config.realtimes ?? 60_000;
   return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
+}
+
+/** The params of a merged book's subscription, or the `ConfigError` that says what is wrong with `options`. */
+function mergedParams(options: MergedDepthOptions | Omit<MergedDepthOptions, 'limit'>, withLimit: boolean): SubscriptionExtraParams | ConfigError {
+  const { dumpScale } = options;
+  if (!(Number.isInteger(dumpScale) && dumpScale >= 0 && dumpScale <= 18)) return new ConfigError('dumpScale', 'must be an integer from 0 to 18');
+  const limit = withLimit ? (options as MergedDepthOptions).limit : undefined;
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) return new ConfigError('limit', 'must be an integer from 1 to 200');
+  return { ...(limit !== undefined && { limit: String(limit) }), dumpScale: String(dumpScale) };
 }
 
 function positive(option: string, value: number, integer: boolean): number {
@@ -585,6 +626,14 @@ function openMarketStreams(
     }
     return found;
   };
+  const bookGaps = new Subject<BookGap>();
+  /** Per `(symbol, dumpScale)`: where a broken sequence asks the topic for a fresh start. */
+  const resyncs = new Map<string, Subject<void>>();
+  const resyncOf = (key: string): Subject<void> => {
+    let found = resyncs.get(key);
+    if (found === undefined) resyncs.set(key, (found = new Subject<void>()));
+    return found;
+  };
   /** The `binary` wish of the observer subscribing last, per `(symbol, topic)`: the first of a shared run wins. */
   const wanted = new Map<string, boolean>();
   const withBinary = <A>(key: string, options: TopicOptions | undefined, shared$: Observable<A>): Observable<A> =>
@@ -592,20 +641,62 @@ function openMarketStreams(
       wanted.set(key, options?.binary ?? defaultBinary);
       return shared$;
     });
-  const sharedTopic = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }) => {
+  const sharedTopic = <R>(
+    symbol: string,
+    topic: string,
+    codec: t.Decoder<unknown, R> & { name: string },
+    params?: SubscriptionExtraParams,
+  ) => {
     const key = `${symbol}|${topic}`;
+    // an incremental book whose sequence broke asks its topic for a fresh snapshot
+    const resync$ = topic === 'diffMergedDepth' ? resyncOf(`${symbol}|${paramsKey(params)}`) : undefined;
     const binary = (): boolean => wanted.get(key) ?? defaultBinary;
-    return memo(key, () =>
-      topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime: topic === 'trade' || topic === 'depth' }),
+    const recordTime = topic === 'trade' || topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth';
+    return memo(`${key}|${paramsKey(params)}`, () =>
+      topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime, params, resync$ }),
     );
   };
+  /**
+   * The params a `(symbol, topic)` is subscribed with now, and by how many observers: the service keeps one
+   * subscription per symbol and topic, so another `limit` or `dumpScale` meanwhile is refused.
+   */
+  const liveParams = new Map<string, { readonly params: string; count: number }>();
+  const withParams = <A>(symbol: string, topic: string, params: SubscriptionExtraParams | undefined, source: () => Observable<A>): Observable<A> =>
+    defer(() => {
+      const key = `${symbol}|${topic}`;
+      const wantedParams = paramsKey(params);
+      const live = liveParams.get(key);
+      if (live !== undefined && live.params !== wantedParams) {
+        const option = params?.dumpScale !== undefined ? 'dumpScale' : 'limit';
+        return throwError(() => new ConfigError(option, `${symbol} ${topic} is subscribed with other params (one limit and dumpScale per symbol and topic at a time)`));
+      }
+      const held = live ?? { params: wantedParams, count: 0 };
+      held.count += 1;
+      liveParams.set(key, held);
+      return source().pipe(
+        finalize(() => {
+          if (--held.count === 0 && liveParams.get(key) === held) liveParams.delete(key);
+        }),
+      );
+    });
   /** `source()` when `symbol` is one, else an observable that errors with the `ConfigError` that says why (nothing is sent). */
   const checked = <A>(symbol: string, source: () => Observable<A>): Observable<A> => {
     const problem = checkSymbol(symbol);
     return problem === undefined ? source() : throwError(() => problem);
   };
-  const messages = <R>(symbol: string, topic: string, codec: t.Decoder<unknown, R> & { name: string }, options?: TopicOptions) =>
-    checked(symbol, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec)));
+  const messages = <R>(
+    symbol: string,
+    topic: string,
+    codec: t.Decoder<unknown, R> & { name: string },
+    options?: TopicOptions,
+    params?: SubscriptionExtraParams,
+  ) =>
+    checked(symbol, () =>
+      params === undefined
+        ? withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec))
+        : withParams(symbol, topic, params, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec, params))),
+    );
+
   /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
   const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
   const onGap = (gap: TradeGap): void => {
@@ -651,7 +742,46 @@ function openMarketStreams(
     klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
     tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
-    depthMessages: (symbol, options) => messages(symbol, 'depth', DepthRecordCodec, options),
+    depthMessages: (symbol, options) => {
+      const limit = options?.limit;
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) return throwError(() => new ConfigError('limit', 'must be an integer from 1 to 200'));
+      return messages(symbol, 'depth', DepthRecordCodec, options, limit === undefined ? undefined : { limit: String(limit) });
+    },
+    mergedDepth: (symbol, options) => {
+      const params = mergedParams(options, true);
+      return params instanceof ConfigError ? throwError(() => params) : records(messages(symbol, 'mergedDepth', DepthRecordCodec, options, params));
+    },
+    diffMergedDepth: (symbol, options) => {
+      const params = mergedParams(options, false);
+      return params instanceof ConfigError ? throwError(() => params) : records(messages(symbol, 'diffMergedDepth', DepthRecordCodec, options, params));
+    },
+    incrementalBook: (symbol, options) => {
+      const params = mergedParams(options, false);
+      if (params instanceof ConfigError) return throwError(() => params);
+      const levels = options.levels;
+      if (levels !== undefined && !(Number.isInteger(levels) && levels > 0)) return throwError(() => new ConfigError('levels', 'must be a positive integer'));
+      const key = `${symbol}|${paramsKey(params)}`;
+      const resync = resyncOf(key);
+      const onBookGap = (gap: BookGap): void => {
+        count((c) => ({ bookGaps: (c.bookGaps ?? 0) + 1 }));
+        bookGaps.next(gap.symbol === '' ? { ...gap, symbol } : gap);
+        resync.next();
+      };
+      return checked(symbol, () =>
+        withParams(symbol, 'diffMergedDepth', params, () =>
+          withBinary(
+            `${symbol}|diffMergedDepth`,
+            options,
+            memo(`${key}|book|${levels ?? ''}`, () =>
+              records(sharedTopic(symbol, 'diffMergedDepth', DepthRecordCodec, params)).pipe(
+                incrementalBook({ onGap: onBookGap, ...(levels !== undefined && { levels }) }),
+                share({ connector: () => new ReplaySubject<OrderBook>(1), resetOnError: true, resetOnComplete: true, resetOnRefCountZero: true }),
+              ),
+            ),
+          ),
+        ),
+      );
+    },
     klines: (symbol, interval, options) => {
       const history = options?.history;
       if (history !== undefined && !(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));
@@ -689,6 +819,7 @@ function openMarketStreams(
     errors$: merge(conn.errors$, errors),
     gaps$: gaps.asObservable(),
     klineGaps$: klineGaps.asObservable(),
+    bookGaps$: bookGaps.asObservable(),
     serverClock: conn.serverClock,
   };
   return { api, hold: (symbol, topic) => messages(symbol, topic, ForwardedRecordCodec) };

@@ -10,6 +10,8 @@ export type { ReorderByEventTimeConfig, LatePolicy } from './reorderByEventTime'
 export { LateEventError } from './lateEventError';
 export { orderBook } from './orderBook';
 export type { OrderBook, OrderBookLevel, OrderBookConfig, DepthSnapshot } from './orderBook';
+export { incrementalBook } from './incrementalBook';
+export type { IncrementalBookConfig, IncrementalDepth, BookGap } from './incrementalBook';
 export { closedCandles } from './closedCandles';
 export type { CandleLike } from './closedCandles';
 export { distinctTrades } from './distinctTrades';

@@ -22,6 +22,8 @@ export class Faults {
   private loseLeft = 0;
   private loss: LoseAnswersOptions = { mode: 'reset' };
   skewMs = 0;
+  /** Sequence faults queued for the next `diffMergedDepth` deltas (any pair): each skips or repeats one `o`. */
+  readonly bookSequence: ('skip' | 'repeat')[] = [];
   duplicateProbability = 0;
   reorderWindowMs = 0;
   /** What was injected, by kind (see `FaultCounts`). */

@@ -6,6 +6,7 @@ import type { SimContext } from './context';
 import { envelopeText, gzipText, zipText } from './envelope';
 import type { SymbolMarket } from './market';
 import { depthRecord, klineRecord, realtimesRecord, tradeRecord } from './marketRecords';
+import { deltaRecord, type MergedBook, mergedBook, mergedRecord } from './mergedDepth';
 import type { Peer } from './peers';
 
 /** Error frame codes of the public stream (text, as real deployments send them). @internal */
@@ -20,10 +21,12 @@ export const MAX_SYMBOLS_PER_REQUEST = 100;
  */
 export const INVALID_SYMBOLS_BARE = { code: INVALID_PARAMS_CODE, desc: 'Invalid Symbols!' } as const;
 
-type Topic = { readonly name: 'kline'; readonly interval: KlineInterval } | { readonly name: 'realtimes' | 'trade' | 'depth' };
+type Topic =
+  | { readonly name: 'kline'; readonly interval: KlineInterval }
+  | { readonly name: 'realtimes' | 'trade' | 'depth' | 'mergedDepth' | 'diffMergedDepth' };
 
 const parseTopic = (topic: string): Topic | undefined => {
-  if (topic === 'realtimes' || topic === 'trade' || topic === 'depth') return { name: topic };
+  if (topic === 'realtimes' || topic === 'trade' || topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth') return { name: topic };
   const interval = /^kline_(.+)$/.exec(topic)?.[1];
   return interval !== undefined && isKlineInterval(interval) ? { name: 'kline', interval } : undefined;
 };
@@ -42,6 +45,18 @@ const parse = (text: string): unknown => {
 const idText = (id: unknown): string => (typeof id === 'string' || typeof id === 'number' ? String(id) : '');
 
 const asBoolean = (v: unknown): boolean => v === true || v === 'true';
+
+/** A whole number param (number or text) within `[min, max]`, else `undefined`. */
+const intParam = (v: unknown, min: number, max: number): number | undefined => {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d{1,3}$/.test(v) ? Number(v) : NaN;
+  return Number.isInteger(n) && n >= min && n <= max ? n : undefined;
+};
+
+/** What a `sub` asked for beside `binary`: `limit` (levels a side) and `dumpScale` (merged books). */
+interface SubParams {
+  readonly limit: number | undefined;
+  readonly dumpScale: number | undefined;
+}
 
 /**
  * Serves one public-stream connection: `sub` / `cancel` / `cancel_all` (one pair, or several comma-joined, no
@@ -62,10 +77,14 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
     peer.send(JSON.stringify(value));
   };
 
-  const subscribe = (market: SymbolMarket, topicText: string, topic: Topic, id: string, binary: boolean): void => {
+  const subscribe = (market: SymbolMarket, topicText: string, topic: Topic, id: string, binary: boolean, params: SubParams): void => {
     const key = `${market.info.symbol}|${topicText}`;
     subs.get(key)?.();
     let first = true;
+    const levels = Math.min(params.limit ?? ctx.depthLevels, ctx.depthLevels);
+    /** `diffMergedDepth`: the book last sent and its sequence number. */
+    let sentBook: MergedBook | undefined;
+    let sequence = 0;
     let lastTradeId: bigint | undefined;
     const { replay } = ctx;
     const replayed = replay?.serves(market.info.symbol) === true ? replay : undefined;
@@ -77,7 +96,24 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
         case 'realtimes':
           return replayed?.records(market.info.symbol, topicText) ?? [realtimesRecord(market, now)];
         case 'depth':
-          return [depthRecord(market, ctx.depthLevels, now)];
+          return [depthRecord(market, levels, now)];
+        case 'mergedDepth':
+          return [mergedRecord(market, mergedBook(market, params.dumpScale ?? 0, levels), now, 0)];
+        case 'diffMergedDepth': {
+          const book = mergedBook(market, params.dumpScale ?? 0, levels);
+          const before = sentBook;
+          sentBook = book;
+          if (before === undefined) {
+            sequence = 0;
+            return [mergedRecord(market, book, now, 0)];
+          }
+          // the fault: this delta's number skips one, or repeats the last
+          // (a repeat waits for a delta to repeat: the snapshot's 0 is not one)
+          const queued = ctx.faults.bookSequence[0];
+          const fault = queued === 'skip' || (queued === 'repeat' && sequence > 0) ? ctx.faults.bookSequence.shift() : undefined;
+          sequence = fault === 'skip' ? sequence + 2 : fault === 'repeat' ? sequence : sequence + 1;
+          return [deltaRecord(market, before, book, now, sequence)];
+        }
         case 'trade': {
           const trades = first ? market.trades.slice(-60) : market.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
           const last = trades[trades.length - 1];
@@ -112,7 +148,8 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
     };
     push();
     // a recorded pair's topic is pushed when the recording plays one of its messages, others on their period
-    subs.set(key, replayed !== undefined ? replayed.listen(market.info.symbol, topicText, push) : ctx.timers.every(ctx.periods[topic.name], push));
+    const period = topic.name === 'mergedDepth' || topic.name === 'diffMergedDepth' ? ctx.periods.depth : ctx.periods[topic.name];
+    subs.set(key, replayed !== undefined ? replayed.listen(market.info.symbol, topicText, push) : ctx.timers.every(period, push));
   };
 
   const onRequest = (msg: Record<string, unknown>): void => {
@@ -137,7 +174,9 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
       sendJson({ ...(msg['id'] !== undefined ? { id } : {}), ...INVALID_REQUEST });
       return;
     }
-    const binary = asBoolean(isRecord(msg['params']) ? msg['params']['binary'] : undefined);
+    const rawParams = isRecord(msg['params']) ? msg['params'] : {};
+    const binary = asBoolean(rawParams['binary']);
+    const params: SubParams = { limit: intParam(rawParams['limit'], 1, 200), dumpScale: intParam(rawParams['dumpScale'], 0, 18) };
     const symbols = symbol.split(',');
     if (symbols.length > MAX_SYMBOLS_PER_REQUEST) {
       sendJson({ id, ...INVALID_REQUEST });
@@ -163,7 +202,11 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
         sendJson({ id, code: INVALID_PARAMS_CODE, desc: market === undefined ? 'Invalid Symbols!' : 'Invalid Topic!', symbol: s, topic });
         continue;
       }
-      subscribe(market, topic, parsed, id, binary);
+      if ((parsed.name === 'mergedDepth' || parsed.name === 'diffMergedDepth') && params.dumpScale === undefined) {
+        sendJson({ id, code: INVALID_PARAMS_CODE, desc: 'Parameter dumpScale missing!', symbol: s, topic });
+        continue;
+      }
+      subscribe(market, topic, parsed, id, binary, params);
     }
   };
 

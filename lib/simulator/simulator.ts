@@ -37,6 +37,11 @@ export interface Simulator extends SimulatorControl {
   readonly clock: SimulatorClock;
   /** Server time: clock time plus the skew. */
   serverTime(): number;
+  /**
+   * Breaks the sequence of the next `diffMergedDepth` delta sent (of any pair, on any socket): `'skip'` numbers it
+   * one too far (as if a delta was lost), `'repeat'` gives it the number of the last. Calls queue up, one per delta.
+   */
+  breakBookSequence(mode: 'skip' | 'repeat'): void;
   /** The active listen key, if any. */
   activeListenKey(): string | undefined;
   /** Releases every socket and timer. */

@@ -221,6 +221,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     clock,
     serverTime,
     activeListenKey: () => listenKeys.active(),
+    breakBookSequence: (mode) => {
+      faults.bookSequence.push(mode);
+    },
     close: () => {
       closing ??= new Promise<void>((resolve) => {
         timers.clearAll();

@@ -44,9 +44,12 @@ const SELF_IMPORTING_VALUE_ENTRIES = ['lib/codecs/index.ts'];
  * The venue's statuses and events add three (`KnownOrderStatus` for an exhaustive switch, `isFinalOrderStatus`, and
  * `OtherPrivateEvent`, the member of `PrivateEvent` for the events the library does not model).
  * Identity checks add two (`OrderMismatchError`, an answer about another order, and `OrderIdentity`, what it names).
+ * Incremental books add six (`incrementalBook` with `IncrementalBookConfig`, `IncrementalDepth` and `BookGap`,
+ * the operator and its signal beside `orderBook()`; `DepthOptions` and `MergedDepthOptions`, the options of `depth`'s
+ * `limit` and of the merged books' `dumpScale`).
  * Raise it only for an export users need from the core.
  */
-const MAX_CORE_EXPORTS = 160;
+const MAX_CORE_EXPORTS = 166;
 
 /** Value exports that belong to the codecs entry and not to the core, besides the io-ts codecs themselves. */
 const CODEC_HELPERS = ['decodeWith', 'decodeFrame', 'decodePrivateFrame', 'subscribeFrame', 'cancelFrame', 'pingFrame', 'pongFrame'];

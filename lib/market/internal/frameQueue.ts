@@ -1,3 +1,5 @@
+import type { SubscriptionExtraParams } from '../../codecs/requests';
+
 /**
  * The `sub` and `cancel` requests waiting to leave, grouped into frames: topics of the same request topic and
  * encoding go out together, their symbols comma-joined (`"symbol": "BTCUSDT,ETHUSDT"`), at most `maxSymbols` a
@@ -13,6 +15,8 @@ export interface QueuedTopic {
   /** The request topic: `trade`, `kline_1m`, … */
   readonly topic: string;
   readonly binary: boolean;
+  /** Params of its frame besides `binary` (`limit`, `dumpScale`): topics with other params go in other frames. */
+  readonly params?: SubscriptionExtraParams | undefined;
   /**
    * 0, or the suspect group it belongs to while the culprit of a refused batch (or of a closed connection) is
    * looked for: a suspect group leaves as a frame of its own, never mixed with other topics.
@@ -22,8 +26,8 @@ export interface QueuedTopic {
 
 /** The next frame to send: a `cancel` of symbols, or a `sub` of topics. @internal */
 export type QueuedFrame<S extends QueuedTopic> =
-  | { readonly kind: 'cancel'; readonly topic: string; readonly binary: boolean; readonly symbols: readonly string[] }
-  | { readonly kind: 'sub'; readonly topic: string; readonly binary: boolean; readonly tag: number; readonly members: readonly S[] };
+  | { readonly kind: 'cancel'; readonly topic: string; readonly binary: boolean; readonly params: SubscriptionExtraParams | undefined; readonly symbols: readonly string[] }
+  | { readonly kind: 'sub'; readonly topic: string; readonly binary: boolean; readonly params: SubscriptionExtraParams | undefined; readonly tag: number; readonly members: readonly S[] };
 
 /** Which `sub` groups may leave now (cancels always may). @internal */
 export interface QueueGate {
@@ -34,8 +38,10 @@ export interface QueueGate {
 }
 
 interface SubGroup<S> {
+  readonly key: string;
   readonly topic: string;
   readonly binary: boolean;
+  readonly params: SubscriptionExtraParams | undefined;
   readonly tag: number;
   readonly members: Set<S>;
 }
@@ -43,10 +49,16 @@ interface SubGroup<S> {
 interface CancelGroup {
   readonly topic: string;
   readonly binary: boolean;
+  readonly params: SubscriptionExtraParams | undefined;
   readonly symbols: Set<string>;
 }
 
-const groupKey = (topic: string, binary: boolean, tag: number): string => `${topic}|${binary ? 1 : 0}|${tag}`;
+/** The params as text (`''` when none): part of a group's key. @internal */
+export const paramsKey = (params: SubscriptionExtraParams | undefined): string =>
+  params === undefined ? '' : `${params.limit ?? ''}|${params.dumpScale ?? ''}`;
+
+const groupKey = (topic: string, binary: boolean, tag: number, params: SubscriptionExtraParams | undefined): string =>
+  `${topic}|${binary ? 1 : 0}|${tag}|${paramsKey(params)}`;
 
 /** First-in, first-out within each kind: cancels, then ordinary subs, then suspects. @internal */
 export class FrameQueue<S extends QueuedTopic> {
@@ -60,9 +72,9 @@ export class FrameQueue<S extends QueuedTopic> {
   /** Queues the `sub` of `s` (in the group of its current tag). */
   addSub(s: S): void {
     this.removeSub(s);
-    const key = groupKey(s.topic, s.binary, s.tag);
+    const key = groupKey(s.topic, s.binary, s.tag, s.params);
     let group = this.subs.get(key);
-    if (group === undefined) this.subs.set(key, (group = { topic: s.topic, binary: s.binary, tag: s.tag, members: new Set() }));
+    if (group === undefined) this.subs.set(key, (group = { key, topic: s.topic, binary: s.binary, params: s.params, tag: s.tag, members: new Set() }));
     group.members.add(s);
     this.groupOf.set(s, group);
   }
@@ -73,7 +85,7 @@ export class FrameQueue<S extends QueuedTopic> {
     if (group === undefined) return false;
     this.groupOf.delete(s);
     group.members.delete(s);
-    if (group.members.size === 0) this.subs.delete(groupKey(group.topic, group.binary, group.tag));
+    if (group.members.size === 0) this.subs.delete(group.key);
     return true;
   }
 
@@ -82,10 +94,10 @@ export class FrameQueue<S extends QueuedTopic> {
   }
 
   /** Queues the `cancel` of `symbol`'s `topic`. */
-  addCancel(symbol: string, topic: string, binary: boolean): void {
-    const key = groupKey(topic, binary, 0);
+  addCancel(symbol: string, topic: string, binary: boolean, params?: SubscriptionExtraParams): void {
+    const key = groupKey(topic, binary, 0, params);
     let group = this.cancels.get(key);
-    if (group === undefined) this.cancels.set(key, (group = { topic, binary, symbols: new Set() }));
+    if (group === undefined) this.cancels.set(key, (group = { topic, binary, params, symbols: new Set() }));
     group.symbols.add(symbol);
   }
 
@@ -110,13 +122,13 @@ export class FrameQueue<S extends QueuedTopic> {
       const symbols = take(group.symbols, this.maxSymbols);
       for (const symbol of symbols) group.symbols.delete(symbol);
       if (group.symbols.size === 0) this.cancels.delete(key);
-      return { kind: 'cancel', topic: group.topic, binary: group.binary, symbols };
+      return { kind: 'cancel', topic: group.topic, binary: group.binary, params: group.params, symbols };
     }
     const group = this.firstSub(gate);
     if (group === undefined) return undefined;
     const members = take(group.members, this.maxSymbols);
     for (const s of members) this.removeSub(s);
-    return { kind: 'sub', topic: group.topic, binary: group.binary, tag: group.tag, members };
+    return { kind: 'sub', topic: group.topic, binary: group.binary, params: group.params, tag: group.tag, members };
   }
 
   private firstSub(gate: QueueGate): SubGroup<S> | undefined {

@@ -1,6 +1,6 @@
 import { EMPTY, finalize, mergeMap, Observable, type SchedulerLike } from 'rxjs';
 import type { PublicErrorFrame } from '../../codecs/publicErrorFrame';
-import { cancelFrame, subscribeFrame, type SubscriptionRequest } from '../../codecs/requests';
+import { cancelFrame, subscribeFrame, type SubscriptionExtraParams, type SubscriptionRequest } from '../../codecs/requests';
 import { ConnectionClosedError, SubscriptionRejectedError, SubscriptionRetriedError, TopicQuarantinedError } from '../../errors';
 import { excerpt } from '../../internal/redact';
 import { backoffDelayMs } from '../../operators/reconnect';
@@ -35,6 +35,8 @@ export interface BatchedTopic {
   readonly symbol: string;
   readonly topic: string;
   readonly binary: boolean;
+  /** Params of its frames besides `binary` (`limit`, `dumpScale`). Default: none. */
+  readonly params?: SubscriptionExtraParams | undefined;
   /** The service acknowledged its `sub` (code 0). */
   acknowledge(): void;
   /** The service refused it for good: end it with `error`. */
@@ -114,6 +116,7 @@ interface TopicState {
   readonly symbol: string;
   readonly topic: string;
   readonly binary: boolean;
+  readonly params: SubscriptionExtraParams | undefined;
   readonly key: string;
   tag: number;
   /** The emitter of its queued `sub`. */
@@ -142,9 +145,9 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
   const stateOf = (owner: BatchedTopic): TopicState => {
     let state = states.get(owner);
     if (state === undefined) {
-      const { symbol, topic, binary } = owner;
+      const { symbol, topic, binary, params } = owner;
       const key = `${symbol}|${topic}`;
-      state = { owner, symbol, topic, binary, key, tag: 0, pending: undefined, strikes: 0, refusals: 0 };
+      state = { owner, symbol, topic, binary, params, key, tag: 0, pending: undefined, strikes: 0, refusals: 0 };
       states.set(owner, state);
       byKey.set(key, state);
     }
@@ -191,11 +194,11 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     if (next === undefined) return;
     const id = nextId();
     if (next.kind === 'cancel') {
-      send(cancelFrame(next.symbols.join(','), next.topic, next.binary, id));
+      send(cancelFrame(next.symbols.join(','), next.topic, next.binary, id, 'cancel', next.params));
       return;
     }
     const { members } = next;
-    const sent = send(subscribeFrame(members.map((s) => s.symbol).join(','), next.topic, next.binary, id));
+    const sent = send(subscribeFrame(members.map((s) => s.symbol).join(','), next.topic, next.binary, id, next.params));
     const emits: ((sent: SentSub) => void)[] = [];
     for (const s of members) {
       if (s.pending !== undefined) emits.push(s.pending);
@@ -324,7 +327,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     }
     const key = s?.key ?? `${owner.symbol}|${owner.topic}`;
     if (live.delete(key)) {
-      queue.addCancel(owner.symbol, owner.topic, owner.binary);
+      queue.addCancel(owner.symbol, owner.topic, owner.binary, owner.params);
       pump.kick();
     } else pump.settle();
   };
@@ -375,7 +378,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
           // The last topic left: the socket closes right after this (watch comes first in the feed). The cancels
           // queued leave now, unpaced (a goodbye, one frame per request topic at most), the rest is dropped.
           for (let next = queue.next(CANCELS_ONLY); next?.kind === 'cancel'; next = queue.next(CANCELS_ONLY)) {
-            send(cancelFrame(next.symbols.join(','), next.topic, next.binary, nextId()));
+            send(cancelFrame(next.symbols.join(','), next.topic, next.binary, nextId(), 'cancel', next.params));
           }
           pump.stop();
         }),

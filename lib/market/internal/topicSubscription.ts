@@ -2,6 +2,7 @@ import type * as t from 'io-ts';
 import { catchError, expand, map, NEVER, Observable, of, type SchedulerLike, Subscription, switchMap, timer } from 'rxjs';
 import { inPlaceCheckOf } from '../../codecs/fastCheck';
 import type { PublicEnvelope } from '../../codecs/envelope';
+import type { SubscriptionExtraParams } from '../../codecs/requests';
 import { lightShare } from '../../internal/lightShare';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
@@ -57,6 +58,13 @@ export interface TopicRequest<R> {
   readonly staleAfterMs: number;
   /** The records carry their own time in `t` (trades, depth): the age of a message without `sendTime`. */
   readonly recordTime: boolean;
+  /** Params of its frames besides `binary` (`limit`, `dumpScale`). Default: none. */
+  readonly params?: SubscriptionExtraParams | undefined;
+  /**
+   * Each emission asks for a fresh start of the topic: `cancel`, then `sub` again (an incremental book whose sequence
+   * broke wants a new snapshot). Default: none.
+   */
+  readonly resync$?: Observable<unknown> | undefined;
 }
 
 /** The `t` of the last record, when it is a time. @internal */
@@ -66,7 +74,7 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
 }
 
 /** What comes after a `sub` went out: no answer in time, a silence once answered, or the batcher's resend (a delay). */
-type NextStep = 'unanswered' | 'stale' | number;
+type NextStep = 'unanswered' | 'stale' | 'resync' | number;
 
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
@@ -81,7 +89,7 @@ type NextStep = 'unanswered' | 'stale' | number;
  * @internal
  */
 export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>): Observable<MarketMessage<R>> {
-  const { symbol, topic, codec, staleAfterMs: stale, recordTime } = request;
+  const { symbol, topic, codec, staleAfterMs: stale, recordTime, params, resync$ } = request;
   const check = inPlaceCheckOf(codec);
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
@@ -96,6 +104,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       symbol,
       topic,
       binary,
+      params,
       codec,
       check,
       deliver: (envelope: PublicEnvelope<unknown>, data: readonly R[], epoch: number) => {
@@ -177,9 +186,14 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
           };
           onResend = resend;
           const waiting = waitForAnswer.subscribe(subscriber);
+          const resyncing = resync$?.subscribe(() => {
+            subscriber.next('resync');
+            subscriber.complete();
+          });
           return () => {
             if (onResend === resend) onResend = undefined;
             waiting.unsubscribe();
+            resyncing?.unsubscribe();
           };
         });
         return next$.pipe(
@@ -188,9 +202,10 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
               ctx.onResubscribed();
               return subscribe(epoch);
             }
-            if (step === 'stale') {
-              // Data silence once answered: `cancel`, then `sub` again (the wait for its answer starts over).
-              ctx.onStale();
+            if (step === 'stale' || step === 'resync') {
+              // Data silence once answered, or a fresh start asked for: `cancel`, then `sub` again (the wait for its
+              // answer starts over).
+              if (step === 'stale') ctx.onStale();
               ctx.requests.cancel(entry);
               sends = 0;
               return subscribe(epoch);

@@ -1,0 +1,198 @@
+// Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after an incremental depth feed.
+import { Observable, type OperatorFunction } from 'rxjs';
+import { compareDecimal, isNonNegativeDecimal } from '../internal/decimal';
+import { type DepthSnapshot, type OrderBook, type OrderBookLevel, toOrderBook } from './orderBook';
+
+/**
+ * A record of an incremental depth feed (`diffMergedDepth`): a {@link DepthSnapshot} whose `o` is its sequence
+ * number. `o` 0 is a snapshot (the whole book); any other `o` is a delta of the changed levels, one more than the
+ * previous record's; a level whose quantity is zero is deleted. A `DepthRecord` has these fields.
+ *
+ * @example
+ * ```ts
+ * import type { IncrementalDepth } from 'ex-streams';
+ *
+ * const snapshot: IncrementalDepth = { t: 1700000000000, o: '0', a: [['101', '1']], b: [['100', '3']] };
+ * const delta: IncrementalDepth = { t: 1700000000300, o: '1', a: [['101', '0']], b: [['100.5', '2']] };
+ * ```
+ */
+export interface IncrementalDepth extends DepthSnapshot {
+  /** Sequence number: 0 (number or text) for a snapshot, then one more per delta. Absent: taken as a snapshot. */
+  readonly o?: string | number | undefined;
+}
+
+/**
+ * A break in an incremental depth feed, found by {@link incrementalBook}: the book it kept can no longer be trusted
+ * and is not emitted again until a snapshot (`o` 0) comes.
+ * - `'skipped'`: a delta's `o` is more than one past the previous one (deltas were lost);
+ * - `'repeated'`: a delta's `o` is not above the previous one (a delta came twice, or out of order);
+ * - `'no-snapshot'`: a delta came before any snapshot (the feed was joined in the middle).
+ *
+ * @example
+ * ```ts
+ * import type { BookGap } from 'ex-streams';
+ *
+ * const describe = (g: BookGap): string => `${g.symbol}: ${g.reason} (expected o ${g.expected}, got ${g.received})`;
+ * ```
+ */
+export interface BookGap {
+  /** Currency pair (`''` when the record did not carry one). */
+  readonly symbol: string;
+  readonly reason: 'skipped' | 'repeated' | 'no-snapshot';
+  /** The `o` that should have come (text); `''` for `'no-snapshot'`. */
+  readonly expected: string;
+  /** The `o` that came, as text. */
+  readonly received: string;
+  /** Data time of the record that showed the break, ms. */
+  readonly time: number;
+}
+
+/**
+ * Options of {@link incrementalBook}.
+ *
+ * @example
+ * ```ts
+ * import { incrementalBook, type IncrementalBookConfig } from 'ex-streams';
+ *
+ * const config: IncrementalBookConfig = { levels: 20, onGap: (gap) => console.warn('book gap', gap.reason) };
+ * const operator = incrementalBook(config);
+ * ```
+ */
+export interface IncrementalBookConfig {
+  /** Levels emitted per side (the best ones). Default: all of them. The book itself keeps every level. */
+  readonly levels?: number | undefined;
+  /** Called once per break (see {@link BookGap}), before the next snapshot is awaited. Default: none. */
+  readonly onGap?: ((gap: BookGap) => void) | undefined;
+}
+
+/** The `o` of a record as a bigint: `0n` when absent; `undefined` when it is not an integer. */
+function sequenceOf(o: string | number | undefined): bigint | undefined {
+  if (o === undefined) return 0n;
+  if (typeof o === 'number') return Number.isSafeInteger(o) ? BigInt(o) : undefined;
+  return /^\d{1,30}$/.test(o) ? BigInt(o) : undefined;
+}
+
+/** Price order of one side: bids descending (`sign` -1), asks ascending (1). */
+type Sign = 1 | -1;
+
+/** Index of `price` in `side` (sorted by `sign`), or `-(insertion point) - 1`. */
+function find(side: readonly OrderBookLevel[], price: string, sign: Sign): number {
+  let lo = 0;
+  let hi = side.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = sign * compareDecimal(side[mid]![0], price);
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -lo - 1;
+}
+
+const isLevel = (l: unknown): l is OrderBookLevel =>
+  Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
+
+/** Applies the changed levels to `side` in place; returns how many were not valid levels (dropped). */
+function apply(side: OrderBookLevel[], changes: DepthSnapshot['a'], sign: Sign): number {
+  let invalid = 0;
+  for (let i = 0; i < changes.length; i++) {
+    const level: unknown = changes[i];
+    if (!isLevel(level)) {
+      invalid++;
+      continue;
+    }
+    const at = find(side, level[0], sign);
+    const remove = compareDecimal(level[1], '0') === 0;
+    if (at >= 0) {
+      if (remove) side.splice(at, 1);
+      else side[at] = level;
+    } else if (!remove) side.splice(-at - 1, 0, level);
+  }
+  return invalid;
+}
+
+/**
+ * Keeps an order book from an incremental depth feed (`diffMergedDepth`: a snapshot, `o` 0, then deltas of the
+ * changed levels, `o` rising by one; a zero quantity deletes its level) and emits it after every record as the
+ * {@link OrderBook} `orderBook()` gives for the same book (the same output type: bids descending, asks ascending,
+ * best levels, exact spread and mid). The sequence is checked: a delta whose `o` skips or repeats one, or one that
+ * comes before any snapshot, is a {@link BookGap} handed to `onGap`; nothing more is emitted until the next snapshot
+ * (never a book known to be wrong). `marketStreams().incrementalBook()` subscribes the feed again on a gap, so a
+ * fresh snapshot follows.
+ *
+ * ```
+ * feed:            --s0---d1---d2---d4---d5---s0---d1--|
+ * incrementalBook: --b----b----b------------------b----b--|   onGap({ reason: 'skipped', expected: '3', received: '4' }) at d4
+ * ```
+ *
+ * A level that is not decimal text (price or quantity) is dropped and counted in the emitted book's `invalidLevels`
+ * (of that record). `sorted` is always true: the book is kept sorted.
+ *
+ * @example
+ * ```ts
+ * import { incrementalBook, marketStreams } from 'ex-streams';
+ *
+ * const market = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' });
+ * market.diffMergedDepth('BTCUSDT', { dumpScale: 2 })
+ *   .pipe(incrementalBook({ levels: 20, onGap: (g) => console.warn(g.reason) }))
+ *   .subscribe((book) => console.log(book.bestBid?.[0], book.bestAsk?.[0])); // '27000.1' '27000.3'
+ * ```
+ */
+export function incrementalBook<T extends IncrementalDepth>(config: IncrementalBookConfig = {}): OperatorFunction<T, OrderBook> {
+  const { levels = Infinity, onGap } = config;
+  return (source) =>
+    new Observable<OrderBook>((subscriber) => {
+      let bids: OrderBookLevel[] = [];
+      let asks: OrderBookLevel[] = [];
+      /** The `o` of the last record applied; `undefined`: waiting for a snapshot. */
+      let last: bigint | undefined;
+      /** A break was signalled and no snapshot came since: the deltas meanwhile are dropped silently. */
+      let broken = false;
+      const emit = (record: T, invalidLevels: number): void => {
+        const book = toOrderBook({ t: record.t, a: asks, b: bids, ...(record.s !== undefined && { s: record.s }) }, levels);
+        // the sides are copies (the kept arrays change with the next delta)
+        subscriber.next({ ...book, bids: book.bids === bids ? bids.slice() : book.bids, asks: book.asks === asks ? asks.slice() : book.asks, invalidLevels });
+      };
+      const gap = (record: T, reason: BookGap['reason'], expected: string): void => {
+        last = undefined;
+        bids = [];
+        asks = [];
+        if (broken) return;
+        broken = true;
+        onGap?.({ symbol: record.s ?? '', reason, expected, received: String(record.o), time: record.t });
+      };
+      return source.subscribe({
+        next: (record) => {
+          const o = sequenceOf(record.o);
+          if (o === 0n) {
+            broken = false;
+            bids = [];
+            asks = [];
+            // a snapshot may come unsorted or with repeated prices: applied level by level, it is kept sorted
+            const invalid = apply(bids, record.b ?? [], -1) + apply(asks, record.a ?? [], 1);
+            last = 0n;
+            emit(record, invalid);
+            return;
+          }
+          if (last === undefined) {
+            gap(record, 'no-snapshot', '');
+            return;
+          }
+          if (o === undefined) {
+            // not a sequence number: the chain cannot be checked
+            gap(record, 'skipped', String(last + 1n));
+            return;
+          }
+          if (o !== last + 1n) {
+            gap(record, o > last ? 'skipped' : 'repeated', String(last + 1n));
+            return;
+          }
+          last = o;
+          const invalid = apply(bids, record.b ?? [], -1) + apply(asks, record.a ?? [], 1);
+          emit(record, invalid);
+        },
+        error: (e: unknown) => subscriber.error(e),
+        complete: () => subscriber.complete(),
+      });
+    });
+}
