@@ -1,4 +1,5 @@
-import { type Observable, type SchedulerLike, Subscription } from 'rxjs';
+import { type Observable, type SchedulerLike, Subscription, take } from 'rxjs';
+import type { RestCalls } from '../rest/callTypes';
 import { ConfigError } from '../errors';
 import { customKlineInterval } from '../market/klineInterval';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
@@ -59,6 +60,15 @@ export interface RecordMarketOptions extends RecordingOutputOptions {
   readonly binary?: boolean | undefined;
   /** More `marketStreams` options (reconnect, heartbeats…). */
   readonly market?: Omit<MarketStreamsConfig, 'url' | 'scheduler' | 'WebSocketCtor' | 'binary'> | undefined;
+  /**
+   * A REST client (`restClient`, or anything with its `exchangeInfo` and `klines`): at the start the recording keeps
+   * the pairs' rules (an `exchangeInfo` line) and, for each `kline_<interval>` topic, the last `history` candles
+   * (a `klines` line), so a replay exposes the rules (`symbolRules`) and answers `klines(…, { history })`. A call
+   * that fails is reported to `onError` (the recording goes on without it). Default: none.
+   */
+  readonly rest?: Pick<RestCalls, 'exchangeInfo' | 'klines'> | undefined;
+  /** Candles kept per kline topic at the start, with `rest` (1 to 1000). Default 1000. */
+  readonly history?: number | undefined;
 }
 
 /**
@@ -79,7 +89,11 @@ export interface MarketRecording {
    * value replays to a late subscriber (also after the end).
    */
   readonly progress$: Observable<RecordingProgress>;
-  /** Unsubscribes, waits for the socket to close (at most 2 s), ends the last file and writes the manifest complete. */
+  /**
+   * Unsubscribes, waits for the socket to close (at most 2 s) when nothing else holds it, ends the last file and
+   * writes the manifest complete. While a live pipeline still subscribes to `market`, it does not wait: the recording
+   * ends at once (nothing more is written) and the socket stays open for that pipeline.
+   */
   stop(): Promise<void>;
 }
 
@@ -107,13 +121,14 @@ const TOPIC = /^(trade|depth|realtimes|kline_[0-9]{1,4}[smhdwM])$/;
  * ```
  */
 export function recordMarket(options: RecordMarketOptions): MarketRecording {
-  const { url, symbols, topics, binary = false, market: marketOptions = {} } = options;
+  const { url, symbols, topics, binary = false, market: marketOptions = {}, rest, history = 1000 } = options;
   const output = recordingOutput(options);
   const { scheduler, onError } = output;
   if (symbols.length === 0) throw new ConfigError('symbols', 'must name at least one pair');
   if (topics.length === 0) throw new ConfigError('topics', 'must name at least one topic');
   const unknown = topics.find((topic) => !TOPIC.test(topic));
   if (unknown !== undefined) throw new ConfigError('topics', `must be trade, depth, realtimes or kline_<interval>, got '${unknown.slice(0, 40)}'`);
+  if (!(Number.isInteger(history) && history >= 1 && history <= 1000)) throw new ConfigError('history', 'must be an integer from 1 to 1000');
   const core = recorderCore({ ...output, prefix: 'market', stream: 'public', symbols, topics });
   const market = marketStreams({ ...marketOptions, url, binary, scheduler, WebSocketCtor: core.WebSocketCtor });
   const subscriptions = new Subscription();
@@ -126,6 +141,21 @@ export function recordMarket(options: RecordMarketOptions): MarketRecording {
       core.write({ t: scheduler.now(), k: 'gap', kind: 'kline', symbol: g.symbol, interval: g.interval, firstLiveTime: g.firstLiveTime, missing: g.missing }),
     ),
   );
+  if (rest !== undefined) {
+    const failed = { error: (e: unknown) => onError(e instanceof Error ? e : new Error(String(e))) };
+    subscriptions.add(rest.exchangeInfo().pipe(take(1)).subscribe({ ...failed, next: (info) => core.write({ t: scheduler.now(), k: 'exchangeInfo', info }) }));
+    for (const symbol of symbols) {
+      for (const interval of topics.filter((topic) => topic.startsWith('kline_')).map((topic) => topic.slice('kline_'.length))) {
+        const candles$ = rest.klines({ symbol, interval, limit: history }).pipe(take(1));
+        subscriptions.add(
+          candles$.subscribe({
+            ...failed,
+            next: (rows) => core.write({ t: scheduler.now(), k: 'klines', symbol, interval, candles: rows.map(({ t, o, h, l, c, v }) => ({ t, o, h, l, c, v })) }),
+          }),
+        );
+      }
+    }
+  }
   for (const symbol of symbols) {
     for (const topic of topics) {
       const stream: Observable<unknown> =

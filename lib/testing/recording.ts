@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { DecodeError } from '../errors';
+import { KlineRecordCodec } from '../codecs/kline';
+import { ExchangeInfoCodec } from '../codecs/rest/exchangeInfo';
 import { excerpt } from '../internal/redact';
 import type { RecordingCorruptError } from './recordingErrors';
 
@@ -42,7 +44,11 @@ const RecordedFrameHeadCodec = line('f', {}, 'RecordedFrameHead');
  * - `open`: the socket opened, the connection's `epoch` (1 for the first socket that opened);
  * - `close`: the socket closed (`code`, `clean`; the reason is not kept: it may hold anything);
  * - `gap`: a gap signal of the live streams (`gaps$`: `kind: 'trade'`; `klineGaps$`: `kind: 'kline'`; a user stream's
- *   `gaps$`: `kind: 'user'`).
+ *   `gaps$`: `kind: 'user'`);
+ * - `exchangeInfo`: the pairs' rules at the start (`GET /api/v1/exchangeInfo`, decoded: `info`), written by
+ *   `recordMarket({ rest })`; a replay exposes them (`exchangeInfo`, `symbolRules`);
+ * - `klines`: a kline topic's candles before the recording's first live one (`GET /quote/v1/klines`, decoded records),
+ *   written by `recordMarket({ rest })`: a replay's `klines(…, { history })` is answered from them.
  *
  * @example
  * ```ts
@@ -61,6 +67,8 @@ export const RecordedEventCodec = t.union(
     line('gap', { kind: t.literal('trade'), symbol: t.string, lastSeenId: t.string, firstNewId: t.string, epoch: t.number }, 'RecordedTradeGap'),
     line('gap', { kind: t.literal('kline'), symbol: t.string, interval: t.string, firstLiveTime: t.number, missing: t.number }, 'RecordedKlineGap'),
     line('gap', { kind: t.literal('user'), epoch: t.number, downSince: t.number, reconnectedAt: t.number, keyChanged: t.boolean }, 'RecordedUserGap'),
+    line('exchangeInfo', { info: ExchangeInfoCodec }, 'RecordedExchangeInfo'),
+    line('klines', { symbol: t.string, interval: t.string, candles: t.array(KlineRecordCodec) }, 'RecordedKlines'),
   ],
   'RecordedEvent',
 );

@@ -1,5 +1,8 @@
 import { asyncScheduler, merge, type Observable, type SchedulerLike, Subject, takeUntil, timer, map } from 'rxjs';
 import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import type { ExchangeInfo } from '../codecs/rest/exchangeInfo';
+import { symbolRules, type SymbolRules } from '../orders/symbolRules';
+import { recordedRest } from './internal/recordedRest';
 import { lazyEvents } from './internal/replayPlayer';
 import { type CorruptLine, isCorruptLine, type LazyRecording, type RecordedEvent, type Recording } from './recording';
 import { testExchange } from './testExchange';
@@ -61,6 +64,8 @@ export interface ReplayMarketConfig {
    * More `marketStreams` options (`tradeReplaySize`, `staleAfterMs`, `connection.heartbeat…`…). The replay sets
    * `url`, `scheduler` and `WebSocketCtor`, and `connection.reconnect` to reconnect at once (`minDelayMs: 0`,
    * `maxDelayMs: 0`): the replayed socket waits for the recorded reconnect, so the new epoch opens when it did.
+   * `klineHistory` defaults to the recording's own candles (its `klines` lines: `recordMarket({ rest })`), so
+   * `klines(…, { history })` works; fewer than asked is a `KlineHistoryShortError` gap on `klineGaps$`.
    */
   readonly market?: Omit<MarketStreamsConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
 }
@@ -94,6 +99,10 @@ export interface ReplayedMarket
   > {
   /** Emits once and completes when the last recorded event has been played. */
   readonly ended$: Observable<void>;
+  /** The pairs' rules the recording kept (its `exchangeInfo` line: `recordMarket({ rest })`), `undefined` when none. */
+  readonly exchangeInfo: ExchangeInfo | undefined;
+  /** `symbolRules(exchangeInfo)`: each recorded pair's rules (for `checkOrder`, `fitPrice`…); empty when none were kept. */
+  readonly symbolRules: ReadonlyMap<string, SymbolRules>;
   /** The replay time (on the scheduler's clock) of recorded time `t`. */
   timeOf(t: number): number;
 }
@@ -107,7 +116,9 @@ export interface ReplayedMarket
  * holds its handshake until then), so reconnects, resubscriptions, trade replays and `gaps$` appear where they
  * happened. Frames that are no topic's data (pongs, acknowledgements, error frames) are not played; pings are
  * answered by the replay. Lines of the recording that could not be read are `DecodeError`s on `errors$` at the time
- * of the line before them. Everything completes when the recording is over (`ended$`).
+ * of the line before them. Everything completes when the recording is over (`ended$`); the recorder's own final close
+ * (code 1000) is that end, not a loss. Candle history (`klines(…, { history })`) and the pairs' rules
+ * (`exchangeInfo`, `symbolRules`) come from the recording (its `klines` and `exchangeInfo` lines).
  *
  * Synchronous and free of Node built-ins: load the files with `loadRecording` (`ex-streams/node`) first, then
  * replay inside `testScheduler.run` or on a `VirtualTimeScheduler`. `recording` is a {@link Recording} (its events in
@@ -140,8 +151,11 @@ export function replayMarket(recording: Recording | LazyRecording, config: Repla
   const played: Recording =
     'lines' in recording ? { events: eventsOf(recording, (line) => scheduler.schedule(() => lazyCorrupt$.next(line.error))) } : recording;
   const run = exchange.server.replay(played, { speed, stream: 'public' });
+  // candle history from the recording itself: its `klines` lines (recorded REST answers), unless the caller gives one
+  const rest = recordedRest(recording);
   const market = marketStreams(
     exchange.marketConfig({
+      klineHistory: { rest },
       ...options,
       connection: { ...options.connection, reconnect: { ...(options.connection?.reconnect || {}), minDelayMs: 0, maxDelayMs: 0 } },
     }),
@@ -167,6 +181,8 @@ export function replayMarket(recording: Recording | LazyRecording, config: Repla
     gaps$: until(market.gaps$),
     klineGaps$: until(market.klineGaps$),
     ended$,
+    exchangeInfo: rest.exchangeInfo,
+    symbolRules: rest.exchangeInfo === undefined ? new Map() : symbolRules(rest.exchangeInfo),
     timeOf: (t) => run.timeOf(t),
   };
 }

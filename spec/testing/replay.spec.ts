@@ -62,8 +62,9 @@ describe('replayMarket', () => {
         )
         .subscribe((s) => states.push(s));
     });
-    // epochs open at their recorded times (+10 ms, +130 ms); the recording's last close ends everything at +200 ms
-    expect(states.filter((s) => / (open|reconnecting) /.test(s))).toEqual(['10 open 1', '100 reconnecting 1', '130 open 2', '200 reconnecting 2']);
+    // epochs open at their recorded times (+10 ms, +130 ms); the recording's last close (1000, the recorder's stop)
+    // ends everything at +200 ms: a completion, not a loss (issue 40: it was a reconnect and a ConnectionClosedError)
+    expect(states.filter((s) => / (open|reconnecting) /.test(s))).toEqual(['10 open 1', '100 reconnecting 1', '130 open 2']);
   });
 
   it('speed N plays N recorded ms per replayed ms; speed Infinity plays everything at once, reconnect included', () => {

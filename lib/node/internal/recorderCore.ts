@@ -22,7 +22,10 @@ export interface RecorderCore {
   /** Writes a line now (gap signals). */
   write(event: RecordedEvent): void;
   readonly progress$: Observable<RecordingProgress>;
-  /** Detaches the streams (`detach`), waits for the socket to close, ends the files and writes the manifest complete. */
+  /**
+   * Detaches the streams (`detach`), waits for the socket to close (unless a user still holds it), ends the files and
+   * writes the manifest complete; nothing is written after.
+   */
   stop(detach: () => void): Promise<void>;
 }
 
@@ -56,7 +59,12 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
   const report = (): void => progress.next({ messages: files.flushedMessages, bytes: files.bytes, files: files.files });
   let epoch = 0;
   const live = new BehaviorSubject(0);
+  /** Sockets the client has not asked to close: while one is held (the live `market` still subscribed), `stop()` does not wait. */
+  let held = 0;
+  /** After `stop()` ended the recording, nothing more is written (a socket the live `market` holds goes on). */
+  let ended = false;
   const write = (event: RecordedEvent): void => {
+    if (ended) return;
     try {
       files.write(event);
     } catch (e) {
@@ -64,7 +72,13 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
     }
   };
   const WebSocketCtor = tapWebSocketCtor(settings.WebSocketCtor, {
-    created: () => live.next(live.value + 1),
+    created: () => {
+      held += 1;
+      live.next(live.value + 1);
+    },
+    closing: () => {
+      held -= 1;
+    },
     opened: () => write({ t: scheduler.now(), k: 'open', epoch: ++epoch }),
     frame: (data, url) => {
       const t = scheduler.now();
@@ -75,8 +89,9 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
       const d = base64(data);
       if (d !== undefined) write({ t, k: 'b', d });
     },
-    closed: (code, clean) => {
+    closed: (code, clean, byClient) => {
       write({ t: scheduler.now(), k: 'close', code, clean });
+      if (!byClient) held -= 1;
       live.next(live.value - 1);
     },
   });
@@ -97,7 +112,10 @@ export function recorderCore(settings: RecorderSettings): RecorderCore {
         } catch (e) {
           settings.onError(e instanceof Error ? e : new Error(String(e)));
         }
-        await firstValueFrom(race(live.pipe(filter((n) => n <= 0)), timer(settings.closeWaitMs, scheduler).pipe(map(() => 0))));
+        // the socket's close is waited for (its line) only when the recorder was its last user: a live pipeline on
+        // `market` keeps it open, and the recording ends now (it waited its full 2 s before, issue 40)
+        if (held <= 0) await firstValueFrom(race(live.pipe(filter((n) => n <= 0)), timer(settings.closeWaitMs, scheduler).pipe(map(() => 0))));
+        ended = true;
         ticks.unsubscribe();
         await files.close();
         report();

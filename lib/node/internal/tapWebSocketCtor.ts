@@ -7,7 +7,10 @@ export interface SocketTap {
   opened(): void;
   /** A frame as received: a string, or binary data. `url` is the socket's, to redact what it must. */
   frame(data: unknown, url: string): void;
-  closed(code: number, wasClean: boolean): void;
+  /** The client asked to close the socket (its first `close()`). */
+  closing?(): void;
+  /** The socket closed; `byClient`: after the client's `close()`. */
+  closed(code: number, wasClean: boolean, byClient: boolean): void;
 }
 
 /** Calls a tap's method; whatever it throws is swallowed (the tap never disturbs the connection: its owner reports its own failures). */
@@ -50,7 +53,7 @@ export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocke
         this.onmessage?.(event);
       };
       inner.onclose = (event) => {
-        safely(() => tap.closed(event.code, event.wasClean));
+        safely(() => tap.closed(event.code, event.wasClean, this.closing));
         this.onclose?.(event);
       };
       inner.onerror = (event) => this.onerror?.(event);
@@ -73,6 +76,7 @@ export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocke
     }
 
     close(code?: number, reason?: string): void {
+      if (!this.closing) safely(() => tap.closing?.());
       this.closing = true;
       this.inner.close(code, reason);
     }

@@ -59,7 +59,8 @@ export class ReplayPlayer {
   private readonly rest: Iterator<RecordedEvent> | undefined;
   private pulled: RecordedEvent | undefined;
   private readonly t0: number;
-  private readonly start: number;
+  /** Replay time of `t0`; moved later by the waits for the client's subscription after an `open` (finite speed). */
+  private start: number;
   private waiting = false;
 
   constructor(
@@ -120,7 +121,7 @@ export class ReplayPlayer {
       }
       this.advance();
       this.apply(event);
-      if (this.options.speed === Infinity && event.k === 'open' && this.options.stream === 'public') {
+      if (event.k === 'open' && this.options.stream === 'public' && (this.options.speed === Infinity || this.hasSocket())) {
         this.awaitSubscription();
         return;
       }
@@ -130,13 +131,23 @@ export class ReplayPlayer {
   }
 
   /**
-   * At speed `Infinity`, after an `open`: the frames after it wait for the client's first `sub` on the stream (its
-   * topics resubscribed), or `SUBSCRIBE_WAIT_MS` if none comes.
+   * After an `open` (at speed `Infinity`, or at a finite speed when the client has a socket): the frames after it wait
+   * for the client's first `sub` on the stream (its topics resubscribed), or `SUBSCRIBE_WAIT_MS` if none comes. At a
+   * finite speed the rest of the timeline moves by the wait (none in virtual time, where the client subscribes in the
+   * same instant; a handshake's real latency on `asyncScheduler`), so no frame is due before its topic is subscribed:
+   * at 10× or 100× the first frames of a recording came a few ms after its `open`, before the client's `sub`, and were
+   * lost.
    */
   private awaitSubscription(): void {
+    const waitFrom = this.scheduler.now();
     race(this.server.sent$.pipe(filter((f) => f.stream === this.options.stream && f.kind === 'sub')), timer(SUBSCRIBE_WAIT_MS, this.scheduler))
       .pipe(take(1))
-      .subscribe(() => this.scheduler.schedule(() => this.play()));
+      .subscribe(() =>
+        this.scheduler.schedule(() => {
+          if (this.options.speed !== Infinity) this.start += this.scheduler.now() - waitFrom;
+          this.play();
+        }),
+      );
   }
 
   private hasSocket(): boolean {
@@ -170,6 +181,8 @@ export class ReplayPlayer {
         this.server.setStalled(stream, false);
         return;
       case 'close':
+        // the recording's last event, a clean close (the recorder's `stop()`): its end, not a loss to replay
+        if (event.code === 1000 && this.peek() === undefined) return;
         for (const socket of [...this.server.sides[stream].sockets]) {
           if (socket.readyState !== 3) this.server.close(socket, { code: event.code });
         }
@@ -177,6 +190,8 @@ export class ReplayPlayer {
         return;
       case 'start':
       case 'gap':
+      case 'exchangeInfo': // read by replayMarket before the replay (its rules, its candle history)
+      case 'klines':
         return;
       default: {
         const never: never = event;
