@@ -101,6 +101,11 @@ function digitsOnly(text: string, start: number, end: number, most: number): boo
   return end > start && end - start <= most && skipDigits(text, start, end) === end;
 }
 
+/** Whether `text` could be a venue frame: a JSON object's text (its first and last characters; the frame is parsed later). */
+function objectText(text: string): boolean {
+  return text.length >= 2 && text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d;
+}
+
 /** Whether `text` is a stream id, `ms-seq` (1-20 digits each). */
 function isStreamId(text: string): boolean {
   const dash = text.indexOf('-');
@@ -174,7 +179,7 @@ export function readEntry(flat: readonly unknown[]): MarketEntry | undefined {
   if (seq === undefined || receivedAt === undefined) return undefined;
   switch (k) {
     case undefined: {
-      if (s === undefined || c === undefined || f === undefined) return undefined;
+      if (s === undefined || c === undefined || f === undefined || !objectText(f)) return undefined;
       if (p !== undefined && !isStreamId(p)) return undefined;
       return new ReadMessage(seq, receivedAt, s, c, f, p);
     }

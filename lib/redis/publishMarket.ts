@@ -12,7 +12,8 @@ import { frameRoute } from './internal/frameRoute';
 import { envelopeHead } from '../market/internal/envelopeHead';
 import { checkTarget, openRedis } from './internal/openRedis';
 import { shardOf, streamKey } from './marketKeys';
-import { RedisRelayError, relayError, targetSecrets } from './redisRelayError';
+import { ErrorEpisodes } from './internal/errorEpisodes';
+import { NOT_CONNECTED_REASON, RedisRelayError, relayError, targetSecrets } from './redisRelayError';
 import type { RedisTarget } from './redisTarget';
 
 /**
@@ -155,7 +156,10 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  *   `trades()` from the venue's replay, which reaches it through the relay as it reached the gateway.
  * - Writes of one event-loop turn leave in one batch of commands per shard. While Redis is down, up to `maxQueued` entries
  *   wait; later frames are dropped and counted, and a `gap` entry is written when Redis is back. The gateway never
- *   stops on a Redis failure: the client reconnects, failures go to `errors$` (redacted).
+ *   stops on a Redis failure: the client reconnects, failures go to `errors$` as `RedisRelayError`s with a plain
+ *   reason (redacted), once per episode.
+ * - An id in a stream above the gateway's (another client's entry, a clock stepped back): Redis refuses the gateway's
+ *   next ids; it reads the stream's newest id, says so on `errors$`, and writes those entries and the later ones above it.
  *
  * Throws a `ConfigError` at once for a bad `redis` URL, no topics, an unknown topic, a non-positive `shards`,
  * `maxLen` or `maxQueued`, or `symbols: 'all'` without `rest`.
@@ -203,7 +207,9 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
 
   const secrets = targetSecrets(target);
   const errors = new Subject<Error>();
-  const report = (operation: string, error: unknown): void => errors.next(relayError(operation, error, secrets));
+  // Once per episode (a Redis restart is one error, not one per reconnect attempt): see `ErrorEpisodes`.
+  const episodes = new ErrorEpisodes((e) => errors.next(e));
+  const report = (operation: string, error: unknown): void => episodes.report(relayError(operation, error, secrets));
   const client = openRedis(target, 'ex-streams-gateway');
   const redisState = new BehaviorSubject<PublishMarketStatus['redis']>('connecting');
   const counters = new BehaviorSubject({ written: 0, dropped: 0, queued: 0, symbols: 0 });
@@ -219,9 +225,11 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     answerTimeoutMs,
     onError: report,
     onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: symbolCount }),
+    onRecovered: () => episodes.recovered(),
   });
   client.on('error', (e: unknown) => report('connection', e));
   client.on('ready', () => {
+    episodes.recovered();
     redisState.next('ready');
     writer.kick();
   });
@@ -229,7 +237,8 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
   client.on('close', () => {
     if (redisState.value !== 'ready') return;
     redisState.next('down');
-    errors.next(new RedisRelayError('connection', 'lost; reconnecting (entries wait in the queue meanwhile)'));
+    // Said once: the reconnect attempts' own failures (refused, reset) are this episode's, not new ones.
+    episodes.report(new RedisRelayError('connection', 'lost; reconnecting (entries wait in the queue meanwhile)'), NOT_CONNECTED_REASON);
   });
 
   let epoch = 0;

@@ -4,8 +4,9 @@ import { marketStreams, type MarketStreams, type MarketStreamsConfig } from '../
 import type { TradeGap } from '../operators/distinctTrades';
 import { relaySocketCtor } from './internal/relaySocket';
 import { RelayReader } from './internal/relayReader';
+import { ErrorEpisodes } from './internal/errorEpisodes';
 import { checkTarget } from './internal/openRedis';
-import { relayError, targetSecrets } from './redisRelayError';
+import { type RedisRelayError, relayError, targetSecrets } from './redisRelayError';
 import type { RedisTarget } from './redisTarget';
 import type { RelayGap } from './relayGap';
 
@@ -99,13 +100,18 @@ const NO_QUARANTINE = 1_000_000;
  *   gateway's venue socket closing, or frames the gateway dropped: a {@link RelayGap} on `relayGaps$`, and the
  *   socket closes (code 4010), so `marketStreams` starts a new epoch and subscribes again (books start over from a
  *   whole snapshot). Nothing is lost silently.
+ * - A stream behind a shard's cursor (Redis restarted empty, a failover lost entries, a `resumeFrom` cursor ahead of
+ *   it), found when the shard brings nothing for `blockMs` (XREAD) or `checkMs` (push): a `rewound` gap, and the shard
+ *   reads on from the stream's newest entry. An entry that is not the relay's (another client's, a damaged one) is
+ *   skipped inside an `unreadable` gap, without a reset.
  * - Trades: each data entry names the previous frame of its topic (`p`), so a consumer knows when frames of a
  *   followed trade topic went missing on the way (trimmed, lost by Redis, dropped by the gateway) and signals a
  *   `TradeGap` on `gaps$` (counted in `status$.tradeGaps`) from the newest trade it delivered to the oldest of the
  *   next frame, as `marketStreams` does at the venue; after the gateway's own venue reconnect the venue's replay
  *   reaches `trades()`, which judges it as from the venue. No gap is signalled when no frame of the topic was lost.
- * - Redis failures are reported on `errors$` (redacted), never as an error of a stream; `status$` shows the socket's
- *   epochs as for the venue.
+ * - Redis failures are reported on `errors$` as {@link RedisRelayError}s with a plain reason (redacted; the client
+ *   library's own words for a missing connection are never passed on), once per episode (until a read works again),
+ *   never as an error of a stream; `status$` shows the socket's epochs as for the venue.
  *
  * Throws a `ConfigError` at once for a bad `redis` URL, an unknown `read`, or a non-positive `shards`, `blockMs`,
  * `readCount` or `checkMs`.
@@ -148,6 +154,8 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
   const relayGaps = new Subject<RelayGap>();
   const tradeGaps = new Subject<TradeGap>();
   const relayTradeGaps = new BehaviorSubject(0);
+  // Once per episode: every loop's retries while Redis is down are one error, not one per retry (`ErrorEpisodes`).
+  const episodes = new ErrorEpisodes((e) => errors.next(e));
   const reader = new RelayReader({
     target,
     prefix,
@@ -163,7 +171,8 @@ export function redisMarketStreams(config: RedisMarketStreamsConfig): RedisMarke
       relayTradeGaps.next(relayTradeGaps.value + 1);
       tradeGaps.next(gap);
     },
-    onError: (operation, error) => errors.next(relayError(operation, error, secrets)),
+    onError: (operation, error) => episodes.report(relayError(operation, error, secrets)),
+    onRecovered: () => episodes.recovered(),
   });
   const WebSocketCtor = relaySocketCtor(reader, scheduler, (e) => relayError('connect', e, secrets).message);
   const { connection = {} } = marketOptions;

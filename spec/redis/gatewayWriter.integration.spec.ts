@@ -51,6 +51,7 @@ describeWithRedis('the gateway writer with two writes in flight (real Redis behi
       onChange: () => undefined,
       push: true,
       answerTimeoutMs: 1_000,
+      onRecovered: () => undefined,
     });
     client.on('ready', () => writer.kick());
     await until(() => client.status === 'ready', 'the first connect');

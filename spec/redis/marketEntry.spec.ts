@@ -27,6 +27,10 @@ describe('marketEntry', () => {
     expect(readEntry([1, 2, 3] as unknown[])).toBeUndefined();
     expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'p', 'x-1', 'f', '{}'])).toBeUndefined(); // a previous id out of shape
     expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'p', '1-2-3', 'f', '{}'])).toBeUndefined();
+    // a frame that is not a JSON object's text (another client's entry, a damaged one): not an entry
+    expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'f', 'not json'])).toBeUndefined();
+    expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{"topic":"trade"'])).toBeUndefined();
+    expect(readEntry(['n', '1', 'r', '2', 's', 'A', 'c', 'trade', 'f', ''])).toBeUndefined();
     expect(readEntry(['n', '1234567890123456', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined(); // 16 digits: not a safe count
     expect(readEntry(['n', '', 'r', '2', 's', 'A', 'c', 'trade', 'f', '{}'])).toBeUndefined();
   });

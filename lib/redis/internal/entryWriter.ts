@@ -48,8 +48,10 @@ const MAX_FLIGHTS = 2;
 
 interface Pending {
   readonly shard: number;
-  readonly id: string;
-  readonly fields: readonly string[];
+  /** Its stream id; given anew (with its fields) when Redis refused it on a first attempt (see `renumber`). */
+  id: string;
+  entry: MarketEntry;
+  fields: readonly string[];
   /** `topic|symbol` of a data entry (its `:last` field). */
   readonly last: string | undefined;
   attempted: boolean;
@@ -79,6 +81,8 @@ export interface EntryWriterConfig {
   readonly push: boolean;
   /** Longest wait for the answer to a write, ms: past it the connection is taken for dead and made again. */
   readonly answerTimeoutMs: number;
+  /** A write succeeded (the errors of an episode are over). */
+  readonly onRecovered: () => void;
 }
 
 /** See the module. @internal */
@@ -108,6 +112,10 @@ export class EntryWriter {
   private watchdog: Subscription | undefined;
   /** The start of the write whose silence made the connection again (once per write). */
   private silencedAt: number | undefined;
+  /** Shards where Redis refused an entry on its first attempt (an id above ours in the stream): queued ones get new ids. */
+  private readonly renumber = new Set<number>();
+  /** Per shard: the id of the newest entry written (a refused entry below it can no longer go in its place). */
+  private readonly writtenTop: string[];
   /** A `PUBLISH` failed and none succeeded since (failures are reported once per run). */
   private publishFailing = false;
   private readonly published = (): void => {
@@ -123,6 +131,7 @@ export class EntryWriter {
     this.seq = new Array<number>(config.shards).fill(0);
     this.lastMs = new Array<number>(config.shards).fill(0);
     this.lastSub = new Array<number>(config.shards).fill(-1);
+    this.writtenTop = new Array<string>(config.shards).fill('0-0');
   }
 
   /** Entries waiting (queued or being written). */
@@ -130,14 +139,24 @@ export class EntryWriter {
     return this.queue.length + this.inFlight + this.retries.length;
   }
 
-  /** Ids of later entries will be above `id` in `shard` (the stream's newest entry, read at start). */
+  /**
+   * Ids of later entries will be above `id` in `shard` (the stream's newest entry, read at start, or after Redis
+   * refused an id as "equal or smaller"). One ahead of the gateway's clock (another client wrote it, or this machine's
+   * clock stepped back) is said on `errors$`: the gateway writes above it (`ms-seq` with that `ms`, the sequence going
+   * on) until its clock passes it.
+   */
   raiseFloor(shard: number, id: string): void {
     const [ms = '0', sub = '0'] = id.split('-');
     const m = Number(ms);
     const s = Number(sub);
-    if (m > (this.lastMs[shard] ?? 0) || (m === this.lastMs[shard] && s > (this.lastSub[shard] ?? -1))) {
-      this.lastMs[shard] = m;
-      this.lastSub[shard] = s;
+    if (!(m > (this.lastMs[shard] ?? 0) || (m === this.lastMs[shard] && s > (this.lastSub[shard] ?? -1)))) return;
+    this.lastMs[shard] = m;
+    this.lastSub[shard] = s;
+    const ahead = m - this.config.scheduler.now();
+    if (ahead > 0) {
+      const key = streamKey(this.config.prefix, shard);
+      const why = `the stream ${key} holds the id ${id}, ${Math.round(ahead)} ms ahead of this gateway's clock (written by another client, or the clock stepped back)`;
+      this.config.onError('xadd', new Error(`${why}: writing above it from now on`));
     }
   }
 
@@ -182,7 +201,7 @@ export class EntryWriter {
   }
 
   private push(shard: number, id: string, entry: MarketEntry, last: string | undefined): void {
-    this.queue.push({ shard, id, fields: entryFields(entry), last, attempted: false });
+    this.queue.push({ shard, id, entry, fields: entryFields(entry), last, attempted: false });
     this.schedule(0);
   }
 
@@ -272,8 +291,51 @@ export class EntryWriter {
     if (this.flights.length > 0) return; // the last flight to settle puts the retries back
     this.queue = this.retries.concat(this.queue);
     this.retries = [];
-    if (client.status === 'ready') this.schedule(RETRY_MS);
+    const renumbered = this.renumber.size > 0;
+    if (renumbered) this.renumberQueue();
+    if (client.status === 'ready') this.schedule(renumbered ? 0 : RETRY_MS);
     // else: `kick()` on the client's next 'ready'
+  }
+
+  /**
+   * New ids, above the raised floor, for the queued entries of the shards where Redis refused an entry's first attempt
+   * (none of them is in the stream: an entry attempted before keeps its id, which a lookup judges). The `p` of each,
+   * and of frames to come, follows its previous frame's new id.
+   */
+  private renumberQueue(): void {
+    const renames = new Map<string, string>();
+    let lost: string | undefined;
+    const kept: Pending[] = [];
+    for (const p of this.queue) {
+      if (!this.renumber.has(p.shard) || p.attempted) {
+        kept.push(p);
+        continue;
+      }
+      if (compareIds(p.id, this.writtenTop[p.shard]!) < 0) {
+        // A later entry of its shard was written (an id between the other client's and this one's): written now, it
+        // would follow it in the stream, out of sequence. Lost, counted, said; consumers see the hole in `n`.
+        this.dropped++;
+        lost ??= p.id;
+        renames.set(p.id, DROPPED);
+        continue;
+      }
+      kept.push(p);
+      const id = this.nextId(p.shard, p.entry.receivedAt);
+      renames.set(p.id, id);
+      p.id = id;
+      const { entry } = p;
+      if (entry.kind === 'message' && entry.prev !== undefined && renames.has(entry.prev)) p.entry = { ...entry, prev: renames.get(entry.prev) };
+      p.fields = entryFields(p.entry);
+    }
+    for (const [field, id] of this.prevOf) {
+      const renamed = renames.get(id);
+      if (renamed !== undefined) this.prevOf.set(field, renamed);
+    }
+    this.renumber.clear();
+    this.queue = kept;
+    if (lost === undefined) return;
+    this.config.onError('xadd', new Error(`entry ${lost} refused (an id of another client at or above it) while a later one was written: lost`));
+    this.config.onChange();
   }
 
   /** Whether `id` is newer than what an `HSET` of `:last` wrote for `field` (the hash never moves back). */
@@ -327,6 +389,8 @@ export class EntryWriter {
           if (this.newerThanWritten(pairs[i]!, pairs[i + 1]!)) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
         }
         let at = 0;
+        let refused = false;
+        let wrote = false;
         // A failed HSET alone (its XADDs written): late joiners start from an older latest until the topic's next write.
         let reported = hsetError !== null && results.every(([error]) => error === null);
         if (reported) this.config.onError('hset', hsetError);
@@ -336,14 +400,16 @@ export class EntryWriter {
           const error = result?.[0] ?? null;
           if (error === null) {
             this.written++;
+            wrote = true;
+            if (compareIds(p.id, this.writtenTop[shard]!) > 0) this.writtenTop[shard] = p.id;
             continue;
           }
           if (/equal or smaller/i.test(error.message)) {
             if (!p.attempted) {
-              // Another writer's ids (a clock stepped back, two gateways on one prefix): this entry cannot be written.
-              if (!reported) this.config.onError('xadd', error);
-              reported = true;
-              this.dropped++;
+              // An id above ours in the stream (another client's entry, a clock stepped back, two gateways on one
+              // prefix): not written, so it is written again with a new id above the stream's newest (`renumber`).
+              refused = true;
+              retry.push(p);
               continue;
             }
             if (held?.[0] === null) {
@@ -363,6 +429,15 @@ export class EntryWriter {
           }
           p.attempted = true;
           retry.push(p);
+        }
+        if (wrote) this.config.onRecovered();
+        if (refused) {
+          // Where the stream stands: the entries refused, and those queued after them, go above it.
+          const [topError, top] = await settled(client.xrevrange(key, '+', '-', 'COUNT', 1));
+          const id = topError === null && Array.isArray(top) ? (top as [string, unknown][])[0]?.[0] : undefined;
+          if (id !== undefined) this.raiseFloor(shard, id);
+          else this.config.onError('xrevrange', topError ?? new Error(`the stream ${key} refused an id and has no entry`));
+          this.renumber.add(shard);
         }
       });
     } finally {

@@ -34,6 +34,8 @@ export interface PushHost {
   commandClient(): Promise<RedisClient>;
   /** Pushes do not come (`why`): read with blocking `XREAD` from now on. */
   fallBack(why: Error): void;
+  /** Whether the shard's stream is behind its cursor (then it reads on from its newest entry, inside a gap). */
+  behind(shard: number, key: string, command: RedisClient): Promise<boolean>;
 }
 
 /** A shard a push loop follows. @internal */
@@ -61,6 +63,8 @@ interface Followed {
   /** Reads issued so far. */
   reads: number;
   held: Held[];
+  /** When a read last found something, or the stream was checked for being behind the cursor (scheduler ms). */
+  quietSince: number;
 }
 
 /** What a push without a payload is read as (not an entry: the stream is read instead). */
@@ -107,7 +111,7 @@ export class PushLoop {
 
   /** Follows `loop` (its cursor and expected sequence known): subscribes, then reads it from its cursor. */
   add(loop: PushedShard): void {
-    const f: Followed = { loop, subscribed: false, reading: false, again: false, reads: 0, held: [] };
+    const f: Followed = { loop, subscribed: false, reading: false, again: false, reads: 0, held: [], quietSince: this.host.config.scheduler.now() };
     this.followed.set(loop.key, f);
     void this.subscribe(f);
   }
@@ -230,6 +234,7 @@ export class PushLoop {
     const { shard, key } = f.loop;
     const { count } = host.config;
     let wait = MIN_RETRY_MS;
+    let found = 0;
     do {
       f.again = false;
       for (;;) {
@@ -243,6 +248,7 @@ export class PushLoop {
           f.reads++;
           reply = (await command.xread('COUNT', count, 'STREAMS', key, cursor)) as typeof reply;
           wait = MIN_RETRY_MS;
+          host.config.onRecovered();
         } catch (e) {
           if (!this.live(f)) return;
           host.config.onError('xread', e);
@@ -259,11 +265,14 @@ export class PushLoop {
           if (at === undefined) return;
           if (compareIds(id, at) <= 0) continue; // handled from a push meanwhile
           this.found++;
+          found++;
           host.cursors.set(shard, id);
           host.entry(shard, id, readEntry(fields));
         }
         if (entries.length < count) break;
       }
+      if (found > 0 || f.held.length > 0) f.quietSince = host.config.scheduler.now();
+      else if (await this.behind(f)) return;
       const held = f.held;
       f.held = [];
       for (let i = 0; i < held.length; i++) {
@@ -278,6 +287,23 @@ export class PushLoop {
         this.take(f, push, true);
       }
     } while (f.again && this.live(f));
+  }
+
+  /**
+   * Whether `f`'s stream is behind its cursor, asked when reads found nothing for a check period (pushes of entries
+   * below the cursor are taken for repeats: only the stream's newest id tells). The reader then reads on from there.
+   */
+  private async behind(f: Followed): Promise<boolean> {
+    const now = this.host.config.scheduler.now();
+    if (now - f.quietSince < this.host.config.checkMs) return false;
+    f.quietSince = now;
+    try {
+      const command = await this.host.commandClient();
+      return this.live(f) && (await this.host.behind(f.loop.shard, f.loop.key, command));
+    } catch (e) {
+      if (this.live(f)) this.host.config.onError('xrevrange', e);
+      return false;
+    }
   }
 
   private onCheck(): void {

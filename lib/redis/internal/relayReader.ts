@@ -5,6 +5,7 @@ import type { RedisTarget } from '../redisTarget';
 import type { RelayGap, RelayGapReason } from '../relayGap';
 import { type MarketEntry, readEntry } from '../marketEntry';
 import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
+import { RedisRelayError } from '../redisRelayError';
 import { openRedis, type RedisClient, whenReady } from './openRedis';
 import { type PushHost, PushLoop } from './pushLoop';
 import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
@@ -60,7 +61,15 @@ export interface RelayReaderConfig {
   /** Trades of a followed symbol that may be missing (frames of its trade topic lost on the way), as `marketStreams` signals them. */
   readonly onTradeGap: (gap: TradeGap) => void;
   readonly onError: (operation: string, error: unknown) => void;
+  /** A read worked (the errors of an episode are over: the next failure is said again). */
+  readonly onRecovered: () => void;
 }
+
+/**
+ * How far below the next sequence number expected an entry is taken for a copy of one handled already (see
+ * `RelayReader.repeat`): the entries of the gateway's two writes in flight at most.
+ */
+const REPEAT_WINDOW = 4_096;
 
 /** A venue frame that is the first of a subscription (its replay of the latest trades). */
 const REPLAY = /"f":\s*true/;
@@ -109,11 +118,14 @@ class ShardLoop {
   readonly ready: Promise<void>;
   /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
   private waiting: Wait | undefined;
+  /** When its stream was last found to bring something, or checked for being behind the cursor (scheduler ms). */
+  quietSince: number;
 
   constructor(
     private readonly reader: RelayReader,
     readonly shard: number,
   ) {
+    this.quietSince = reader.config.scheduler.now();
     this.key = streamKey(reader.config.prefix, shard);
     this.ready = this.init();
     // Never a rejection left unhandled (it would end the process): whatever escapes is reported.
@@ -142,8 +154,13 @@ class ShardLoop {
         const found = cursor === undefined ? await command.xrevrange(key, '+', '-', 'COUNT', 1) : await command.xrange(key, cursor, cursor);
         const top = found[0];
         const entry = top === undefined ? undefined : readEntry(top[1]);
+        reader.config.onRecovered();
         if (cursor === undefined) reader.cursors.set(shard, top?.[0] ?? '0-0');
-        else if (entry === undefined) reader.gap(shard, 'sequence', cursor); // the entry to resume after is gone: trimmed
+        else if (top === undefined) {
+          // The entry to resume after is gone: trimmed (the stream is past it), or the stream is behind it.
+          if (await reader.behind(shard, key, command)) return;
+          reader.gap(shard, 'sequence', cursor);
+        }
         reader.expected.set(shard, entry === undefined ? undefined : entry.seq + 1);
         return;
       } catch (e) {
@@ -230,6 +247,7 @@ class ReadLoop {
       try {
         reply = (await this.conn.xread(...(args as ['COUNT', number, 'BLOCK', number, 'STREAMS', ...string[]]))) as typeof reply;
         wait = MIN_RETRY_MS;
+        reader.config.onRecovered();
       } catch (e) {
         this.reading = false;
         if (this.stopped) return;
@@ -239,9 +257,11 @@ class ReadLoop {
         continue;
       }
       this.reading = false;
+      const now = scheduler.now();
       for (const [key, entries] of reply ?? []) {
         const shard = shards.find((s) => s.key === key);
         if (shard === undefined) continue;
+        shard.quietSince = now;
         for (let i = 0; i < entries.length; i++) {
           // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
           if (this.stopped) return;
@@ -253,6 +273,18 @@ class ReadLoop {
           entries[i] = undefined as never;
           reader.cursors.set(shard.shard, id);
           reader.entry(shard.shard, id, readEntry(fields));
+        }
+      }
+      // A shard that brought nothing for `blockMs`: is its stream behind its cursor (new entries below it never come)?
+      for (const s of shards) {
+        if (this.stopped) return;
+        if (s.stopped || now - s.quietSince < blockMs) continue;
+        s.quietSince = now;
+        try {
+          if (await reader.behind(s.shard, s.key, await reader.commandClient())) return;
+        } catch (e) {
+          if (this.stopped) return;
+          reader.config.onError('xrevrange', e);
         }
       }
     }
@@ -282,6 +314,8 @@ export class RelayReader implements PushHost {
   private readonly attaching = new Set<RelaySocketSink>();
   /** Per symbol whose trades are followed: the last trade entry delivered (kept across sockets, as the cursors). */
   private readonly tradeMarks = new Map<string, { id: string; frame: string }>();
+  /** Shards whose last entry read was not one of the relay's (said on `errors$` once per run of them). */
+  private readonly unreadableRun = new Set<number>();
 
   constructor(readonly config: RelayReaderConfig) {
     this.cursors = new Map(config.resumeFrom);
@@ -471,11 +505,33 @@ export class RelayReader implements PushHost {
     return new Map(this.cursors);
   }
 
-  /** Signals a gap of `shard` and resets the socket (but for `venue-trade-gap`). @internal */
+  /** Signals a gap of `shard` and resets the socket (but for `venue-trade-gap` and `unreadable`). @internal */
   gap(shard: number, reason: RelayGapReason, entryId: string, facts: Partial<RelayGap> = {}): void {
     const symbols = facts.symbols ?? [...new Set([...this.interest.values()].filter((i) => i.shard === shard).map((i) => i.symbol))];
     this.config.onGap({ ...facts, shard, reason, symbols, entryId });
-    if (reason !== 'venue-trade-gap') this.socket?.reset(`redis relay gap (${reason}) on shard ${shard}`);
+    if (reason !== 'venue-trade-gap' && reason !== 'unreadable') this.socket?.reset(`redis relay gap (${reason}) on shard ${shard}`);
+  }
+
+  /**
+   * Whether `shard`'s stream is behind its cursor: its newest entry older than the cursor, or none (Redis restarted
+   * empty, a failover lost entries, a `resumeFrom` cursor ahead of the stream). New entries below the cursor would
+   * never be read: the shard reads on from the stream's newest entry (as a late joiner), inside a `rewound` gap, said
+   * on `errors$` too. One `XREVRANGE`, asked only of a shard that brought nothing for a while. @internal
+   */
+  async behind(shard: number, key: string, command: RedisClient): Promise<boolean> {
+    const cursor = this.cursors.get(shard);
+    if (cursor === undefined || cursor === '0-0') return false;
+    const found = await command.xrevrange(key, '+', '-', 'COUNT', 1);
+    if (this.cursors.get(shard) !== cursor) return false; // read on meanwhile
+    const top = found[0];
+    if (top !== undefined && compareIds(top[0], cursor) >= 0) return false;
+    const entry = top === undefined ? undefined : readEntry(top[1]);
+    this.cursors.set(shard, top?.[0] ?? '0-0');
+    this.expected.set(shard, entry === undefined ? undefined : entry.seq + 1);
+    const where = top === undefined ? 'it is empty' : `its newest entry is ${top[0]}`;
+    this.config.onError('xread', new RedisRelayError('xread', `the stream ${key} is behind this consumer's cursor ${cursor} (${where}: Redis restarted empty, a failover lost entries, or the cursor is not of this stream): reading on from its newest entry`));
+    this.gap(shard, 'rewound', cursor, { toMs: entry?.receivedAt });
+    return true;
   }
 
   /**
@@ -485,8 +541,10 @@ export class RelayReader implements PushHost {
    * re-read found a new hole each time and the consumer never caught up. @internal
    */
   entry(shard: number, id: string, entry: MarketEntry | undefined): void {
-    if (entry === undefined) return this.gap(shard, 'unreadable', id);
+    if (entry === undefined) return this.unreadable(shard, id);
+    if (this.unreadableRun.size > 0) this.unreadableRun.delete(shard);
     const expected = this.expected.get(shard);
+    if (expected !== undefined && entry.kind !== 'start' && entry.seq < expected && entry.seq >= expected - REPEAT_WINDOW) return this.repeat(id, entry);
     this.expected.set(shard, entry.seq + 1);
     if (entry.kind === 'start') {
       if (expected !== undefined) this.gap(shard, 'gateway-restart', id, { fromMs: undefined, toMs: entry.receivedAt });
@@ -522,6 +580,32 @@ export class RelayReader implements PushHost {
         return never;
       }
     }
+  }
+
+  /**
+   * An entry of `shard` that is not the relay's (another client's, a damaged one): skipped, inside an `unreadable` gap
+   * (each one), said on `errors$` once per run of them. Not a reset: the entries around it are intact, and a frame of
+   * the relay's lost with it shows in the sequence or in its trade topic's chain (`p`). Its fields are never read for a
+   * sequence number: another client's `n` means nothing.
+   */
+  private unreadable(shard: number, id: string): void {
+    if (!this.unreadableRun.has(shard)) {
+      this.unreadableRun.add(shard);
+      const key = streamKey(this.config.prefix, shard);
+      this.config.onError('xread', new RedisRelayError('xread', `entry ${id} of ${key} is not an entry of the relay (written by another client, or damaged): skipped, inside an unreadable relay gap`));
+    }
+    this.gap(shard, 'unreadable', id);
+  }
+
+  /**
+   * An entry whose sequence number was handled already: the gateway wrote again, above another client's id, an entry
+   * Redis had refused, whose push had gone out all the same (by push it was delivered then). Skipped, no gap; a trade
+   * frame's copy takes its place in the topic's chain (the next frame names the copy as its previous one).
+   */
+  private repeat(id: string, entry: MarketEntry): void {
+    if (entry.kind !== 'message' || entry.topic !== 'trade') return;
+    const mark = this.tradeMarks.get(entry.symbol);
+    if (mark !== undefined && mark.frame === entry.frame) mark.id = id;
   }
 
   private deliver(interest: Interest, id: string, frame: string, prev: string | undefined): void {
