@@ -522,63 +522,6 @@ export class RequestTimeoutError extends RequestFailedError {
 }
 
 /**
- * A candle history (`klines(…, { history: n })`) answered with fewer closed candles than asked, with no error: the
- * service (a young pair, a simulator, a replay whose recording starts later) has no older ones. It is the `error` of
- * the `'history'` {@link KlineGap} that says so on `klineGaps$` (not on `errors$`: nothing failed).
- *
- * @example
- * ```ts
- * import { KlineHistoryShortError } from 'ex-streams';
- * const e = new KlineHistoryShortError('BTCUSDT', '1m', 500, 3);
- * e.message; // 'BTCUSDT 1m: a history of 500 candles was asked, 3 came (the service has no older ones)'
- * ```
- */
-export class KlineHistoryShortError extends Error {
-  override readonly name = 'KlineHistoryShortError';
-  constructor(
-    readonly symbol: string,
-    readonly interval: string,
-    /** Candles asked for (`history`). */
-    readonly asked: number,
-    /** Candles that came. */
-    readonly got: number,
-  ) {
-    super(`${symbol} ${interval}: a history of ${asked} candles was asked, ${got} came (the service has no older ones)`);
-  }
-}
-
-/**
- * Why a page of `GET /quote/v1/klines` was refused (see {@link KlineRowsRefusedError}): a row whose open time is not
- * on the interval's grid (counted from the first live candle), an open time twice, or one older than the row before.
- */
-export type KlineRowFault = 'off-grid' | 'duplicate' | 'out-of-order';
-
-/**
- * A page of candles (`GET /quote/v1/klines`) refused whole: a row off the interval's grid, duplicated or out of
- * order (rows 30 s apart are no 1-minute candles). The fetch ends with the candles of the pages before it (the newer
- * ones); the candles it would have brought are a {@link KlineGap} whose `error` is this (also on `errors$`).
- *
- * @example
- * ```ts
- * import { KlineRowsRefusedError } from 'ex-streams';
- * const e = new KlineRowsRefusedError('BTCUSDT', '1m', 'off-grid', 1700000030000);
- * e.message; // 'BTCUSDT 1m: a klines page was refused: the row opening at 1700000030000 is off-grid'
- * ```
- */
-export class KlineRowsRefusedError extends Error {
-  override readonly name = 'KlineRowsRefusedError';
-  constructor(
-    readonly symbol: string,
-    readonly interval: string,
-    readonly fault: KlineRowFault,
-    /** Open time (ms) of the first row at fault. */
-    readonly openTime: number,
-  ) {
-    super(`${symbol} ${interval}: a klines page was refused: the row opening at ${openTime} is ${fault}`);
-  }
-}
-
-/**
  * A rule of a symbol's filters (`exchangeInfo`) an order breaks (see {@link OrderRuleError}):
  * - `'decimal'`: the price, quantity or amount is not plain decimal text (digits, optionally a point and digits);
  * - `'tickSize'`, `'minPrice'`, `'maxPrice'`: the price (`PRICE_FILTER`);

@@ -22,15 +22,13 @@ export {
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
-  KlineHistoryShortError,
-  KlineRowsRefusedError,
   OrderRuleError,
   OrderOutcomeUnknownError,
   BatchOutcomeUnknownError,
   OrderNotPlacedError,
   OrderMismatchError,
 } from './errors';
-export type { DecodeErrorKind, KlineRowFault, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
@@ -42,6 +40,7 @@ export type {
   TradeRecord,
   DepthLevel,
   DepthRecord,
+  BboRecord,
   Balance,
   ExecutionReport,
   KnownOrderStatus,

@@ -2,7 +2,8 @@
  * Candles a `klines(symbol, interval, …)` observable could not deliver, emitted on `klineGaps$` (each once,
  * counted in `status$.klineGaps`); the live candles flow on. Two cases (`reason`):
  * - `'history'`: the history of `klines(…, { history: n })` could not be fetched whole: up to `missing` of the
- *   closed candles before `firstLiveTime` were not emitted (the oldest ones; the ones emitted are the newest).
+ *   closed candles before `firstLiveTime` were not emitted (the oldest ones; the ones emitted are the newest),
+ *   because a fetch failed (`error`), a page was refused or the answer came short (`fault`).
  * - `'reconnect'`: after a break (a reconnect, or a topic subscribed again), the closed candles opening in
  *   `[from, to)` could not be fetched. `from` is the open time of the last candle emitted before the break when
  *   it may have been emitted while still open (so its final version may be missing too), else the open time of
@@ -39,6 +40,19 @@ export interface KlineGap {
   readonly firstLiveTime: number;
   /** How many candles may be missing (with an interval whose length the library does not know, at least 1). */
   readonly missing: number;
-  /** Why the fetch failed: its error (`RateLimitedError`, `RequestTimeoutError`, `RequestRejectedError`…). */
+  /**
+   * Why the fetch failed: its error (`RateLimitedError`, `RequestTimeoutError`, `RequestRejectedError`…; for a
+   * refused page a `DecodeError`); `undefined` for a history that came short.
+   */
   readonly error: unknown;
+  /**
+   * When no request failed, why candles are missing; absent for a fetch that failed (see `error`):
+   * - `'short'`: the history was answered whole with fewer candles than asked (the service has no older ones: a young
+   *   pair, a replay whose recording holds fewer); `error` is `undefined`;
+   * - `'off-grid'`, `'duplicate'`, `'out-of-order'`: a page of `GET /quote/v1/klines` was refused whole (none of its
+   *   candles emitted): a row whose open time is not a whole number of intervals from the first live candle (rows
+   *   30 s apart are no 1-minute candles), an open time twice, or one older than the row before; `error` is a
+   *   `DecodeError` naming the row (also on `errors$`).
+   */
+  readonly fault?: 'short' | 'off-grid' | 'duplicate' | 'out-of-order' | undefined;
 }

@@ -19,10 +19,12 @@ import {
 } from 'rxjs';
 import type * as t from 'io-ts';
 import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
+import { type BboRecord, BboRecordCodec } from '../codecs/bbo';
+import { v2Message, v2RequestFrames } from './internal/v2Frames';
 import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
 import { type RealtimesRecord, RealtimesRecordCodec } from '../codecs/realtimes';
 import { type TradeRecord, TradeRecordCodec } from '../codecs/trade';
-import { ConfigError, DecodeError, KlineHistoryShortError } from '../errors';
+import { ConfigError, DecodeError } from '../errors';
 import { backfillTrades } from '../operators/backfillTrades';
 import { distinctTrades, type TradeGap } from '../operators/distinctTrades';
 import type { RestCalls } from '../rest/callTypes';
@@ -35,7 +37,7 @@ import type { VenuePreset } from '../venue/venuePreset';
 import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
 import { pacer } from './internal/pacer';
-import { requestBatcher } from './internal/requestBatcher';
+import { requestBatcher, v1RequestFrames } from './internal/requestBatcher';
 import { restTrades } from './internal/restTrades';
 import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
@@ -78,6 +80,17 @@ export interface MarketStreamsConfig {
   readonly url?: string | (() => string) | undefined;
   /** A venue preset (e.g. `hashkey.global.production`) whose `publicStreamUrl` is the default `url`. Default none. */
   readonly venue?: VenuePreset | undefined;
+  /**
+   * The dialect of the public stream: `'v1'` (`/quote/ws/v1`, the specification's: comma-joined symbols, request ids,
+   * zip frames on request, no acknowledgement) or `'v2'` (HashKey's `/quote/ws/v2`: one symbol a frame, every request
+   * acknowledged, JSON only, `depth` every 100 ms, the `bbo` topic). Default: `'v2'` when `url` is a text whose path
+   * ends in `/quote/ws/v2`, else `'v1'` (a `url` function is not called to decide: say `'v2'` here).
+   */
+  readonly dialect?: 'v1' | 'v2' | undefined;
+  /**
+   * The `site` of every subscription (`params.site`; HashKey MENA: `'MENA'`). Default: the `venue`'s `site`, else none.
+   */
+  readonly site?: string | undefined;
   /** Connection options (heartbeats, frame limits, reconnect policy). Default `{}` (the connection's defaults). */
   readonly connection?: Omit<ConnectionConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
   /**
@@ -273,6 +286,11 @@ export interface MarketStreams {
   /** Depth messages with their envelope facts. */
   depthMessages(symbol: string, options?: DepthOptions): Observable<MarketMessage<DepthRecord>>;
   /**
+   * Best bid and offer (V2 topic `bbo`: `{ s, t, b, bz, a, az }`). On a V1 stream it errors with a `ConfigError`
+   * (option `dialect`): V1 has no such topic.
+   */
+  bbo(symbol: string): Observable<BboRecord>;
+  /**
    * Connection status, counters and the age of the data in hand (replays the current one at once). Emits only
    * when something shown changes: every connection transition (type, epoch) at once; counter changes
    * coalesced, one emission per burst (a dozen topics subscribed in a row move `topics` once, at the end of the
@@ -342,7 +360,7 @@ function intervalMs(interval: string): number {
 /** The `staleAfterMs` of a request topic (see {@link MarketStreamsConfig.staleAfterMs}). @internal */
 function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['staleAfterMs']>): number {
   if (topic === 'trade') return config.trade ?? Infinity;
-  if (topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth') return config.depth ?? 30_000;
+  if (topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth' || topic === 'bbo') return config.depth ?? 30_000;
   if (topic === 'realtimes') return config.realtimes ?? 60_000;
   return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
 }
@@ -473,6 +491,11 @@ function openMarketStreams(
     quarantineAfterCloses = 3,
   } = config;
   if (url === undefined) throw new ConfigError('url', 'or venue is required');
+  const dialect = config.dialect ?? (typeof url === 'string' && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url) ? 'v2' : 'v1');
+  if (dialect !== 'v1' && dialect !== 'v2') throw new ConfigError('dialect', "must be 'v1' or 'v2'");
+  const v2 = dialect === 'v2';
+  if (v2 && defaultBinary) throw new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)');
+  const site = config.site ?? config.venue?.site;
   positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
   positive('subscribeBurst', subscribeBurst, true);
   positive('maxSymbolsPerFrame', maxSymbolsPerFrame, true);
@@ -496,7 +519,8 @@ function openMarketStreams(
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
     {
       exactIntegers: 'on-demand',
-      readFrame: forwarding ?? marketFrameReader(),
+      // V2 frames are parsed (their shapes are read into V1's by `v2Message`)
+      readFrame: forwarding ?? (v2 ? undefined : marketFrameReader()),
       sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
     },
   );
@@ -528,7 +552,9 @@ function openMarketStreams(
     scheduler,
     random,
     nextId: () => ++lastId,
-    maxSymbolsPerFrame,
+    // V2: one symbol a frame (a comma list is refused)
+    maxSymbolsPerFrame: v2 ? 1 : maxSymbolsPerFrame,
+    frames: v2 ? v2RequestFrames(site) : v1RequestFrames(site),
     quarantineAfterCloses,
     answerWindowMs: ANSWER_WINDOW_MS,
     suspectDelayMs: SUSPECT_DELAY_MS,
@@ -540,6 +566,7 @@ function openMarketStreams(
     onFrame: (now) => (frameAt = now),
     onDecodeError: report,
     onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
+    readMessage: v2 ? v2Message : undefined,
   });
   let lastDeliveredAt = 0;
   let nextRefreshAt = 0;
@@ -651,7 +678,7 @@ function openMarketStreams(
     // an incremental book whose sequence broke asks its topic for a fresh snapshot
     const resync$ = topic === 'diffMergedDepth' ? resyncOf(`${symbol}|${paramsKey(params)}`) : undefined;
     const binary = (): boolean => wanted.get(key) ?? defaultBinary;
-    const recordTime = topic === 'trade' || topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth';
+    const recordTime = topic === 'trade' || topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth' || topic === 'bbo';
     return memo(`${key}|${paramsKey(params)}`, () =>
       topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime, params, resync$ }),
     );
@@ -691,7 +718,9 @@ function openMarketStreams(
     options?: TopicOptions,
     params?: SubscriptionExtraParams,
   ) =>
-    checked(symbol, () =>
+    v2 && options?.binary === true
+      ? throwError(() => new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)'))
+      : checked(symbol, () =>
       params === undefined
         ? withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec))
         : withParams(symbol, topic, params, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec, params))),
@@ -742,6 +771,8 @@ function openMarketStreams(
     klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
     realtimesMessages: (symbol, options) => messages(symbol, 'realtimes', RealtimesRecordCodec, options),
     tradeMessages: (symbol, options) => messages(symbol, 'trade', TradeRecordCodec, options),
+    bbo: (symbol) =>
+      v2 ? records(messages(symbol, 'bbo', BboRecordCodec)) : throwError(() => new ConfigError('dialect', "bbo is a topic of the V2 stream (dialect 'v2', /quote/ws/v2)")),
     depthMessages: (symbol, options) => {
       const limit = options?.limit;
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) return throwError(() => new ConfigError('limit', 'must be an integer from 1 to 200'));
@@ -795,7 +826,6 @@ function openMarketStreams(
           intervalMs: intervalMs(interval),
           fetch: (range, kind) => klineFetch(symbol, interval, range, kind),
           onGap: (gap) => onKlineGap(symbol, interval, gap),
-          shortError: (asked, got) => new KlineHistoryShortError(symbol, interval, asked, got),
         }),
       );
     },

@@ -65,7 +65,7 @@ export interface ReplayMarketConfig {
    * `url`, `scheduler` and `WebSocketCtor`, and `connection.reconnect` to reconnect at once (`minDelayMs: 0`,
    * `maxDelayMs: 0`): the replayed socket waits for the recorded reconnect, so the new epoch opens when it did.
    * `klineHistory` defaults to the recording's own candles (its `klines` lines: `recordMarket({ rest })`), so
-   * `klines(…, { history })` works; fewer than asked is a `KlineHistoryShortError` gap on `klineGaps$`.
+   * `klines(…, { history })` works; fewer than asked is a `KlineGap` with `fault: 'short'` on `klineGaps$`.
    */
   readonly market?: Omit<MarketStreamsConfig, 'url' | 'scheduler' | 'WebSocketCtor'> | undefined;
 }

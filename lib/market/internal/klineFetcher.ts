@@ -17,8 +17,8 @@ import {
   timeout,
 } from 'rxjs';
 import type { KlineRecord } from '../../codecs/kline';
-import { KlineRowsRefusedError, RateLimitedError, RequestTimeoutError } from '../../errors';
-import { klinePageFault } from './klinePageCheck';
+import { RateLimitedError, RequestTimeoutError } from '../../errors';
+import { KlinePageRefusedError, klinePageFault } from './klinePageCheck';
 import type { RestCalls } from '../../rest/callTypes';
 
 /** One page request: the candles whose open time is at most `endTime`, the latest `limit` of them. @internal */
@@ -157,7 +157,7 @@ export function klineFetcher<K extends Pick<KlineRecord, 't'>>(
         // the grid counts from the first live candle (`endTime + 1`): its open time is on it
         const checkPage = (candles: readonly Pick<KlineRecord, 't'>[]): Error | undefined => {
           const fault = klinePageFault(candles, grid, range.endTime + 1);
-          return fault && new KlineRowsRefusedError(symbol, interval, fault.fault, fault.openTime);
+          return fault && new KlinePageRefusedError(symbol, interval, fault.fault, fault.openTime);
         };
         return fetchKlineRange((page) => fetchPage(symbol, interval, page), range, { ...config, checkPage });
       }).pipe(

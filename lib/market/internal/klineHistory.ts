@@ -3,6 +3,7 @@ import type { KlineRecord } from '../../codecs/kline';
 import type { KlineGap } from '../klineGap';
 import type { MarketMessage } from '../marketMessage';
 import type { KlineFetch, KlineFetchKind, KlineRange } from './klineFetcher';
+import { KlinePageRefusedError } from './klinePageCheck';
 
 /** A gap as the operator sees it: a `KlineGap` without its symbol and interval. @internal */
 export type KlineHistoryGap = Omit<KlineGap, 'symbol' | 'interval'>;
@@ -17,9 +18,10 @@ export interface KlineHistoryConfig<K> {
   readonly fetch: (range: KlineRange, kind: KlineFetchKind) => Observable<KlineFetch<K>>;
   /** Candles that may be missing: a fetch that ended early, or a history that came short. Default: none. */
   readonly onGap?: ((gap: KlineHistoryGap) => void) | undefined;
-  /** The `error` of the gap of a history answered whole but short (fewer than `history`, no error). Default: none. */
-  readonly shortError?: ((asked: number, got: number) => unknown) | undefined;
 }
+
+/** The gap's `fault`: a refused page's, none for a fetch that failed. */
+const faultOf = (error: unknown): Pick<KlineHistoryGap, 'fault'> => (error instanceof KlinePageRefusedError ? { fault: error.fault } : {});
 
 /** Every field of the fetched candle has the same value in the emitted one (a stream record may carry more: `s`, `sn`). */
 function sameCandle(fetched: object, emitted: object): boolean {
@@ -43,7 +45,7 @@ function sameCandle(fetched: object, emitted: object): boolean {
  *   downstream emits every candle once, in its final version.
  * - A fetch that ends early (an error, a deadline, a rate limit, a refused page) emits the newer candles it brought;
  *   `onGap` is told the range that may be missing, and the live candles flow on. A history answered with fewer than
- *   `history` candles and no error is a gap too (its error: `shortError`).
+ *   `history` candles and no error is a gap too (`fault: 'short'`).
  *
  * ```
  * messages:     -a---------(b)-c-|   a = [L] (open, epoch 1); b = first [T = L + 3i] (epoch 2)
@@ -53,7 +55,7 @@ function sameCandle(fetched: object, emitted: object): boolean {
  * @internal
  */
 export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHistoryConfig<K>): OperatorFunction<Pick<MarketMessage<K>, 'first' | 'epoch' | 'data'>, K> {
-  const { history, intervalMs, fetch, onGap, shortError } = config;
+  const { history, intervalMs, fetch, onGap } = config;
   return (source) =>
     defer(() => {
       let last: K | undefined;
@@ -75,7 +77,8 @@ export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHist
             const missing = history - candles.length;
             if (error !== undefined || missing > 0) {
               const to = candles[0]?.t ?? firstLiveTime;
-              onGap?.({ reason: 'history', from: to - missing * intervalMs, to, firstLiveTime, missing, error: error ?? shortError?.(history, candles.length) });
+              const fault = error === undefined ? { fault: 'short' as const } : faultOf(error);
+              onGap?.({ reason: 'history', from: to - missing * intervalMs, to, firstLiveTime, missing, error, ...fault });
             }
             return emit(candles, true);
           }),
@@ -89,7 +92,7 @@ export function klineHistory<K extends Pick<KlineRecord, 't'>>(config: KlineHist
             const to = candles[0]?.t ?? firstLiveTime;
             if (error !== undefined && to > start) {
               const missing = intervalMs > 0 ? Math.ceil((to - start) / intervalMs) : 1;
-              onGap?.({ reason: 'reconnect', from: start, to, firstLiveTime, missing, error });
+              onGap?.({ reason: 'reconnect', from: start, to, firstLiveTime, missing, error, ...faultOf(error) });
             }
             const head = candles[0];
             return emit(head !== undefined && head.t === seen.t && sameCandle(head, seen) ? candles.slice(1) : candles, true);

@@ -1,9 +1,28 @@
-import type { KlineRowFault } from '../../errors';
+import { DecodeError } from '../../errors';
+import type { KlineGap } from '../klineGap';
+
+/** Why a page of candles is refused (see `KlineGap.fault`). @internal */
+export type KlineRowFault = Exclude<NonNullable<KlineGap['fault']>, 'short'>;
 
 /** The first row at fault in a page of candles, if any. @internal */
 export interface KlinePageFault {
   readonly fault: KlineRowFault;
   readonly openTime: number;
+}
+
+/**
+ * A page of `GET /quote/v1/klines` refused (see {@link klinePageFault}): a `DecodeError` (kind `codec`) on `errors$`
+ * and as the gap's `error`, whose `fault` the gap carries. @internal
+ */
+export class KlinePageRefusedError extends DecodeError {
+  constructor(
+    symbol: string,
+    interval: string,
+    readonly fault: KlineRowFault,
+    readonly openTime: number,
+  ) {
+    super('codec', `${symbol} ${interval}: a GET /quote/v1/klines page was refused: the row opening at ${openTime} is ${fault}`);
+  }
 }
 
 /**

@@ -22,7 +22,7 @@ export interface RecordedRest {
  * The REST answers of a recording: its `exchangeInfo` and `klines` lines (all of a recording in memory; those of a
  * lazy one's first minute, read ahead once, as the recorder writes them at its start). `klines` answers at once
  * (on subscription), with what the recording holds: fewer candles than asked when it holds fewer (the history then
- * says so: a `KlineHistoryShortError` on `klineGaps$`). @internal
+ * says so: a `KlineGap` with `fault: 'short'` on `klineGaps$`). @internal
  */
 export function recordedRest(recording: Recording | LazyRecording): RecordedRest {
   let exchangeInfo: ExchangeInfo | undefined;

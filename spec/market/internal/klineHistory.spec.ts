@@ -1,7 +1,7 @@
 import { map, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { KlineHistoryShortError, KlineRowsRefusedError, RateLimitedError, RequestTimeoutError } from '../../../lib/errors';
-import { klinePageFault } from '../../../lib/market/internal/klinePageCheck';
+import { DecodeError, RateLimitedError, RequestTimeoutError } from '../../../lib/errors';
+import { KlinePageRefusedError, klinePageFault } from '../../../lib/market/internal/klinePageCheck';
 import { fetchKlineRange, type KlinePageRequest, type KlineRangeConfig } from '../../../lib/market/internal/klineFetcher';
 import { klineHistory as klineHistoryOf, type KlineHistoryGap } from '../../../lib/market/internal/klineHistory';
 import { closedCandles } from '../../../lib/operators/closedCandles';
@@ -116,24 +116,7 @@ describe('klineHistory', () => {
         { endTime: 79, limit: 2 },
       ]);
       // issue 40: 3 of 10 came with no signal before; now the 7 missing are a history gap
-      expect(shortfalls).toEqual([{ reason: 'history', from: 0, to: 70, firstLiveTime: 100, missing: 7, error: undefined }]);
-    });
-  });
-
-  it('a history that comes short says so with the shortError given (marketStreams: a KlineHistoryShortError)', () => {
-    testScheduler.run(({ cold, hot, expectObservable }) => {
-      const shortfalls: KlineHistoryGap[] = [];
-      const { fetchPage } = fakeRest(candles(80, 90), (_, page) => cold('-p|', { p: page }));
-      const live = hot('-a-----|', { a: k(100) });
-      const short = new KlineHistoryShortError('BTCUSDT', '1m', 4, 2);
-      const operator: MonoTypeOperatorFunction<K> = (source) =>
-        source.pipe(
-          map((candle) => ({ first: false, epoch: 1, data: [candle] })),
-          klineHistoryOf({ history: 4, intervalMs: I, fetch: (range) => fetchKlineRange(fetchPage, range), onGap: (g) => shortfalls.push(g), shortError: () => short }),
-        );
-      expectObservable(live.pipe(operator)).toBe('--(yza)|', { y: k(80, 'rest'), z: k(90, 'rest'), a: k(100) });
-      testScheduler.flush();
-      expect(shortfalls).toEqual([{ reason: 'history', from: 60, to: 80, firstLiveTime: 100, missing: 2, error: short }]);
+      expect(shortfalls).toEqual([{ reason: 'history', from: 0, to: 70, firstLiveTime: 100, missing: 7, error: undefined, fault: 'short' }]);
     });
   });
 
@@ -141,7 +124,7 @@ describe('klineHistory', () => {
     const refusing = (page: K[]) => {
       const checkPage = (rows: readonly { t: number }[]): Error | undefined => {
         const fault = klinePageFault(rows, I, 100);
-        return fault && new KlineRowsRefusedError('BTCUSDT', '10ms', fault.fault, fault.openTime);
+        return fault && new KlinePageRefusedError('BTCUSDT', '10ms', fault.fault, fault.openTime);
       };
       return (source: Observable<K>) =>
         source.pipe(
@@ -157,15 +140,16 @@ describe('klineHistory', () => {
       ['off-grid', [k(75, 'rest'), k(85, 'rest'), k(95, 'rest')], 75],
       ['duplicate', [k(70, 'rest'), k(80, 'rest'), k(80, 'rest')], 80],
       ['out-of-order', [k(90, 'rest'), k(80, 'rest'), k(70, 'rest')], 80],
-    ] as const)('%s: the page is refused (no candle of it emitted), a history gap with a KlineRowsRefusedError', (fault, page, openTime) => {
+    ] as const)('%s: the page is refused (no candle of it emitted), a history gap with that fault and a DecodeError', (fault, page, openTime) => {
       testScheduler.run(({ hot, expectObservable }) => {
         const live = hot('-a---|', { a: k(100) });
         expectObservable(live.pipe(refusing([...page]))).toBe('--(a)|', { a: k(100) });
         testScheduler.flush();
         expect(gaps).toEqual([
-          { reason: 'history', from: 70, to: 100, firstLiveTime: 100, missing: 3, error: new KlineRowsRefusedError('BTCUSDT', '10ms', fault, openTime) },
+          { reason: 'history', from: 70, to: 100, firstLiveTime: 100, missing: 3, fault, error: new KlinePageRefusedError('BTCUSDT', '10ms', fault, openTime) },
         ]);
-        expect((gaps[0]?.error as KlineRowsRefusedError).fault).toBe(fault);
+        expect(gaps[0]?.error).toBeInstanceOf(DecodeError);
+        expect((gaps[0]?.error as DecodeError).message).toBe(`BTCUSDT 10ms: a GET /quote/v1/klines page was refused: the row opening at ${openTime} is ${fault}`);
       });
     });
     it('a page on the grid, in order, passes', () => {
