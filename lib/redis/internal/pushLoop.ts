@@ -295,7 +295,8 @@ export class PushLoop {
    */
   private async behind(f: Followed): Promise<boolean> {
     const now = this.host.config.scheduler.now();
-    if (now - f.quietSince < this.host.config.checkMs) return false;
+    // (a loop stopped meanwhile opens no command connection)
+    if (!this.live(f) || now - f.quietSince < this.host.config.checkMs) return false;
     f.quietSince = now;
     try {
       const command = await this.host.commandClient();
