@@ -179,6 +179,19 @@ export class SymbolMarket {
     return this.candles.get(interval);
   }
 
+  /**
+   * Candles closed before the market's own (a recording's `klines` line, times on the simulator's clock), oldest
+   * first: kept before the closed candles the market made, each open time once (the market's own win).
+   */
+  seedClosed(interval: KlineInterval, candles: readonly Candle[]): void {
+    const own = this.closed.get(interval) ?? [];
+    const first = own[0]?.t ?? this.candles.get(interval)?.t ?? Infinity;
+    const byTime = new Map<number, Candle>();
+    for (const c of candles) if (c.t < first) byTime.set(c.t, c);
+    const kept = [...[...byTime.values()].sort((a, b) => a.t - b.t), ...own];
+    this.closed.set(interval, kept.slice(-CANDLE_HISTORY));
+  }
+
   /** The closed candles of `interval` kept, oldest first (a candle the market skipped, with no trade and no push, is not there). */
   closedCandles(interval: KlineInterval): readonly Candle[] {
     return this.closed.get(interval) ?? [];

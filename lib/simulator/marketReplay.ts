@@ -1,4 +1,5 @@
-import { candleStart, isKlineInterval } from './candles';
+import { type Candle, candleStart, isKlineInterval } from './candles';
+import { mul, parseDecimal } from './decimal';
 import type { MarketTrade, SymbolMarket } from './market';
 import { readRecordedMessage, type RecordedMarketData } from './recordedFrames';
 import type { Timers } from './timers';
@@ -52,7 +53,31 @@ export class MarketReplay {
   /** Starts playing: the lines due at once (the recording's first instant) are played now. */
   begin(): void {
     this.start = this.deps.now();
+    this.seedHistory();
     this.play();
+  }
+
+  /**
+   * The candles before the start a recording kept (its `klines` lines: `recordMarket({ rest })`), open times mapped
+   * like the rest and brought down to their interval's boundary, become the recorded pairs' closed candles, so
+   * `GET /quote/v1/klines` (and `klines(…, { history })`) serves them in paper mode.
+   */
+  private seedHistory(): void {
+    for (const e of this.deps.data.events) {
+      if (e.k !== 'klines' || !isKlineInterval(e.interval)) continue;
+      const market = this.deps.markets.get(e.symbol);
+      if (market === undefined || !market.recorded) continue;
+      const interval = e.interval;
+      const candles: Candle[] = [];
+      for (const k of e.candles) {
+        const [o, h, l, c, v] = [k.o, k.h, k.l, k.c, k.v].map((x) => parseDecimal(x));
+        if (o === undefined || h === undefined || l === undefined || c === undefined || v === undefined) continue;
+        const t = candleStart(interval, this.timeOf(k.t));
+        // the candle open at the start is played (the recorded frames): only those before it are history
+        if (t < candleStart(interval, this.start)) candles.push({ t, o, h, l, c, v, qv: mul(c, v), n: 0 });
+      }
+      market.seedClosed(interval, candles);
+    }
   }
 
   /** Whether `symbol` is a recorded pair (its topics are played, not generated). */

@@ -138,6 +138,24 @@ describe('the past with its history (issue 40)', () => {
       expect(replay.symbolRules.size).toBe(0);
     });
 
+    it('paper mode (the simulator on the recording) serves the recorded history on the minute, and candles open on the minute', async () => {
+      const recording = await record(true);
+      const paper = await startSimulator({ recordedMarket: { recording } });
+      try {
+        const market = marketStreams({ url: paper.publicStreamUrl, WebSocketCtor: WebSocket, klineHistory: { rest: restClient({ baseUrl: paper.baseUrl }) } });
+        const gaps: KlineGap[] = [];
+        const gapSub = market.klineGaps$.subscribe((g) => gaps.push(g));
+        const candles = await firstValueFrom(market.klines(SYMBOL, '1m', { history: 20 }).pipe(take(21), toArray(), timeout(5000)));
+        gapSub.unsubscribe();
+        const live = candles[20]!;
+        expect(live.t % MIN).toBe(0); // it opened at the time shift, off the minute
+        expect(candles.slice(0, 20).map((k) => k.t)).toEqual(Array.from({ length: 20 }, (_, i) => live.t - (20 - i) * MIN));
+        expect(gaps).toEqual([]);
+      } finally {
+        await paper.close();
+      }
+    });
+
     it.each([1, 10, 100])('delivers every frame at %s× in real time (10× dropped the first frame of each topic)', async (speed) => {
       const recording = await record(false);
       const replay = replayMarket(recording, { speed });
