@@ -1,8 +1,9 @@
 import { Redis } from 'ioredis';
-import { type SchedulerAction, type SchedulerLike, Subscription } from 'rxjs';
+import { type SchedulerLike, Subscription } from 'rxjs';
 import { entryFields, type MarketEntry, pushPayload } from '../marketEntry';
 import { compareIds, lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
+import { scheduleRepeating } from '../../internal/scheduleRepeating';
 
 /**
  * The gateway's writer (docs/scaling.md, "Key layout" and "Failures"): entries wait in one bounded queue, each with
@@ -262,17 +263,21 @@ export class EntryWriter {
     if (this.watchdog !== undefined || this.stopped) return;
     const { scheduler, answerTimeoutMs } = this.config;
     const period = Math.max(10, answerTimeoutMs / 4);
-    const self = this;
-    this.watchdog = scheduler.schedule(function (this: SchedulerAction<undefined>) {
-      const oldest = self.flights[0];
-      if (self.stopped || oldest === undefined) return void (self.watchdog = undefined); // idle: no timer
-      if (scheduler.now() - oldest >= answerTimeoutMs && self.silencedAt !== oldest) {
-        self.silencedAt = oldest;
-        self.config.onError('connection', new Error(`no answer from Redis in ${answerTimeoutMs} ms: connecting again`));
-        self.config.client.disconnect(true);
-      }
-      this.schedule(undefined, period);
-    }, period);
+    // A fresh action per run (scheduleRepeating): `this.schedule` would chain one action per run on a virtual scheduler.
+    this.watchdog = scheduleRepeating(
+      scheduler,
+      () => {
+        const oldest = this.flights[0];
+        if (this.stopped || oldest === undefined) return void (this.watchdog = undefined); // idle: no timer
+        if (scheduler.now() - oldest >= answerTimeoutMs && this.silencedAt !== oldest) {
+          this.silencedAt = oldest;
+          this.config.onError('connection', new Error(`no answer from Redis in ${answerTimeoutMs} ms: connecting again`));
+          this.config.client.disconnect(true);
+        }
+        return period;
+      },
+      period,
+    );
   }
 
   /** A flight of `sent` entries settled; `retry`: those to write again. */

@@ -1,9 +1,10 @@
 import type { Redis } from 'ioredis';
-import type { SchedulerAction, Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { type MarketEntry, type PushedEntry, readEntry, readPush } from '../marketEntry';
 import { compareIds } from '../marketKeys';
 import { openRedis, type RedisClient, whenReady } from './openRedis';
 import type { RelayReaderConfig } from './relayReader';
+import { scheduleRepeating } from '../../internal/scheduleRepeating';
 import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
 
 /**
@@ -102,11 +103,15 @@ export class PushLoop {
     this.conn.on('ready', () => {
       for (const f of this.followed.values()) if (f.subscribed) this.read(f);
     });
-    const self = this;
-    this.check = scheduler.schedule(function (this: SchedulerAction<undefined>) {
-      self.onCheck();
-      if (!self.stopped) this.schedule(undefined, checkMs);
-    }, checkMs);
+    // A fresh action per check (scheduleRepeating): `this.schedule` would chain one action per check on a virtual scheduler.
+    this.check = scheduleRepeating(
+      scheduler,
+      () => {
+        this.onCheck();
+        return this.stopped ? undefined : checkMs;
+      },
+      checkMs,
+    );
   }
 
   /** Follows `loop` (its cursor and expected sequence known): subscribes, then reads it from its cursor. */
