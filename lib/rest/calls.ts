@@ -69,7 +69,7 @@ export function restCalls(request: <A>(req: RestRequest<A>) => Observable<A>, ne
         const sent = placement(req, newClientOrderId);
         const body = wireParams(sent, placementPath);
         return request({ method: 'POST', path: orderPath, body, security: 'TRADE', codec: RestOrderCodec }).pipe(
-          outcomeUnknownOn('POST', orderPath, placementInDoubt(sent)),
+          outcomeUnknownOn('POST', orderPath, () => placementInDoubt(sent)),
         );
       }),
     batchOrders: batchOrdersCall(request, newClientOrderId),

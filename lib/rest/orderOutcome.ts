@@ -33,13 +33,14 @@ export function leavesOutcomeUnknown(error: unknown): boolean {
 
 /**
  * Turns a failure that leaves an order request's outcome unknown into an {@link OrderOutcomeUnknownError}
- * carrying `order` (what is needed to find it); other errors pass as they are. @internal
+ * carrying `order` (what is needed to find it; a function is called only then, off the order's path); other
+ * errors pass as they are. @internal
  */
-export function outcomeUnknownOn<T>(method: string, path: string, order: OrderInDoubt): MonoTypeOperatorFunction<T> {
+export function outcomeUnknownOn<T>(method: string, path: string, order: OrderInDoubt | (() => OrderInDoubt)): MonoTypeOperatorFunction<T> {
   return catchError((error: unknown) =>
     throwError(() =>
       leavesOutcomeUnknown(error) && !(error instanceof OrderOutcomeUnknownError)
-        ? new OrderOutcomeUnknownError(method, path, order, error as Error)
+        ? new OrderOutcomeUnknownError(method, path, typeof order === 'function' ? order() : order, error as Error)
         : error,
     ),
   );
