@@ -64,6 +64,8 @@ export { TradeEnvelopeCodec, TradeRecordCodec } from './trade';
 export type { TradeEnvelope, TradeRecord } from './trade';
 export { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec } from './depth';
 export type { DepthEnvelope, DepthLevel, DepthRecord } from './depth';
+export { BboRecordCodec } from './bbo';
+export type { BboRecord } from './bbo';
 
 // Private stream
 export {

@@ -11,6 +11,8 @@ import type { RawRequest } from './auth';
 export const MAX_BODY_BYTES = 1 << 20;
 /** @internal */
 export const PUBLIC_PATH = '/quote/ws/v1';
+/** The path of the V2 public stream (HashKey's "Public Stream (WS v2)"). @internal */
+export const PUBLIC_V2_PATH = '/quote/ws/v2';
 /** @internal */
 export const PRIVATE_PREFIX = '/api/v1/ws/';
 
@@ -29,7 +31,7 @@ export interface SimServerDeps {
   /** Runs `fn` after `ms` on the simulator's clock (answers `loseNextAnswers` delays). */
   readonly after: (ms: number, fn: () => void) => void;
   /** Serves an accepted websocket: the public stream, or the private stream of `key`. */
-  readonly serve: (ws: WebSocket, stream: { readonly kind: 'public' } | { readonly kind: 'private'; readonly key: string }) => void;
+  readonly serve: (ws: WebSocket, stream: { readonly kind: 'public'; readonly v2?: boolean } | { readonly kind: 'private'; readonly key: string }) => void;
 }
 
 const readBody = (req: IncomingMessage): Promise<string | undefined> =>
@@ -130,7 +132,8 @@ export function createSimServer(deps: SimServerDeps): { readonly server: Server;
     socket.on('error', () => socket.destroy());
     const url = req.url ?? '/';
     const path = url.split('?')[0] ?? url;
-    const isPublic = path === PUBLIC_PATH;
+    const isV2 = path === PUBLIC_V2_PATH;
+    const isPublic = path === PUBLIC_PATH || isV2;
     const key = path.startsWith(PRIVATE_PREFIX) ? safeDecodeUri(path.slice(PRIVATE_PREFIX.length)) : undefined;
     if (path.startsWith(PRIVATE_PREFIX) && key === undefined) return refuse(socket, '400 Bad Request');
     if (!isPublic && key === undefined) return refuse(socket, '404 Not Found');
@@ -138,7 +141,7 @@ export function createSimServer(deps: SimServerDeps): { readonly server: Server;
     try {
       wss.handleUpgrade(req, socket, head, (ws) => {
         ws.on('error', () => undefined);
-        deps.serve(ws, isPublic ? { kind: 'public' } : { kind: 'private', key: key ?? '' });
+        deps.serve(ws, isPublic ? (isV2 ? { kind: 'public', v2: true } : { kind: 'public' }) : { kind: 'private', key: key ?? '' });
       });
     } catch {
       socket.destroy();

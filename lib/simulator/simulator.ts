@@ -18,6 +18,8 @@ export interface Simulator extends SimulatorControl {
   readonly baseUrl: string;
   /** ws://127.0.0.1:PORT/quote/ws/v1 */
   readonly publicStreamUrl: string;
+  /** ws://127.0.0.1:PORT/quote/ws/v2: the V2 public stream (acknowledged requests, one symbol a frame, JSON, 100 ms depth, bbo). */
+  readonly publicStreamV2Url: string;
   /** ws://127.0.0.1:PORT/api/v1/ws: the `url` of `userStream` as is (it appends `/{listenKey}` itself). */
   readonly privateStreamUrl: string;
   readonly port: number;

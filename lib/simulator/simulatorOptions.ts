@@ -22,6 +22,8 @@ export interface PeriodsMs {
   readonly trade: number;
   /** depth, default 300. */
   readonly depth: number;
+  /** depth and bbo of the V2 stream (`/quote/ws/v2`), default 100 (HashKey's documented period). */
+  readonly v2Depth?: number | undefined;
 }
 
 /**

@@ -15,7 +15,8 @@ import { Matching } from './matching';
 import { Peers } from './peers';
 import { PrivateStreams } from './privateStream';
 import { servePublic } from './publicStream';
-import { createSimServer, PUBLIC_PATH } from './simServer';
+import { createSimServer, PUBLIC_PATH, PUBLIC_V2_PATH } from './simServer';
+import { servePublicV2 } from './publicStreamV2';
 import { mixSeed, mulberry32, randomAlnum } from './random';
 import { readRecordedMarket } from './recordedFrames';
 import { Recorder } from './recorder';
@@ -187,7 +188,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           traffic.frames.push({ stream: peer.stream, data: buf.toString(isBinary ? 'base64' : 'utf8') });
         });
       }
-      if (stream.kind === 'public') servePublic(ctx, peer);
+      if (stream.kind === 'public') (stream.v2 === true ? servePublicV2 : servePublic)(ctx, peer);
       else streams.serve(peer, stream.key);
     },
   });
@@ -211,6 +212,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ...control,
     baseUrl: `http://${hostPort}`,
     publicStreamUrl: `ws://${hostPort}${PUBLIC_PATH}`,
+    publicStreamV2Url: `ws://${hostPort}${PUBLIC_V2_PATH}`,
     privateStreamUrl: `ws://${hostPort}/api/v1/ws`,
     port: bound,
     symbols,

@@ -131,13 +131,14 @@ describe('createSimServer', () => {
     sim = await start();
     expect(await upgrade(`ws://127.0.0.1:${sim.port}/quote/ws/v1?x=1`)).toEqual({ message: 'hello public' });
     expect(await upgrade(`ws://127.0.0.1:${sim.port}/api/v1/ws/ab%2Fc`)).toEqual({ message: 'hello private' });
-    expect(sim.seen.served).toEqual([{ kind: 'public' }, { kind: 'private', key: 'ab/c' }]);
-    expect(sim.seen.upgrades).toEqual(['/quote/ws/v1?x=1', '/api/v1/ws/ab%2Fc']);
+    expect(await upgrade(`ws://127.0.0.1:${sim.port}/quote/ws/v2`)).toEqual({ message: 'hello public' });
+    expect(sim.seen.served).toEqual([{ kind: 'public' }, { kind: 'private', key: 'ab/c' }, { kind: 'public', v2: true }]);
+    expect(sim.seen.upgrades).toEqual(['/quote/ws/v1?x=1', '/api/v1/ws/ab%2Fc', '/quote/ws/v2']);
   });
 
   it('refuses an upgrade to another path (404) or with a malformed escape in the key (400), serving nothing', async () => {
     sim = await start();
-    expect(await upgrade(`ws://127.0.0.1:${sim.port}/quote/ws/v2`)).toEqual({ status: 404 });
+    expect(await upgrade(`ws://127.0.0.1:${sim.port}/quote/ws/v3`)).toEqual({ status: 404 });
     expect(await upgrade(`ws://127.0.0.1:${sim.port}/api/v1/ws/%E0%A4%A`)).toEqual({ status: 400 });
     expect(sim.seen.served).toEqual([]);
     expect(sim.seen.upgrades).toEqual([]);

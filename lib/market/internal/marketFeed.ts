@@ -3,6 +3,7 @@ import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
 import type { FrameSink } from '../../socket/socketSession';
 import { type ServiceFrameSink, TopicRouter } from './topicRouter';
+import { IGNORED } from './v2Frames';
 
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 4, where the connection's parsed frames
@@ -25,6 +26,11 @@ export interface MarketFeedHooks {
   readonly onDecodeError: (error: DecodeError) => void;
   /** The service's error frames (see `ServiceFrameSink`). Default: none (each is a decode error). */
   readonly onServiceFrame?: ServiceFrameSink | undefined;
+  /**
+   * Reads a parsed frame of another dialect into the V1 shapes the router takes (V2: `v2Message`); `IGNORED`: not
+   * handed on. Default: none (V1).
+   */
+  readonly readMessage?: ((message: unknown) => unknown) | undefined;
 }
 
 /** The feed of one market connection: its router, and the observable that runs it. @internal */
@@ -45,7 +51,7 @@ export interface MarketFeed {
  * @internal
  */
 export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): MarketFeed {
-  const { onFrame, onDecodeError, onServiceFrame } = hooks;
+  const { onFrame, onDecodeError, onServiceFrame, readMessage } = hooks;
   let inFrame = false;
   let failures = 0;
   let first: DecodeError | undefined;
@@ -55,8 +61,19 @@ export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): Market
     if (failures++ === 0) first = error;
   };
   const router = new TopicRouter(collect, onServiceFrame);
-  const dispatch: FrameSink = (message, now, exact) => {
+  const dispatch: FrameSink = (parsed, now, exactParse) => {
     onFrame(now);
+    let message = parsed;
+    let exact = exactParse;
+    if (readMessage !== undefined) {
+      message = readMessage(parsed);
+      if (message === IGNORED) return;
+      // the exact parse (long integers quoted) is read the same way
+      if (exactParse !== undefined) exact = () => {
+        const quoted = exactParse();
+        return quoted === undefined ? undefined : readMessage(quoted);
+      };
+    }
     inFrame = true;
     failures = 0;
     try {

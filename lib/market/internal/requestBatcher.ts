@@ -10,6 +10,7 @@ import { framePump } from './framePump';
 import { InFlight } from './inFlight';
 import type { Pacer } from './pacer';
 import { serviceCodeKind, verdictOf } from './serviceCodes';
+import type { RequestFrames } from './v2Frames';
 
 /**
  * Data path, market side: the requests of every topic (`topicSubscription`) on their way to the socket and the
@@ -54,7 +55,9 @@ export interface SentSub {
 /** @internal */
 export interface RequestBatcherConfig {
   /** Sends a frame if a socket is open (`Connection.sendIfOpen`). */
-  readonly send: (frame: SubscriptionRequest) => boolean;
+  readonly send: (frame: SubscriptionRequest | object) => boolean;
+  /** How the frames are written. Default: V1's (`subscribeFrame`, `cancelFrame`). */
+  readonly frames?: RequestFrames | undefined;
   readonly pacer: Pacer;
   readonly scheduler: SchedulerLike;
   readonly random: () => number;
@@ -104,6 +107,18 @@ export const RETRY_MIN_MS = 1000;
 /** @internal */
 export const RETRY_MAX_MS = 30_000;
 
+/**
+ * The V1 frames (`subscribeFrame`, `cancelFrame`), with `params.site` when a `site` is given (HashKey MENA). @internal
+ */
+export function v1RequestFrames(site?: string): RequestFrames {
+  const withSite = (frame: SubscriptionRequest): SubscriptionRequest => (site === undefined ? frame : { ...frame, params: { ...frame.params, site } as SubscriptionRequest['params'] });
+  return {
+    sub: (symbols, topic, binary, id, params) => withSite(subscribeFrame(symbols, topic, binary, id, params)),
+    cancel: (symbols, topic, binary, id, params) => withSite(cancelFrame(symbols, topic, binary, id, 'cancel', params)),
+  };
+}
+const V1_FRAMES = /*#__PURE__*/ v1RequestFrames();
+
 /** The gate that lets cancels only. */
 const CANCELS_ONLY: QueueGate = { normal: false, suspects: false };
 
@@ -129,7 +144,7 @@ interface TopicState {
 
 /** @internal */
 export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
-  const { send, pacer, scheduler, random, nextId, maxSymbolsPerFrame, quarantineAfterCloses, answerWindowMs, suspectDelayMs, report } = config;
+  const { send, pacer, scheduler, random, nextId, maxSymbolsPerFrame, quarantineAfterCloses, answerWindowMs, suspectDelayMs, report, frames = V1_FRAMES } = config;
   const queue = new FrameQueue<TopicState>(maxSymbolsPerFrame);
   const states = new Map<object, TopicState>();
   const byKey = new Map<string, TopicState>();
@@ -194,11 +209,11 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
     if (next === undefined) return;
     const id = nextId();
     if (next.kind === 'cancel') {
-      send(cancelFrame(next.symbols.join(','), next.topic, next.binary, id, 'cancel', next.params));
+      send(frames.cancel(next.symbols.join(','), next.topic, next.binary, id, next.params));
       return;
     }
     const { members } = next;
-    const sent = send(subscribeFrame(members.map((s) => s.symbol).join(','), next.topic, next.binary, id, next.params));
+    const sent = send(frames.sub(members.map((s) => s.symbol).join(','), next.topic, next.binary, id, next.params));
     const emits: ((sent: SentSub) => void)[] = [];
     for (const s of members) {
       if (s.pending !== undefined) emits.push(s.pending);
@@ -378,7 +393,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
           // The last topic left: the socket closes right after this (watch comes first in the feed). The cancels
           // queued leave now, unpaced (a goodbye, one frame per request topic at most), the rest is dropped.
           for (let next = queue.next(CANCELS_ONLY); next?.kind === 'cancel'; next = queue.next(CANCELS_ONLY)) {
-            send(cancelFrame(next.symbols.join(','), next.topic, next.binary, nextId(), 'cancel', next.params));
+            send(frames.cancel(next.symbols.join(','), next.topic, next.binary, nextId(), next.params));
           }
           pump.stop();
         }),
