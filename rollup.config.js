@@ -11,8 +11,8 @@ const { browserVariants } = require('./scripts/browser-variants.js');
  * their code is, so each public type is one type whichever entry it comes from). The entries that run in browsers
  * also get a browser build (`dist/browser/*.mjs`, the `browser` export condition for `import`): the same sources
  * but for the modules that have a `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global
- * `WebSocket` only), no default zip inflater (fflate only through `ex-streams/zip`) and HMAC through Web Crypto
- * (`node:crypto`, synchronous, in the others). Its entries share their
+ * `WebSocket` only), no default zip inflater (fflate only through `ex-streams/zip`), HMAC through Web Crypto
+ * (`node:crypto`, synchronous, in the others) and the global `fetch` (`node:http` keep-alive in the others). Its entries share their
  * chunks with each other, never with `dist/esm`, so they are all in it: an app gets one copy of the library whatever
  * it imports.
  * Runtime dependencies stay external: rxjs, io-ts, fp-ts, ws, fflate, ioredis (the optional peer of `ex-streams/redis`,

@@ -1,12 +1,12 @@
 import * as E from 'fp-ts/Either';
-import { asyncScheduler, map, type Observable } from 'rxjs';
+import { asyncScheduler, catchError, EMPTY, ignoreElements, map, type Observable } from 'rxjs';
 import { restCalls } from './calls';
 import { clientOrderIds } from './clientOrderId';
 import { DEFAULT_RECV_WINDOW_MS } from '../auth/signConfig';
 import { createListenKeyCall, listenKeyCall } from './listenKeyCalls';
 import { decodeBody } from './parseBody';
 import { rejection } from './rejection';
-import { DEFAULT_SERVER_TIME_REFRESH_MS, restClock } from './restClock';
+import { DEFAULT_SERVER_TIME_REFRESH_MS, restClock, SERVER_TIME_PATH } from './restClock';
 import { onServerClock } from './signedTransport';
 import { isOrderPlacement, rateGate } from './rateLimit';
 import { transport, validTimeout, type Transport } from './transport';
@@ -28,6 +28,7 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * sends the rejected call once more, signed anew. No timer runs for this. `rest.serverTimeOffsetMs()` shows the
  * estimate; `rest.clockSample(offsetMs, rttMs)` feeds samples from elsewhere (a public stream's pongs); the
  * `serverTimeOffsetMs` config replaces all of this.
+ * `rest.warm()` opens the connection and learns the clock before the first order (no wait for either then).
  *
  * Every call has a deadline (`requestTimeoutMs`, per request `timeoutMs`): without an answer by then it is
  * aborted and fails with `RequestTimeoutError`. 429, 418 and HashKey's rate-limit body codes on a 4xx (`0003`,
@@ -52,7 +53,8 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * `recvWindow` cap, market-data `site`); `apiKey`; `secretKey` or `sign`; `apiKeyHeader` (default: the venue's,
  * else `'X-EX-APIKEY'`); `recvWindow` (default 5000, positive integer at most the venue's cap, else `ConfigError`
  * thrown here); `placementPath` (default `'v1.1'`); `twoFactorToken`;
- * `fetch` (default `globalThis.fetch` at call time); `scheduler` (default `asyncScheduler`);
+ * `fetch` (default: on Node `node:http(s)` on the client's keep-alive agents, in browsers `globalThis.fetch` at call
+ * time); `scheduler` (default `asyncScheduler`);
  * `serverTimeOffsetMs` (default none: learned); `serverTimeRefreshMs` (default 600 000);
  * `requestTimeoutMs` (default 10 000); `rateLimit` (default: the venue's, else none:
  * `{ requestsPerSecond?, queriesPerSecond?, ordersPerSecond? }` queues calls beyond it, in order, signing each when
@@ -110,6 +112,9 @@ export function restClient(config: RestClientConfig): RestClient {
     serverTimeOffsetMs: offsetMs,
     serverTimeOffsetErrorMs: () => clock?.offsetErrorMs() ?? 0,
     clockSample: (offset, rttMs) => clock?.sample(offset, rttMs),
+    // The clock's own call when it learns (forced: a fresh estimate and a used connection); else one plain call.
+    warm: (): Observable<void> =>
+      clock ? clock.ready(true) : plain({ method: 'GET', path: SERVER_TIME_PATH }, false).pipe(ignoreElements(), catchError(() => EMPTY)),
     createListenKey: () => createListenKeyCall(send),
     extendListenKey: (listenKey) => listenKeyCall(send, 'PUT', listenKey),
     closeListenKey: (listenKey) => listenKeyCall(send, 'DELETE', listenKey),

@@ -3,6 +3,7 @@ import { formEncode, paramPairs, type Params } from '../auth/formEncode';
 import { signer } from '../auth/signer';
 import { validRecvWindow } from '../auth/signConfig';
 import { ConfigError, RequestTimeoutError } from '../errors';
+import { defaultFetch } from './defaultFetch';
 import { fetchText, type RawResponse } from './fetchText';
 import type { RestClientConfig, RestRequest } from './types';
 
@@ -109,6 +110,8 @@ export function transport(config: RestClientConfig, serverTimeOffsetMs: () => nu
     ? signer({ secretKey: config.secretKey, sign: config.sign, recvWindow, scheduler, serverTimeOffsetMs })
     : undefined;
   const root = baseUrl.replace(/\/+$/, '');
+  // Node: node:http(s) on this client's keep-alive agents; browsers: the global fetch at call time.
+  const fetchFn = config.fetch ?? defaultFetch();
 
   return (request, signed) =>
     defer(() => {
@@ -132,7 +135,7 @@ export function transport(config: RestClientConfig, serverTimeOffsetMs: () => nu
           const fullPath = path.startsWith('/') ? path : `/${path}`;
           const secrets = [config.secretKey, apiKey, parts.signature, token, ...listenKeysIn(query), ...listenKeysIn(body)];
           const sentAt = scheduler.now();
-          return fetchText(config.fetch, {
+          return fetchText(fetchFn, {
             method,
             url: root + fullPath + (parts.query === '' ? '' : `?${parts.query}`),
             path: fullPath,

@@ -158,7 +158,10 @@ export interface RestClientConfig {
   readonly recvWindow?: number | undefined;
   /** Provider of 2FA tokens, called once per request with `twoFactor: true`; a token is never reused. */
   readonly twoFactorToken?: (() => string | Promise<string>) | undefined;
-  /** The fetch function. Default `globalThis.fetch`, looked up at call time. */
+  /**
+   * The fetch function. Default: on Node, one request through `node:http` / `node:https` on this client's own
+   * keep-alive agents (no redirects followed); in the browser build, `globalThis.fetch`, looked up at call time.
+   */
   readonly fetch?: typeof fetch | undefined;
   /** Clock of signing timestamps. Default `asyncScheduler`. */
   readonly scheduler?: SchedulerLike | undefined;
@@ -231,6 +234,22 @@ export interface RestClient extends RestCalls {
    * `serverTimeOffsetMs` override.
    */
   clockSample(offsetMs: number, rttMs: number): void;
+  /**
+   * Gets the client ready to place at once: one `GET /api/v1/time`, which opens the HTTP connection (kept alive
+   * for the calls that follow) and makes the server-clock estimate fresh, so the first order after it waits for
+   * neither a connection nor the clock. Call it once the client is made and again after a long quiet spell (a
+   * server closes idle connections; the estimate is refreshed every `serverTimeRefreshMs` before a signed call).
+   * Completes without a value and never errors (an unreachable service is met by the first call itself).
+   *
+   * @example
+   * ```ts
+   * import { restClient } from 'ex-streams';
+   * declare const apiKey: string, secretKey: string;
+   * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
+   * rest.warm().subscribe({ complete: () => console.log('ready to place') });
+   * ```
+   */
+  warm(): Observable<void>;
   /**
    * A new client order id, as `newOrder` makes for a placement sent without one (the config's
    * `newClientOrderId`, or the default generator).

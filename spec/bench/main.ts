@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,subscribe,throughput,zip,reorder,latency,memory,replay,fanout]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,tick,subscribe,throughput,zip,reorder,latency,memory,replay,fanout]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -27,6 +27,8 @@ import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
+import { orderPath, type OrderPathRow, orderPathTable } from './orderPath';
+import { tickToOrder, type TickToOrderRow, tickToOrderTable } from './tickToOrder';
 import { reorder, type ReorderRow } from './reorder';
 import { type RecorderRow, recorderTable, replayBench, type ReplayRow, replayTable } from './replay';
 import { subscribeBench, type SubscribeRow, subscribeTable } from './subscribe';
@@ -93,6 +95,8 @@ async function main(): Promise<void> {
     machine: typeof machine;
     api: ApiRow[];
     orders: OrderLatencyRow[];
+    tick: TickToOrderRow[];
+    orderPath: OrderPathRow[];
     subscribe: SubscribeRow[];
     zipCheck: ZipCheckRow[];
     throughput: ThroughputRow[];
@@ -103,13 +107,19 @@ async function main(): Promise<void> {
     recorder?: RecorderRow;
     fanout?: FanoutRow[];
     seconds?: number;
-  } = { machine, api: [], orders: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
+  } = { machine, api: [], orders: [], tick: [], orderPath: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
     if (wants('orders')) {
       log('order loop: frame → orders$ / balances$ / executionReports$');
       results.orders = await orderLatency(quick ? 300 : 1500);
+    }
+    if (wants('tick')) {
+      log('tick to order: venue process → depth frame → orderBook() → newOrder → POST (vs a bare client, alternated)');
+      results.tick = await tickToOrder(quick ? 300 : 1500);
+      log('order path: newOrder() → fetch() (socket-free)');
+      results.orderPath = await orderPath(quick ? 1000 : 5000);
     }
     if (wants('subscribe')) {
       log('subscribe: 500 topics against the simulator, first open and reconnect');
@@ -171,6 +181,8 @@ async function main(): Promise<void> {
   out.push(`Machine: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}, ${machine.platform}; ${results.seconds} s${quick ? ' (--quick)' : ''}`);
   if (results.api.length > 0) out.push('', '### Public API on real-shaped frames (socket-free, vs JSON.parse of the same bytes)', '', publicApiTable(results.api));
   if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
+  if (results.tick.length > 0) out.push('', '### Tick to order (venue in its own process, loopback, clients alternated tick by tick)', '', tickToOrderTable(results.tick));
+  if (results.orderPath.length > 0) out.push('', '### newOrder() to the fetch call (socket-free, stub fetch)', '', orderPathTable(results.orderPath));
   if (results.subscribe.length > 0) out.push('', '### Subscribing 500 topics (simulator on loopback, defaults)', '', subscribeTable(results.subscribe));
   if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
   if (results.zipCheck.length > 0) out.push('', '### Zip frames: the entry CRC-32 check (socket-free)', '', zipCheckTable(results.zipCheck));

@@ -45,7 +45,7 @@ function stubFetch(): Stub {
   return { fetch: f, last: () => at };
 }
 
-const CASES: ReadonlyArray<{ readonly name: string; readonly config: (fetch: typeof fetch) => RestClientConfig }> = [
+const CASES: ReadonlyArray<{ readonly name: string; readonly config: (fetchFn: typeof fetch) => RestClientConfig }> = [
   { name: 'secretKey (node:crypto, sync), baseUrl', config: (fetch) => ({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', secretKey: SECRET, fetch }) },
   // The venue's gate, with limits this run never reaches (the preset's 10 orders/s would make it a wait, not a cost).
   {
