@@ -1,7 +1,7 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after an incremental depth feed.
 import { Observable, type OperatorFunction } from 'rxjs';
-import { compareDecimal, isNonNegativeDecimal } from '../internal/decimal';
-import { type DepthSnapshot, type OrderBook, type OrderBookLevel, toOrderBook } from './orderBook';
+import { compareDecimal, isNonNegativeDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
+import type { DepthSnapshot, OrderBook, OrderBookLevel } from './orderBook';
 
 /**
  * A record of an incremental depth feed (`diffMergedDepth`): a {@link DepthSnapshot} whose `o` is its sequence
@@ -92,6 +92,31 @@ function find(side: readonly OrderBookLevel[], price: string, sign: Sign): numbe
 const isLevel = (l: unknown): l is OrderBookLevel =>
   Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
 
+/**
+ * The {@link OrderBook} of a kept book (sides sorted, every level checked), as `toOrderBook` gives it for the same
+ * levels, without its pass over them: only the best levels are read. The sides are copies (the kept arrays change).
+ */
+function viewOf(symbol: string, time: number, bids: readonly OrderBookLevel[], asks: readonly OrderBookLevel[], limit: number, invalidLevels: number): OrderBook {
+  const bestBid = bids[0];
+  const bestAsk = asks[0];
+  const both = bestBid !== undefined && bestAsk !== undefined;
+  const spread = both ? subtractDecimal(bestAsk[0], bestBid[0]) : undefined;
+  const mid = both ? midDecimal(bestBid[0], bestAsk[0]) : undefined;
+  return {
+    symbol,
+    time,
+    bids: bids.length > limit ? bids.slice(0, limit) : bids.slice(),
+    asks: asks.length > limit ? asks.slice(0, limit) : asks.slice(),
+    ...(bestBid && { bestBid }),
+    ...(bestAsk && { bestAsk }),
+    ...(spread !== undefined && { spread }),
+    ...(mid !== undefined && { mid }),
+    crossed: both && compareDecimal(bestBid[0], bestAsk[0]) >= 0,
+    sorted: true,
+    invalidLevels,
+  };
+}
+
 /** Applies the changed levels to `side` in place; returns how many were not valid levels (dropped). */
 function apply(side: OrderBookLevel[], changes: DepthSnapshot['a'], sign: Sign): number {
   let invalid = 0;
@@ -149,9 +174,7 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
       /** A break was signalled and no snapshot came since: the deltas meanwhile are dropped silently. */
       let broken = false;
       const emit = (record: T, invalidLevels: number): void => {
-        const book = toOrderBook({ t: record.t, a: asks, b: bids, ...(record.s !== undefined && { s: record.s }) }, levels);
-        // the sides are copies (the kept arrays change with the next delta)
-        subscriber.next({ ...book, bids: book.bids === bids ? bids.slice() : book.bids, asks: book.asks === asks ? asks.slice() : book.asks, invalidLevels });
+        subscriber.next(viewOf(record.s ?? '', record.t, bids, asks, levels, invalidLevels));
       };
       const gap = (record: T, reason: BookGap['reason'], expected: string): void => {
         last = undefined;
