@@ -123,6 +123,18 @@ describe('incrementalBook', () => {
     ]);
   });
 
+  it('takes a full-book feed too (depth, mergedDepth: every record a snapshot, o 0): the same books as orderBook()', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fullBook, { minLength: 1, maxLength: 10 }), async (books) => {
+        const records = books.map((b, t) => ({ ...snapshotOf(b, t), o: '0' }));
+        const { books: out, gaps } = await run(records);
+        expect(gaps).toEqual([]);
+        expect(out).toEqual(records.map((r) => toOrderBook(r)));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('property: for random delta streams the book equals the full book (orderBook of it) at every step', async () => {
     await fc.assert(
       fc.asyncProperty(fullBook, fc.array(fc.tuple(fullBook, zeroText), { maxLength: 25 }), async (first, rest) => {
