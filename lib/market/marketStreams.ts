@@ -344,6 +344,9 @@ const ANSWER_WINDOW_MS = 1000;
  */
 const SUSPECT_DELAY_MS = 250;
 
+/** The request topics whose `sub` may carry `limit` or `dumpScale`: one set of params per symbol at a time. @internal */
+const PARAM_TOPICS: ReadonlySet<string> = new Set(['depth', 'mergedDepth', 'diffMergedDepth']);
+
 /** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
 const BACKFILL_LIMIT = 100;
 /** Candles one history page asks for: the most `GET /quote/v1/klines` serves. @internal */
@@ -721,10 +724,11 @@ function openMarketStreams(
     v2 && options?.binary === true
       ? throwError(() => new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)'))
       : checked(symbol, () =>
-      params === undefined
-        ? withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec))
-        : withParams(symbol, topic, params, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec, params))),
-    );
+          // the topics that take params are held with the params they have (none is one too)
+          params === undefined && !PARAM_TOPICS.has(topic)
+            ? withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec))
+            : withParams(symbol, topic, params, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec, params))),
+        );
 
   /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
   const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));

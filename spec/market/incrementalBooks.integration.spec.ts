@@ -114,6 +114,13 @@ describe('incremental books against the simulator', () => {
     } finally {
       live.unsubscribe();
     }
+    // depth without a limit is a set of params too: a limit meanwhile is refused
+    const fullDepth = market.depth('BTCUSDT').subscribe();
+    try {
+      await expect(firstValueFrom(market.depth('BTCUSDT', { limit: 5 }))).rejects.toMatchObject({ option: 'limit' });
+    } finally {
+      fullDepth.unsubscribe();
+    }
     // once the first is gone, another dumpScale may be subscribed
     const other = await firstValueFrom(market.mergedDepth('BTCUSDT', { dumpScale: 0 }).pipe(filter((r) => r.b.length > 0), timeout(10_000)));
     expect(other.b.every(([p]) => /^\d+$/.test(p))).toBe(true);
