@@ -76,7 +76,8 @@ export function tapWebSocketCtor(Inner: WebSocketCtor, tap: SocketTap): WebSocke
     }
 
     close(code?: number, reason?: string): void {
-      if (!this.closing) safely(() => tap.closing?.());
+      // a socket that closed already (its close reported) is not closing: told once, while it is open or opening
+      if (!this.closing && this.inner.readyState !== 3) safely(() => tap.closing?.());
       this.closing = true;
       this.inner.close(code, reason);
     }
