@@ -54,6 +54,8 @@ describe.each([
       if (browserBuild) {
         jest.doMock('../../lib/socket/defaultWebSocketCtor', () => jest.requireActual('../../lib/socket/defaultWebSocketCtor.browser'));
         jest.doMock('../../lib/socket/defaultInflateRaw', () => jest.requireActual('../../lib/socket/defaultInflateRaw.browser'));
+        jest.doMock('../../lib/auth/secretKeySigner', () => jest.requireActual('../../lib/auth/secretKeySigner.browser'));
+        jest.doMock('../../lib/rest/defaultFetch', () => jest.requireActual('../../lib/rest/defaultFetch.browser'));
       }
       lib = jest.requireActual<typeof Library>('../../lib/index');
     });
