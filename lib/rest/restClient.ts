@@ -22,9 +22,10 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * `timestamp` (clock + the server-clock offset) and finally `signature` are appended to the body when the
  * request has one, else to the query string.
  *
- * The server's clock by itself: before the first signed call (and before one made more than
- * `serverTimeRefreshMs` after the last estimate) the client asks `GET /api/v1/time` once and takes
- * `serverTime - (sent + received) / 2` as the offset; a -1021 answer (code as number or text) refreshes it and
+ * The server's clock by itself: before the first signed call the client asks `GET /api/v1/time` once and takes
+ * `serverTime - (sent + received) / 2` as the offset; a signed call made more than `serverTimeRefreshMs` after the
+ * last estimate is signed with it at once and the time call goes out just after it (no call waits for the clock
+ * again); a -1021 answer (code as number or text) refreshes it and
  * sends the rejected call once more, signed anew. No timer runs for this. `rest.serverTimeOffsetMs()` shows the
  * estimate; `rest.clockSample(offsetMs, rttMs)` feeds samples from elsewhere (a public stream's pongs); the
  * `serverTimeOffsetMs` config replaces all of this.

@@ -22,6 +22,8 @@ export interface RestClock {
    * estimate as it is until the next refresh.
    */
   ready(force: boolean): Observable<never>;
+  /** Whether an estimate was ever learned (an answer of the time endpoint or a sample), however old. */
+  known(): boolean;
   /** A sample from elsewhere (a public pong): kept when its round trip is no longer than the current one's, or the current one is old. */
   sample(offsetMs: number, rttMs: number): void;
 }
@@ -62,6 +64,7 @@ export function restClock(send: Transport, scheduler: SchedulerLike, refreshMs: 
   return {
     offsetMs: () => offset,
     offsetErrorMs: () => (learnedAt === undefined || !Number.isFinite(rtt) ? 0 : rtt / 2),
+    known: () => Number.isFinite(rtt),
     ready: (force) => defer(() => (!force && fresh() ? EMPTY : sync$)),
     sample(offsetMs, rttMs) {
       if (!Number.isFinite(offsetMs) || !Number.isFinite(rttMs) || rttMs < 0) return;

@@ -1,4 +1,4 @@
-import { concat, concatMap, defer, of, throwError, type Observable } from 'rxjs';
+import { concat, concatMap, defer, merge, of, throwError, type Observable } from 'rxjs';
 import { numericCode, rejection } from './rejection';
 import type { RestClock } from './restClock';
 import type { Answer, Transport } from './transport';
@@ -12,13 +12,18 @@ const isTimestampRejection = (answer: Answer): boolean =>
   (answer.status < 200 || answer.status >= 300) && numericCode(rejection(answer).code) === TIMESTAMP_REJECTED_CODE;
 
 /**
- * Signed calls on the service's clock: before a signed call the clock estimate is made fresh (one
- * `GET /api/v1/time` when missing or old); a -1021 answer refreshes it and sends the call once more, signed
- * anew. Unsigned calls, and calls that fail the configuration checks, go straight to `send`.
+ * Signed calls on the service's clock: before the first signed call the clock is learned (one
+ * `GET /api/v1/time`); once an estimate exists, a call that finds it old is signed with it at once and the
+ * refresh goes out just after it (the call completes when both have answered), so no signed call waits for the
+ * clock again (an estimate minutes old is still right to a few ms; the recvWindow is seconds). A -1021 answer
+ * refreshes it and sends the call once more, signed anew. Unsigned calls, and calls that fail the configuration
+ * checks, go straight to `send`.
  * @internal
  */
 export function onServerClock(config: RestClientConfig, canSign: boolean, send: Transport, clock: RestClock): Transport {
-  const signedOnce = (request: RestRequest<unknown>): Observable<Answer> => concat(clock.ready(false), send(request, true));
+  // merge subscribes in order: the call's own request leaves first, on the warm connection.
+  const signedOnce = (request: RestRequest<unknown>): Observable<Answer> =>
+    clock.known() ? merge(send(request, true), clock.ready(false)) : concat(clock.ready(false), send(request, true));
   return (request, signed) =>
     defer(() => {
       if (!signed) return send(request, false);

@@ -173,7 +173,7 @@ export interface RestClientConfig {
   readonly serverTimeOffsetMs?: (() => number) | undefined;
   /**
    * Age in ms after which the learned clock offset is refreshed by the next signed call (one
-   * `GET /api/v1/time` first; no timer runs meanwhile). Default `600000` (10 minutes). Unused with
+   * `GET /api/v1/time` sent just after that call, which is signed with the old estimate; no timer runs meanwhile). Default `600000` (10 minutes). Unused with
    * `serverTimeOffsetMs`.
    */
   readonly serverTimeRefreshMs?: number | undefined;
@@ -238,7 +238,7 @@ export interface RestClient extends RestCalls {
    * Gets the client ready to place at once: one `GET /api/v1/time`, which opens the HTTP connection (kept alive
    * for the calls that follow) and makes the server-clock estimate fresh, so the first order after it waits for
    * neither a connection nor the clock. Call it once the client is made and again after a long quiet spell (a
-   * server closes idle connections; the estimate is refreshed every `serverTimeRefreshMs` before a signed call).
+   * server closes idle connections).
    * Completes without a value and never errors (an unreachable service is met by the first call itself).
    *
    * @example

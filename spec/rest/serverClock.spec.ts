@@ -113,7 +113,7 @@ describe('restClient server clock', () => {
     expect(rest.serverTimeOffsetMs()).toBe(0);
   });
 
-  it('refreshes on demand after serverTimeRefreshMs (10 min by default) and leaves no timer running', async () => {
+  it('refreshes on demand after serverTimeRefreshMs (10 min by default), behind the call that found it old, and leaves no timer running', async () => {
     const scheduler = virtualClockAt(T);
     serverNow = () => scheduler.now() + 500;
     const rest = client({ scheduler });
@@ -125,9 +125,15 @@ describe('restClient server clock', () => {
     expect(paths()).toEqual(['/api/v1/time', '/api/v1/account', '/api/v1/account']);
     scheduler.frame = T + 600_000;
     serverNow = () => scheduler.now() - 250;
+    // The old estimate signs this call at once (no wait for the clock); the refresh goes out with it.
+    await lastValueFrom(rest.request(account));
+    expect([...paths()].sort()).toEqual(['/api/v1/account', '/api/v1/account', '/api/v1/account', '/api/v1/time', '/api/v1/time']);
+    const third = server.requests.filter((r) => r.path === '/api/v1/account')[2]!;
+    expect(timestampOf(third)).toBe(T + 600_000 + 500);
+    expect(rest.serverTimeOffsetMs()).toBe(-250);
     await firstValueFrom(rest.request(account));
-    expect(paths()).toEqual(['/api/v1/time', '/api/v1/account', '/api/v1/account', '/api/v1/time', '/api/v1/account']);
-    expect(timestampOf(server.requests[4]!)).toBe(T + 600_000 - 250);
+    expect(timestampOf(server.requests[server.requests.length - 1]!)).toBe(T + 600_000 - 250);
+    expect(paths()).toHaveLength(6);
     expect(scheduler.actions).toHaveLength(0);
   });
 

@@ -21,7 +21,7 @@ describe('onServerClock', () => {
   });
 
   /** A transport answering each call with the next of `answers` after 10 ms, and a clock taking 5 ms to get ready; both log. */
-  function fixture(answers: Answer[]) {
+  function fixture(answers: Answer[], known = false) {
     const log: string[] = [];
     const send: Transport = (r, signed): Observable<Answer> =>
       defer(() => {
@@ -32,6 +32,7 @@ describe('onServerClock', () => {
       offsetMs: () => 0,
       offsetErrorMs: () => 0,
       sample: () => undefined,
+      known: () => known,
       ready: (force) =>
         defer(() => {
           log.push(`ready force=${force} at ${testScheduler.now()}`);
@@ -56,6 +57,15 @@ describe('onServerClock', () => {
       expectObservable(onServerClock(config, true, send, clock)(request, true)).toBe('15ms (a|)', { a: ok });
       testScheduler.flush();
       expect(log).toEqual(['ready force=false at 0', 'send /api/v1/account signed=true at 5']);
+    });
+  });
+
+  it('with an estimate already known, sends a signed call at once and makes the clock ready just after it', () => {
+    testScheduler.run(({ expectObservable }) => {
+      const { send, clock, log } = fixture([ok], true);
+      expectObservable(onServerClock(config, true, send, clock)(request, true)).toBe('10ms (a|)', { a: ok });
+      testScheduler.flush();
+      expect(log).toEqual(['send /api/v1/account signed=true at 0', 'ready force=false at 0']);
     });
   });
 
