@@ -1,5 +1,4 @@
 import { hmacSha256Signer } from './hmacSha256Hex';
-import type { SignFunction } from './signConfig';
 
 /**
  * The browser build's signing function of a `secretKey`: HMAC SHA256 through Web Crypto (`crypto.subtle`, which
@@ -7,6 +6,6 @@ import type { SignFunction } from './signConfig';
  * browser build (rollup.config.js, scripts/browser-variants.js).
  * @internal
  */
-export function secretKeySigner(secret: string): SignFunction {
+export function secretKeySigner(secret: string): (message: string) => Promise<string> {
   return hmacSha256Signer(secret);
 }

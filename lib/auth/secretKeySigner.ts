@@ -1,6 +1,5 @@
 import { createHmac, createSecretKey } from 'node:crypto';
 import { ConfigError } from '../errors';
-import type { SignFunction } from './signConfig';
 
 /**
  * The signing function of a `secretKey` in the Node build (and the default ESM/CJS builds, which are Node's):
@@ -12,7 +11,7 @@ import type { SignFunction } from './signConfig';
  * Throws a {@link ConfigError} when `secret` is empty; never puts the secret or the message in an error.
  * @internal
  */
-export function secretKeySigner(secret: string): SignFunction {
+export function secretKeySigner(secret: string): (message: string) => string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new ConfigError('secretKey', 'must be a non-empty string');
   }
