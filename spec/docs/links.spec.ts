@@ -131,7 +131,7 @@ describe('the guides travel in the package', () => {
 });
 
 describe('websocket urls in the doc examples', () => {
-  test('every ws:// or wss:// literal of a TypeScript block ends in /quote/ws/v1 or /api/v1/ws', () => {
+  test('every ws:// or wss:// literal of a TypeScript block ends in /quote/ws/v1, /quote/ws/v2 or /api/v1/ws', () => {
     const wrong: string[] = [];
     let seen = 0;
     for (const file of markdownFiles(root)) {
@@ -146,7 +146,7 @@ describe('websocket urls in the doc examples', () => {
           } catch {
             pathname = url;
           }
-          if (pathname !== '/quote/ws/v1' && pathname !== '/api/v1/ws') wrong.push(`${file}:${line} ${url}`);
+          if (pathname !== '/quote/ws/v1' && pathname !== '/quote/ws/v2' && pathname !== '/api/v1/ws') wrong.push(`${file}:${line} ${url}`);
         }
       }
     }
