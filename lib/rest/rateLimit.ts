@@ -1,4 +1,4 @@
-import { concatMap, defer, finalize, of, timer, type Observable, type SchedulerLike } from 'rxjs';
+import { concatMap, defer, finalize, timer, type Observable, type SchedulerLike } from 'rxjs';
 import { ConfigError } from '../errors';
 import type { RestRateLimit, RestRequest } from './types';
 
@@ -80,8 +80,10 @@ export function rateGate(limit: RestRateLimit | undefined, scheduler: SchedulerL
       const at = Math.max(all.earliest(now, weight), kind.earliest(now, weight));
       all.book(at, weight);
       kind.book(at, weight);
+      // Within the limits: the call starts now, in this very subscription (no hop; a started call keeps its slot).
+      if (at <= now) return call;
       let started = false;
-      return (at > now ? timer(at - now, scheduler) : of(0)).pipe(
+      return timer(at - now, scheduler).pipe(
         concatMap(() => {
           started = true;
           return call;

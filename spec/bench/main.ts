@@ -27,7 +27,7 @@ import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
-import { orderPath, type OrderPathRow, orderPathTable } from './orderPath';
+import { firstByte, orderPath, type OrderPathRow, orderPathTable } from './orderPath';
 import { tickToOrder, type TickToOrderRow, tickToOrderTable } from './tickToOrder';
 import { reorder, type ReorderRow } from './reorder';
 import { type RecorderRow, recorderTable, replayBench, type ReplayRow, replayTable } from './replay';
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       log('tick to order: venue process → depth frame → orderBook() → newOrder → POST (vs a bare client, alternated)');
       results.tick = await tickToOrder(quick ? 300 : 1500);
       log('order path: newOrder() → fetch() (socket-free)');
-      results.orderPath = await orderPath(quick ? 1000 : 5000);
+      results.orderPath = [...(await orderPath(quick ? 1000 : 5000)), ...(await firstByte(quick ? 1000 : 3000))];
     }
     if (wants('subscribe')) {
       log('subscribe: 500 topics against the simulator, first open and reconnect');
@@ -182,7 +182,7 @@ async function main(): Promise<void> {
   if (results.api.length > 0) out.push('', '### Public API on real-shaped frames (socket-free, vs JSON.parse of the same bytes)', '', publicApiTable(results.api));
   if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
   if (results.tick.length > 0) out.push('', '### Tick to order (venue in its own process, loopback, clients alternated tick by tick)', '', tickToOrderTable(results.tick));
-  if (results.orderPath.length > 0) out.push('', '### newOrder() to the fetch call (socket-free, stub fetch)', '', orderPathTable(results.orderPath));
+  if (results.orderPath.length > 0) out.push('', '### newOrder() to the fetch call (socket-free, stub fetch) and to the first byte (loopback)', '', orderPathTable(results.orderPath));
   if (results.subscribe.length > 0) out.push('', '### Subscribing 500 topics (simulator on loopback, defaults)', '', subscribeTable(results.subscribe));
   if (results.throughput.length > 0) out.push('', '### Throughput (loopback, pusher in its own process)', '', throughputTable(results.throughput));
   if (results.zipCheck.length > 0) out.push('', '### Zip frames: the entry CRC-32 check (socket-free)', '', zipCheckTable(results.zipCheck));
