@@ -141,7 +141,10 @@ export function checkFile(inflated: InflatedFile, span: FileSpan, path: string):
         ? new RecordingCorruptError(file, first, 'compressed', `gzip data damaged (${zipError})${blocks.rest ? ': this line and the rest of the file are not delivered' : ' after the last line (every line was verified and delivered)'}`)
         : blocks.rest
           ? new RecordingCorruptError(file, first, 'unverified', trailer ? 'lines after the last checksum: not delivered' : 'lines after the last flush of a file cut by a crash (no checksum yet): not delivered')
-          : undefined;
+          : !trailer
+            ? // Cut right after a checksum: every line read was verified, but the file does not end as a whole one does.
+              new RecordingCorruptError(file, first, 'unverified', 'the file ends without its gzip trailer (cut short, or still being written): what came after its last checksum is not known')
+            : undefined;
   return { file, chunks: kept, damage, span };
 }
 
