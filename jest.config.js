@@ -44,10 +44,8 @@ module.exports = {
   },
   testTimeout: 20000,
   // Jest's default is one worker less than the cores: on the 2-core machine that is 1, i.e. in band, and
-  // `npm test` took the sum of every suite (~120 s). Two workers use both cores (most suites wait on sockets,
-  // child processes or the compiler, not on each other).
-  // Three workers: most suites wait on sockets, child processes and timers rather than the CPU, and a third worker
-  // fills those waits (measured here: the suite in 61 s with 3 workers against 81 s with 2, all green both ways).
+  // `npm test` took the sum of every suite. Most suites wait on sockets, child processes and timers rather than the
+  // CPU, so three workers fill those waits (measured here: 61 s with 3 workers against 81 s with 2, all green both ways).
   maxWorkers: 3,
   // `npm test` runs jest under `node --max-old-space-size=384` (package.json; the workers inherit it). Left to grow,
   // each worker's heap reached ~750 MB of garbage (its live set after a collection: 136 MB at most), and its process
