@@ -40,6 +40,21 @@ export function tradeRecord(m: SymbolMarket, t: MarketTrade): object {
   return { v: t.id.toString(), t: t.t, p: price(m, t.price), q: qty(m, t.qty), m: t.m };
 }
 
+/**
+ * The trades one subscription's trade topic pushes next: the most recent 60 at its first push, then only those after
+ * the last one it pushed (`undefined` when there are none: no message). One per subscription (V1 and V2). @internal
+ */
+export function tradeFeed(m: SymbolMarket): (first: boolean) => object[] | undefined {
+  let lastTradeId: bigint | undefined;
+  return (first) => {
+    const trades = first ? m.trades.slice(-60) : m.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
+    const last = trades[trades.length - 1];
+    if (last === undefined) return undefined;
+    lastTradeId = last.id;
+    return trades.map((t) => tradeRecord(m, t));
+  };
+}
+
 /** depth record with up to `levels` levels per side. @internal */
 export function depthRecord(m: SymbolMarket, levels: number, now: number): object {
   const fresh = m.freshLevels(levels);

@@ -5,7 +5,7 @@ import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
 import { envelopeText, gzipText, zipText } from './envelope';
 import type { SymbolMarket } from './market';
-import { depthRecord, klineRecord, realtimesRecord, tradeRecord } from './marketRecords';
+import { depthRecord, klineRecord, realtimesRecord, tradeFeed } from './marketRecords';
 import { deltaRecord, type MergedBook, mergedBook, mergedRecord } from './mergedDepth';
 import type { Peer } from './peers';
 
@@ -85,7 +85,7 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
     /** `diffMergedDepth`: the book last sent and its sequence number. */
     let sentBook: MergedBook | undefined;
     let sequence = 0;
-    let lastTradeId: bigint | undefined;
+    const nextTrades = tradeFeed(market);
     const { replay } = ctx;
     const replayed = replay?.serves(market.info.symbol) === true ? replay : undefined;
     const data = (now: number): readonly object[] | undefined => {
@@ -114,13 +114,8 @@ export function servePublic(ctx: SimContext, peer: Peer): void {
           sequence = fault === 'skip' ? sequence + 2 : fault === 'repeat' ? sequence : sequence + 1;
           return [deltaRecord(market, before, book, now, sequence)];
         }
-        case 'trade': {
-          const trades = first ? market.trades.slice(-60) : market.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
-          const last = trades[trades.length - 1];
-          if (last === undefined) return undefined;
-          lastTradeId = last.id;
-          return trades.map((t) => tradeRecord(market, t));
-        }
+        case 'trade':
+          return nextTrades(first);
         default: {
           const never: never = topic;
           return never;

@@ -5,7 +5,7 @@ import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
 import { formatFixed } from './decimal';
 import type { SymbolMarket } from './market';
-import { depthRecord, klineRecord, realtimesRecord, tradeRecord } from './marketRecords';
+import { depthRecord, klineRecord, realtimesRecord, tradeFeed } from './marketRecords';
 import type { Peer } from './peers';
 
 /**
@@ -66,7 +66,7 @@ export function servePublicV2(ctx: SimContext, peer: Peer): void {
   const subscribe = (market: SymbolMarket, key: string, topic: V2Topic, params: Record<string, string>): void => {
     subs.get(key)?.();
     let first = true;
-    let lastTradeId: bigint | undefined;
+    const nextTrades = tradeFeed(market);
     const data = (now: number): object | readonly object[] | undefined => {
       switch (topic.name) {
         case 'kline':
@@ -77,13 +77,8 @@ export function servePublicV2(ctx: SimContext, peer: Peer): void {
           return depthRecord(market, ctx.depthLevels, now);
         case 'bbo':
           return bboRecord(market, now);
-        case 'trade': {
-          const trades = first ? market.trades.slice(-60) : market.trades.filter((t) => lastTradeId === undefined || t.id > lastTradeId);
-          const last = trades[trades.length - 1];
-          if (last === undefined) return undefined;
-          lastTradeId = last.id;
-          return trades.map((t) => tradeRecord(market, t));
-        }
+        case 'trade':
+          return nextTrades(first);
         default: {
           const never: never = topic;
           return never;
