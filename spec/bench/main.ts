@@ -1,7 +1,7 @@
 /**
  * `npm run bench` — the ex-streams benchmark (see docs/performance.md). Not run by jest.
  *
- *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,orders,tick,subscribe,throughput,zip,reorder,latency,memory,replay,fanout]
+ *   npx ts-node --transpile-only spec/bench/main.ts [--quick] [--only=api,incremental,venue,orders,tick,subscribe,throughput,zip,reorder,latency,memory,replay,fanout]
  *
  * Run with `node --expose-gc` (the npm script does) for the memory cases. Prints markdown tables and
  * writes bench-results.json at the repository root.
@@ -26,6 +26,8 @@ import { fanoutBench, type FanoutRow, fanoutTable } from './fanout';
 import { latency, type LatencyRow } from './latency';
 import { manyTopics, type MemoryRow, reconnectCycles, subscribeCycles } from './memory';
 import { type ApiRow, publicApi, publicApiTable } from './publicApi';
+import { incrementalBench, type IncrementalRow, incrementalTable } from './incremental';
+import { venueTable, venueV2Bench, type VenueRow } from './venueV2';
 import { orderLatency, type OrderLatencyRow, orderLatencyTable } from './orderLatency';
 import { firstByte, orderPath, type OrderPathRow, orderPathTable } from './orderPath';
 import { tickToOrder, type TickToOrderRow, tickToOrderTable } from './tickToOrder';
@@ -94,6 +96,8 @@ async function main(): Promise<void> {
   const results: {
     machine: typeof machine;
     api: ApiRow[];
+    incremental: IncrementalRow[];
+    venue: VenueRow[];
     orders: OrderLatencyRow[];
     tick: TickToOrderRow[];
     orderPath: OrderPathRow[];
@@ -107,10 +111,12 @@ async function main(): Promise<void> {
     recorder?: RecorderRow;
     fanout?: FanoutRow[];
     seconds?: number;
-  } = { machine, api: [], orders: [], tick: [], orderPath: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
+  } = { machine, api: [], incremental: [], venue: [], orders: [], tick: [], orderPath: [], subscribe: [], zipCheck: [], throughput: [], reorder: [], latency: [], memory: [], replay: [] };
   const ours = libraryCase('ex-streams marketStreams / userStream');
   try {
     if (wants('api')) results.api = await publicApi(quick ? 3 : 7, log, quick ? 0.5 : 1);
+    if (wants('incremental')) results.incremental = await incrementalBench(quick ? 3 : 7, log, quick ? 0.5 : 1);
+    if (wants('venue')) results.venue = await venueV2Bench({ pairs: 300, rounds: quick ? 2 : 3, seconds: quick ? 4 : 10, warmupSeconds: quick ? 2 : 5 }, log);
     if (wants('orders')) {
       log('order loop: frame → orders$ / balances$ / executionReports$');
       results.orders = await orderLatency(quick ? 300 : 1500);
@@ -180,6 +186,8 @@ async function main(): Promise<void> {
   const out: string[] = [];
   out.push(`Machine: ${machine.cpus} cpus (${machine.cpuModel}), node ${machine.node}, ${machine.platform}; ${results.seconds} s${quick ? ' (--quick)' : ''}`);
   if (results.api.length > 0) out.push('', '### Public API on real-shaped frames (socket-free, vs JSON.parse of the same bytes)', '', publicApiTable(results.api));
+  if (results.incremental.length > 0) out.push('', '### Incremental book: a delta against a full book (socket-free)', '', incrementalTable(results.incremental));
+  if (results.venue.length > 0) out.push('', '### A whole venue over V2 (venue in its own process, loopback)', '', venueTable(results.venue));
   if (results.orders.length > 0) out.push('', '### Order loop: a private frame to the subscriber (socket-free, default settings, frames 3 ms apart)', '', orderLatencyTable(results.orders));
   if (results.tick.length > 0) out.push('', '### Tick to order (venue in its own process, loopback, clients alternated tick by tick)', '', tickToOrderTable(results.tick));
   if (results.orderPath.length > 0) out.push('', '### newOrder() to the fetch call (socket-free, stub fetch) and to the first byte (loopback)', '', orderPathTable(results.orderPath));

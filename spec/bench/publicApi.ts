@@ -1,6 +1,6 @@
 /**
  * The public API's cost on real-shaped frames, socket-free: `marketStreams(...).trades()`, `kline()`, `depth()`,
- * `depth().pipe(orderBook())` and `userStream(...).executionReports$`, each over a `ws`-like stand-in socket
+ * `depth().pipe(orderBook())`, the V2 stream's `depth()` and `bbo()` and `userStream(...).executionReports$`, each over a `ws`-like stand-in socket
  * (injected with `WebSocketCtor`) whose `'message'` listener the benchmark calls with pre-received `Buffer`s,
  * alternating, round by round in the same process, with the floor: `JSON.parse(buffer.toString())` of the
  * same bytes. Frames: `realFrames.ts`. Reported: the medians of CPU ns per frame and of the per-round ratio
@@ -56,12 +56,17 @@ export interface ApiRow {
 
 const settle = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** The V1 stream's address (`marketCase`'s default) and the V2 stream's (`/quote/ws/v2`: `marketStreams` speaks V2). */
+const V1_URL = 'ws://127.0.0.1:1/quote/ws/v1';
+const V2_URL = 'ws://127.0.0.1:1/quote/ws/v2';
+
 function marketCase(
   name: string,
-  shape: Exclude<RealShape, 'executionReport'>,
+  shape: Exclude<RealShape, 'executionReport' | 'executionReportDivided'>,
   target: number,
   frames: number,
   pick: (m: ReturnType<typeof marketStreams>) => Observable<unknown>,
+  url = V1_URL,
 ): ApiCase {
   return {
     name,
@@ -70,7 +75,7 @@ function marketCase(
     frames,
     open: async () => {
       const sockets = standInSockets();
-      const market = marketStreams({ url: 'ws://127.0.0.1:1/quote/ws/v1', WebSocketCtor: sockets.Ctor });
+      const market = marketStreams({ url, WebSocketCtor: sockets.Ctor });
       let count = 0;
       const subscription: Subscription = pick(market).subscribe(() => count++);
       await settle();
@@ -150,12 +155,15 @@ const userCase = (
   },
 });
 
-/** The cases, with issue 15's targets (issue 26's for the user stream). */
+/** The cases, with issue 15's targets (issue 26's for the user stream, issue 41's for V2). */
 export const API_CASES: readonly ApiCase[] = [
   marketCase('marketStreams(...).trades()', 'trade', 0.8, 100_000, (m) => m.trades(REAL_SYMBOL)),
   marketCase('marketStreams(...).klines()', 'kline', 0.85, 80_000, (m) => m.klines(REAL_SYMBOL, '1m')),
   marketCase('marketStreams(...).depth() (200×2 levels)', 'depth', 0.9, 2_500, (m) => m.depth(REAL_SYMBOL)),
   marketCase('depth().pipe(orderBook())', 'depth', 0.7, 2_500, (m) => m.depth(REAL_SYMBOL).pipe(orderBook())),
+  // issue 41: the V2 stream (one record a message, `data` an object; parsed, then read into V1's shapes)
+  marketCase('V2 marketStreams(...).depth() (200×2 levels)', 'depthV2', 1.0, 2_500, (m) => m.depth(REAL_SYMBOL), V2_URL),
+  marketCase('V2 marketStreams(...).bbo()', 'bbo', 1.0, 100_000, (m) => m.bbo(REAL_SYMBOL), V2_URL),
   userCase('userStream(...).executionReports$', 0.5, (u) => u.executionReports$),
   userCase('userStream(...).orders$', 0.7, (u) => u.orders$),
   userCase('userStream(...).orders$, each average an 18-digit quotient', 0.7, (u) => u.orders$, 'executionReportDivided'),
@@ -165,7 +173,7 @@ export const API_CASES: readonly ApiCase[] = [
  * CPU time of `fn` (this process, user + system) in ns per frame. CPU time, not wall time: on a shared machine
  * the time this process waits for a core would otherwise land on whichever side it happened to.
  */
-function timed(frames: number, fn: () => void): number {
+export function timed(frames: number, fn: () => void): number {
   const t0 = process.cpuUsage();
   fn();
   const { user, system } = process.cpuUsage(t0);

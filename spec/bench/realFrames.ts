@@ -10,9 +10,9 @@ export const REAL_SYMBOL = 'BTCUSDT';
 /**
  * Real-shaped frame shapes: market topics and the private stream's `executionReport` array (the fills of one
  * limit order at its price, as a resting order is filled; `executionReportDivided`: fills whose average price is
- * no price of the frame, the slowest average to compute).
+ * no price of the frame, the slowest average to compute); `depthV2` and `bbo`: the V2 stream's (`/quote/ws/v2`).
  */
-export type RealShape = 'trade' | 'kline' | 'depth' | 'executionReport' | 'executionReportDivided';
+export type RealShape = 'trade' | 'kline' | 'depth' | 'depthV2' | 'bbo' | 'executionReport' | 'executionReportDivided';
 
 /** First trade id: above 2^53 (9 007 199 254 740 992), as the service's are. */
 const TRADE_ID0 = 1_447_335_405_363_150_849n;
@@ -57,6 +57,51 @@ function depth(n: number): string {
     `{"e":301,"s":"${REAL_SYMBOL}","t":"${T0 + n}","v":"${6583 + n}_18","o":0,"a":[${levels(76321.15, 0.37, n)}],"b":[${levels(76320.8, -0.41, n)}]}`,
     n,
   );
+}
+
+/**
+ * A V2 data message (`/quote/ws/v2`), as `lib/market/internal/v2Frames.ts` documents it and the simulator's V2 stream
+ * (`lib/simulator/publicStreamV2.ts`) sends it: `{ topic, params: { symbol }, data: { … } }`, one record, `data` an
+ * object (no `symbolName`, `f`, `sendTime` or `id`); times as text, as V1's.
+ */
+function v2Message(topic: string, symbol: string, record: string): string {
+  return `{"topic":"${topic}","params":{"symbol":"${symbol}"},"data":${record}}`;
+}
+
+/** The V2 `depth` record (200 levels a side, the simulator's): V1's record, `t` as given (`"@T@"` for a template). */
+export function v2DepthText(symbol: string, n: number, t: string = String(T0 + n)): string {
+  return v2Message('depth', symbol, `{"e":301,"s":"${symbol}","t":"${t}","v":"${6583 + n}_18","o":0,"a":[${levels(76321.15, 0.37, n)}],"b":[${levels(76320.8, -0.41, n)}]}`);
+}
+
+/** The V2 `bbo` record `{ s, t, b, bz, a, az }` (the simulator's field order). */
+function bbo(n: number): string {
+  const q = (i: number): string => (0.001 + (((i + n) * 7919) % 1000) / 997).toFixed(5);
+  return v2Message('bbo', REAL_SYMBOL, `{"s":"${REAL_SYMBOL}","t":"${T0 + n}","b":"76320.${80 - (n % 50)}","bz":"${q(0)}","a":"76321.${15 + (n % 50)}","az":"${q(1)}"}`);
+}
+
+/** Price of level `i` of a side of the incremental book (the full book's grid: asks up from 76321.15, bids down from 76320.80). */
+const bookPrice = (side: 'a' | 'b', i: number): string => (side === 'a' ? 76321.15 + i * 0.37 : 76320.8 - i * 0.41).toFixed(2);
+/** A quantity that is never zero. */
+const bookQty = (n: number, salt: number): string => (0.001 + (((n + salt) * 31) % 1000) / 997).toFixed(5);
+
+/**
+ * Record `n` of a V1 `diffMergedDepth` feed (`dumpScale` 2), in the envelope of {@link envelope}: `n` 0 is the
+ * snapshot (`o` 0, 200 levels a side, as the full book), any other `n` a delta with `o` `n` and four changed levels:
+ * on each side one level's quantity changes, and one level is deleted (quantity `"0"`, odd `n`) or put back (even
+ * `n`, the level deleted by `n - 1`): the book stays 199-200 levels a side.
+ */
+export function diffMergedDepthFrame(n: number): Buffer {
+  const t = T0 + n;
+  if (n === 0) {
+    return Buffer.from(envelope('diffMergedDepth', '"dumpScale":"2",', `{"e":301,"s":"${REAL_SYMBOL}","t":"${t}","v":"6583_18","o":0,"a":[${levels(76321.15, 0.37, 0)}],"b":[${levels(76320.8, -0.41, 0)}]}`, n));
+  }
+  const side = (s: 'a' | 'b', salt: number): string => {
+    const changed = (n * (s === 'a' ? 11 : 7)) % 200;
+    const gone = ((((n - 1) >> 1) * 13 + salt) % 199) + 1; // never level 0 (the best), nor the changed one's slot twice in a row
+    const level = n % 2 === 1 ? `["${bookPrice(s, gone)}","0"]` : `["${bookPrice(s, gone)}","${bookQty(n, salt)}"]`;
+    return gone === changed ? level : `["${bookPrice(s, changed)}","${bookQty(n, salt + 3)}"],${level}`;
+  };
+  return Buffer.from(envelope('diffMergedDepth', '"dumpScale":"2",', `{"e":301,"s":"${REAL_SYMBOL}","t":"${t}","v":"${6583 + n}_18","o":${n},"a":[${side('a', 5)}],"b":[${side('b', 17)}]}`, n));
 }
 
 /** First execution id: above 2^53. */
@@ -108,6 +153,10 @@ export function realFrame(shape: RealShape, n: number, eventTimeMs = T0 + n): Bu
       return Buffer.from(kline(n));
     case 'depth':
       return Buffer.from(depth(n));
+    case 'depthV2':
+      return Buffer.from(v2DepthText(REAL_SYMBOL, n));
+    case 'bbo':
+      return Buffer.from(bbo(n));
     case 'executionReport':
       return Buffer.from(executionReport(n, eventTimeMs));
     case 'executionReportDivided':
