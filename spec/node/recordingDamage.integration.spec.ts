@@ -160,7 +160,7 @@ describe('a damaged recording (files written by the recorder)', () => {
     }
   });
 
-  it('files of format 2 (gzip whole) are still read; a flipped bit at every 97th byte gives either the whole file as recorded or none of it, with a RecordingCorruptError at line 1', async () => {
+  it('files of format 2 (gzip whole) are still read; a flipped bit at every 97th byte gives the whole file as recorded, none of it (a RecordingCorruptError at line 1), or what a crash cut gives: the lines before it as recorded', async () => {
     const original = await loadRecording(join(source, big));
     const legacyText = textOf(readFileSync(join(source, big)))
       .split('\n')
@@ -180,8 +180,14 @@ describe('a damaged recording (files written by the recorder)', () => {
       if (got.events.length === 0) {
         detected++;
         expect({ at, corrupt: got.corrupt.map((c) => [c.file, c.line, c.error.name, asCorrupt(c).damage]) }).toEqual({ at, corrupt: [[big, 1, 'RecordingCorruptError', 'compressed']] });
+      } else if (got.corrupt.length === 0) {
+        expect({ at, events: got.events }).toEqual({ at, events: expected });
       } else {
-        expect({ at, events: got.events, corrupt: got.corrupt }).toEqual({ at, events: expected, corrupt: [] });
+        // A flip that leaves zlib waiting for more input reads as a file cut by a crash (format 1 and 2 cannot tell
+        // the two apart: no checksum before the trailer): the lines before it, exactly as recorded, then one line
+        // said cut short. Never an altered line.
+        expect({ at, events: got.events }).toEqual({ at, events: expected.slice(0, got.events.length) });
+        expect({ at, corrupt: got.corrupt.map((c) => c.error.message.replace(/^.*: /, '')) }).toEqual({ at, corrupt: [expect.stringMatching(/cut short/)] });
       }
     }
     expect(detected).toBeGreaterThan(0);
