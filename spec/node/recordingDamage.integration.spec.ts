@@ -155,7 +155,11 @@ describe('a damaged recording (files written by the recorder)', () => {
       const got = await loadRecording(join(work, big));
       const n = got.events.length;
       expect({ length, events: got.events }).toEqual({ length, events: original.events.slice(0, n) });
-      expect(n).toBeLessThan(original.events.length);
+      if (n === original.events.length) {
+        // Cut after the last line's block (in the gzip's end): every line is there and verified; the missing end is said.
+        expect({ length, corrupt: got.corrupt.map((c) => [c.file, c.error.name, asCorrupt(c).damage]) }).toEqual({ length, corrupt: [[big, 'RecordingCorruptError', 'unverified']] });
+        continue;
+      }
       expect({ length, corrupt: got.corrupt.map((c) => [c.file, c.line, c.error.name]) }).toEqual({ length, corrupt: [[big, lineOf[n], 'RecordingCorruptError']] });
     }
   });
