@@ -2,7 +2,7 @@ import { merge, type Observable } from 'rxjs';
 import { userStream, type UserStream, type UserStreamConfig } from '../user/userStream';
 import { recorderCore } from './internal/recorderCore';
 import { recordingOutput } from './internal/recordingOutput';
-import type { RecordingOutputOptions } from './recordMarket';
+import type { RecordingOutputOptions } from './recordingOutputOptions';
 import type { RecordingProgress } from './recordingProgress';
 
 /**

@@ -1,6 +1,6 @@
 import { asyncScheduler } from 'rxjs';
 import { nodeWebSocket } from '../nodeWebSocket';
-import type { RecordingOutputOptions } from '../recordMarket';
+import type { RecordingOutputOptions } from '../recordingOutputOptions';
 import type { RecorderSettings } from './recorderCore';
 
 /** What a recorder's output options set of its settings, defaults applied. @internal */

@@ -31,7 +31,7 @@ import {
 } from 'rxjs';
 import { ConfigError, RateLimitedError, RequestFailedError, RequestRejectedError } from '../../errors';
 import { backoffDelayMs, type ReconnectInfo } from '../../operators/reconnect';
-import type { ListenKeyApi, ListenKeyConfig } from '../listenKey';
+import type { ListenKeyApi, ListenKeyConfig } from '../listenKeyConfig';
 
 /**
  * The lifecycle behind `listenKey`: one running key per `ListenKeyApi` object (a module-level `WeakMap`),

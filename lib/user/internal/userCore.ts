@@ -33,7 +33,7 @@ import type { ReorderInput, ReorderOutput } from '../../operators/reorderByEvent
 import type { ConnectionConfig } from '../../socket/connection';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { WebSocketCtor } from '../../socket/webSocketLike';
-import type { ListenKeyApi, ListenKeyConfig } from '../listenKey';
+import type { ListenKeyApi, ListenKeyConfig } from '../listenKeyConfig';
 import type { UserCounters } from '../userStatus';
 import type { SessionItem, UserItem } from './items';
 import type { FollowedOrder } from './followedOrders';
