@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { DecimalString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A decoded best bid and offer of the V2 stream's `bbo` topic (HashKey's "Public Stream (WS v2)"): the top level of

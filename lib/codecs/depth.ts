@@ -3,7 +3,7 @@ import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { withFastCheck } from './fastCheck';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * The codec of {@link DepthLevel}, one order book level `[price, quantity]`, decimal text (numbers are

@@ -10,7 +10,7 @@ import {
 } from './primitives';
 import { AsIs, FAIL, primitive } from './fastCheck';
 import { declaredAs, nullable, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 import type { JsonScalar } from './primitives';
 
 /**

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
-import { isDecimalGrammar } from '../internal/decimal';
-import { takeScannedLevels } from '../internal/levelsJson';
+import { isDecimalGrammar } from '../decimal/grammar';
+import { takeScannedLevels } from '../frame/levelsJson';
 import { isRecord } from '../internal/guards';
 
 /**

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A decoded kline (candle) record of a `kline_<interval>` topic (SPEC, kline record). Prices and volume

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalOrEmptyString, DecimalString, IntFromNumberOrString, JsonScalarCodec, type JsonScalar } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A changed balance of an account update.

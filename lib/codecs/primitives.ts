@@ -1,4 +1,4 @@
-import { type DecimalText, isDecimalGrammar, skipDigits } from '../internal/decimal';
+import { type DecimalText, isDecimalGrammar, skipDigits } from '../decimal/grammar';
 import { plainNumberText } from '../internal/plainNumberText';
 import type * as t from 'io-ts';
 import { AsIs, FAIL, type Fast, primitive } from './fastCheck';

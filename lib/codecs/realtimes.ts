@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A decoded 24-hour ticker record of the `realtimes` topic (SPEC, realtimes record). Prices and volumes are

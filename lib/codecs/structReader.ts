@@ -1,7 +1,7 @@
 // Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
-import { isDecimalGrammar, quotedDecimalEnd, skipDigits } from '../internal/decimal';
-import { LONG_DIGITS } from '../internal/json';
+import { isDecimalGrammar, quotedDecimalEnd, skipDigits } from '../decimal/grammar';
+import { LONG_DIGITS } from '../frame/json';
 import { ownQuotedText, ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
 import { EXACT_DIGITS } from './primitives';

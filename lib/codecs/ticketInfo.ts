@@ -8,7 +8,7 @@ import {
   TextFromNumberOrString,
 } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A decoded trade ticket: the private `ticketInfo` event, one fill of one of the account's orders (SPEC,

@@ -1,7 +1,7 @@
 import { PublicEnvelopeCodec, type PublicEnvelope } from './envelope';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from './primitives';
 import { declaredAs, struct } from './struct';
-import type { DecimalText } from './decimal';
+import type { DecimalText } from '../decimal';
 
 /**
  * A decoded public trade of the `trade` topic (SPEC, trade record).

@@ -13,7 +13,7 @@ import {
   timeout,
 } from 'rxjs';
 import { RateLimitedError, RequestTimeoutError } from '../errors';
-import { compareDecimal } from '../internal/decimal';
+import { compareDecimal } from '../decimal/compare';
 import type { TradeBatch, TradeGap, TradeLike } from './distinctTrades';
 
 /**

@@ -1,7 +1,8 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 7 of trades() (one id once, in order); also an operator users pipe.
 import { defer, type OperatorFunction } from 'rxjs';
 import { flatMapArray } from '../internal/flatMapArray';
-import { compareDecimal, compareDigits, skipDigits } from '../internal/decimal';
+import { compareDecimal, compareDigits } from '../decimal/compare';
+import { skipDigits } from '../decimal/grammar';
 
 /** Whether `id` is an integer in decimal text (`/^\d+$/`, without the regex engine). */
 const isIntegerId = (id: string): boolean => id.length > 0 && skipDigits(id, 0, id.length) === id.length;

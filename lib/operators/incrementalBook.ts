@@ -1,6 +1,7 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after an incremental depth feed.
 import { Observable, type OperatorFunction } from 'rxjs';
-import { compareDecimal, isNonNegativeDecimal, midDecimal, subtractDecimal } from '../internal/decimal';
+import { compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
+import { midDecimal, subtractDecimal } from '../decimal/scaled';
 import type { DepthSnapshot, OrderBook, OrderBookLevel } from './orderBook';
 
 /**

@@ -1,6 +1,8 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after depth().
 import { map, type OperatorFunction } from 'rxjs';
-import { comparePlainText, compareDecimal, type DecimalText, isNonNegativeDecimal, midDecimal, plainIntLength, subtractDecimal } from '../internal/decimal';
+import { comparePlainText, compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
+import { type DecimalText, plainIntLength } from '../decimal/grammar';
+import { midDecimal, subtractDecimal } from '../decimal/scaled';
 
 /**
  * One price level of an {@link OrderBook}: `[price, quantity]`, both {@link DecimalText} as the service sent

@@ -9,7 +9,7 @@
 import { distinctUntilChanged, type Observable as Obs, Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { RestOrder } from '../codecs/rest/order';
 import { ConfigError, type OrderIdentity, OrderNotPlacedError, OrderOutcomeUnknownError } from '../errors';
-import { compareDecimal } from '../internal/decimal';
+import { compareDecimal } from '../decimal/compare';
 import type { NewOrderRequest, OrderRef, RestCalls } from '../rest/callTypes';
 import { placement, placementInDoubt } from '../rest/placement';
 import { applyExecutionReport, compareReports, type OrderState, restOrderReport, statusRank } from '../user/orderState';

@@ -1,20 +1,10 @@
 // The order loop (docs/orders.md): an order's price and quantity fitted to, and checked against, its symbol's rules
-// before it is sent. Exact decimal arithmetic only (lib/internal/decimal.ts), never a float.
+// before it is sent. Exact decimal arithmetic only (lib/decimal/), never a float.
 import type { OrderSide } from '../codecs/executionReport';
 import type { ExchangeInfo, SymbolFilter, SymbolInfo } from '../codecs/rest/exchangeInfo';
-import { isDecimalText, type DecimalText } from '../codecs/decimal';
+import { isDecimalText, type DecimalText } from '../decimal';
 import { ConfigError, OrderRuleError, type OrderRule } from '../errors';
-import {
-  canonicalScaled,
-  commonScale,
-  compareScaled,
-  formatScaled,
-  isStepMultiple,
-  multiplyScaled,
-  parseDecimal,
-  type Scaled,
-  toStep,
-} from '../internal/decimal';
+import { canonicalScaled, commonScale, compareScaled, formatScaled, isStepMultiple, multiplyScaled, parseScaled, type Scaled, toStep } from '../decimal/scaled';
 import { excerpt } from '../internal/redact';
 import type { NewOrderRequest } from '../rest/callTypes';
 
@@ -66,7 +56,7 @@ const FILTER_BOUNDS: ReadonlyMap<string, readonly (Bound & keyof SymbolFilter)[]
 
 /** The value of a bound when it is decimal text above zero; `undefined` for "no bound". */
 function positive(text: string | undefined): Scaled | undefined {
-  const value = text === undefined ? undefined : parseDecimal(text);
+  const value = text === undefined ? undefined : parseScaled(text);
   return value !== undefined && value.units > 0n ? value : undefined;
 }
 
@@ -106,7 +96,7 @@ export function symbolRules(exchangeInfo: ExchangeInfo): ReadonlyMap<string, Sym
 
 /** `text` rounded `rounding` to a multiple of `step` (when there is one), canonical; `undefined` when nothing is left. */
 function fitted(text: string, step: DecimalText | undefined, rounding: 'down' | 'up'): DecimalText | undefined {
-  const value = parseDecimal(text);
+  const value = parseScaled(text);
   if (value === undefined || value.units < 0n) return undefined;
   const grid = positive(step);
   const fit = grid === undefined ? value : toStep(value, grid, rounding);
@@ -196,7 +186,7 @@ function firstBroken(rules: SymbolRules, symbol: string, field: Field, text: str
  * or not text at all: a request built without the types).
  */
 function checked(rules: SymbolRules, symbol: string, field: Field, text: string, checks: Checks): Scaled | OrderRuleError {
-  const value = typeof text === 'string' && isDecimalText(text) ? parseDecimal(text) : undefined;
+  const value = typeof text === 'string' && isDecimalText(text) ? parseScaled(text) : undefined;
   if (value === undefined) return new OrderRuleError(symbol, field, 'decimal', undefined, JSON.stringify(excerpt(String(text), undefined, QUOTED_CHARACTERS)));
   return firstBroken(rules, symbol, field, text, value, checks) ?? value;
 }
@@ -233,7 +223,7 @@ export function ticksAway(rules: SymbolRules, price: string, ticks: number): Dec
   const tick = positive(rules.tickSize);
   if (tick === undefined) throw new ConfigError('rules', `of ${symbol} have no tick size`);
   if (!Number.isSafeInteger(ticks)) throw new ConfigError('ticks', `must be a whole number of ticks: ${String(ticks)}`);
-  const start = typeof price === 'string' ? parseDecimal(price) : undefined;
+  const start = typeof price === 'string' ? parseScaled(price) : undefined;
   if (start === undefined || start.units < 0n) {
     throw new OrderRuleError(symbol, 'price', 'decimal', undefined, JSON.stringify(excerpt(String(price), undefined, QUOTED_CHARACTERS)));
   }

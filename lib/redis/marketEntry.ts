@@ -21,7 +21,7 @@
  * @internal
  * @module
  */
-import { skipDigits } from '../internal/decimal';
+import { skipDigits } from '../decimal/grammar';
 
 /** What every entry carries: its place in the shard's sequence and the gateway's receive time. @internal */
 interface EntryBase {

@@ -7,9 +7,9 @@ import type { RestOrder } from '../codecs/rest/order';
 import type { OrderInDoubt } from '../errors';
 import type { ServerTime } from '../codecs/rest/serverTime';
 import type { DepthRecord } from '../codecs/depth';
-import type { DecimalText } from '../codecs/decimal';
+import type { DecimalText } from '../decimal';
 
-export type { DecimalText } from '../codecs/decimal';
+export type { DecimalText } from '../decimal';
 
 /**
  * Order type of a new order.

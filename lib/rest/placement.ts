@@ -3,7 +3,7 @@
  * @module
  */
 import type { Params } from '../auth/formEncode';
-import { isDecimalText } from '../codecs/decimal';
+import { isDecimalText } from '../decimal';
 import { ConfigError, type OrderInDoubt } from '../errors';
 import { excerpt } from '../internal/redact';
 import type { NewOrderRequest } from './callTypes';

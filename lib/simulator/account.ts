@@ -1,4 +1,4 @@
-import { formatDecimal, parseDecimal } from './decimal';
+import { formatDecimal, parseDecimal } from '../decimal/fixed';
 
 /** Free and locked amount of one asset, scaled decimals. @internal */
 export interface Balance {

@@ -1,5 +1,5 @@
 import { candleStart, previousStart, type Candle, type KlineInterval } from './candles';
-import { mul } from './decimal';
+import { mul } from '../decimal/fixed';
 import type { SymbolMarket } from './market';
 import { mixSeed, mulberry32, randomInt } from './random';
 

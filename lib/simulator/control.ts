@@ -1,6 +1,6 @@
 import { startChaos } from './chaos';
 import type { SimContext } from './context';
-import { parseDecimal } from './decimal';
+import { parseDecimal } from '../decimal/fixed';
 import type { ListenKeys } from './listenKeys';
 import type { Matching } from './matching';
 import type { PrivateStreams } from './privateStream';

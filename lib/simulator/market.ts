@@ -1,5 +1,5 @@
 import { KLINE_INTERVALS, candleStart, type Candle, type KlineInterval } from './candles';
-import { div, MAX_UNITS, mul, SCALE } from './decimal';
+import { div, MAX_UNITS, mul, SCALE } from '../decimal/fixed';
 import { mixSeed, mulberry32, randomInt } from './random';
 import type { SymbolInfo } from './symbols';
 

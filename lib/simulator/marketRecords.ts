@@ -1,5 +1,5 @@
 import type { KlineInterval } from './candles';
-import { div, formatFixed, formatUnits } from './decimal';
+import { div, formatFixed, formatUnits } from '../decimal/fixed';
 import type { MarketTrade, SymbolMarket } from './market';
 
 /** Exchange id carried in `e` of realtimes and depth records. @internal */

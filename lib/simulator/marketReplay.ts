@@ -1,5 +1,5 @@
 import { type Candle, candleStart, isKlineInterval } from './candles';
-import { mul, parseDecimal } from './decimal';
+import { mul, parseDecimal } from '../decimal/fixed';
 import type { MarketTrade, SymbolMarket } from './market';
 import { readRecordedMessage, type RecordedMarketData } from './recordedFrames';
 import type { Timers } from './timers';

@@ -1,7 +1,7 @@
 import type { RequestParams } from './auth';
 import { candleHistory } from './candleHistory';
 import { candleEnd, isKlineInterval } from './candles';
-import { formatDecimal, formatFixed } from './decimal';
+import { formatDecimal, formatFixed } from '../decimal/fixed';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { SymbolMarket } from './market';
 import { symbolFilters } from './symbolRules';

@@ -1,7 +1,7 @@
 import type { Account } from './account';
 import type { RequestParams } from './auth';
 import { ClientOrderIds } from './clientOrderIds';
-import { mul } from './decimal';
+import { mul } from '../decimal/fixed';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { Fill, IdSource, MarketTrade, SymbolMarket } from './market';
 import { accountInfo, accountTradeResponse, executionReport, isOpen, orderResponse, ticketInfo, type AccountFill, type Order } from './order';

@@ -1,4 +1,4 @@
-import { formatFixed, SCALE } from './decimal';
+import { formatFixed, SCALE } from '../decimal/fixed';
 import type { Level, SymbolMarket } from './market';
 import { EXCHANGE_ID } from './marketRecords';
 

@@ -1,4 +1,4 @@
-import { div, formatDecimal } from './decimal';
+import { div, formatDecimal } from '../decimal/fixed';
 import { EXCHANGE_ID } from './marketRecords';
 import { RawNumber, rawJson } from './rawJson';
 import type { PrivateEventOut } from './privateStream';

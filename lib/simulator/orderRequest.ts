@@ -1,5 +1,5 @@
 import type { RequestParams } from './auth';
-import { parseOrderDecimal } from './decimal';
+import { parseOrderDecimal } from '../decimal/fixed';
 import { rejections, type HttpRejection } from './httpErrors';
 import type { SymbolMarket } from './market';
 import type { OrderType, TimeInForce } from './order';

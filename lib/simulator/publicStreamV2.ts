@@ -3,7 +3,7 @@ import { isKlineInterval, type KlineInterval } from './candles';
 import { isRecord } from '../internal/guards';
 import { clientNumber, clientText } from './clientInput';
 import type { SimContext } from './context';
-import { formatFixed } from './decimal';
+import { formatFixed } from '../decimal/fixed';
 import type { SymbolMarket } from './market';
 import { depthRecord, klineRecord, realtimesRecord, tradeFeed } from './marketRecords';
 import type { Peer } from './peers';

@@ -7,7 +7,7 @@ import { isRecord } from '../internal/guards';
 import { binaryFrameText } from '../testing/internal/recordedFrame';
 import type { RecordedEvent, Recording } from '../testing/recording';
 import { isKlineInterval } from './candles';
-import { decimalsOf, parseDecimal, SCALE } from './decimal';
+import { decimalsOf, parseDecimal, SCALE } from '../decimal/fixed';
 import type { Level } from './market';
 
 /** A recorded public trade, scaled decimals; `id` the recorded id when it is numeric text. @internal */

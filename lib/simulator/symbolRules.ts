@@ -1,4 +1,4 @@
-import { decimalsOf, formatDecimal, mul, parseDecimal, SCALE, unit } from './decimal';
+import { decimalsOf, formatDecimal, mul, parseDecimal, SCALE, unit } from '../decimal/fixed';
 import { rejections, type HttpRejection } from './httpErrors';
 
 /**

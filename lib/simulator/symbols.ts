@@ -1,4 +1,4 @@
-import { decimalsOf, parseDecimal } from './decimal';
+import { decimalsOf, parseDecimal } from '../decimal/fixed';
 import { symbolRules, type SymbolRules, type SymbolRulesOptions } from './symbolRules';
 
 /** A trading pair of the simulator. @internal */

@@ -1,6 +1,7 @@
 import type { OutboundAccountInfo } from '../codecs/outboundAccountInfo';
 import type { RestBalance } from '../codecs/rest/account';
-import { compareDecimal, type DecimalText } from '../internal/decimal';
+import { compareDecimal } from '../decimal/compare';
+import { type DecimalText } from '../decimal/grammar';
 
 const sameAmounts = (a: BalanceState, b: BalanceState): boolean =>
   compareDecimal(a.free, b.free) === 0 && compareDecimal(a.locked, b.locked) === 0;

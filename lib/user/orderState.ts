@@ -1,7 +1,9 @@
 import type { ExecutionReport, KnownOrderStatus, OrderSide, OrderStatus } from '../codecs/executionReport';
-import { averagePrice } from '../codecs/decimal';
+import { averagePrice } from '../decimal';
 import type { RestOrder } from '../codecs/rest/order';
-import { compareDecimal, type DecimalText, exactQuotient, isDecimalGrammar } from '../internal/decimal';
+import { compareDecimal } from '../decimal/compare';
+import { type DecimalText, isDecimalGrammar } from '../decimal/grammar';
+import { exactQuotient } from '../decimal/small';
 
 /**
  * The current state of one order, folded from its execution reports by {@link ordersState}.

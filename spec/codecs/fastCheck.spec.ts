@@ -25,7 +25,7 @@ import { fieldsOf, struct } from '../../lib/codecs/struct';
 import { membersOf } from '../../lib/codecs/taggedUnion';
 import { TicketInfoCodec } from '../../lib/codecs/ticketInfo';
 import { TradeEnvelopeCodec, TradeRecordCodec } from '../../lib/codecs/trade';
-import { isDecimalGrammar } from '../../lib/internal/decimal';
+import { isDecimalGrammar } from '../../lib/decimal/grammar';
 
 const RUNS = { numRuns: 300 };
 type Codec = t.Type<unknown, unknown, unknown>;

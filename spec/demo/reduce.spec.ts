@@ -1,4 +1,6 @@
-import { ConnectionClosedError, type ConnectionStatus, type DecimalText, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
+import { ConnectionClosedError, type ExecutionReport, type OrderState, type OrderStatus, type StateSync } from '../../lib/index';
+import type { ConnectionStatus } from '../../lib/connection';
+import type { DecimalText } from '../../lib/orders/index';
 import { initialState, type DemoEvent, type DemoState } from '../../docs/examples/demo/model';
 import { reduce } from '../../docs/examples/demo/reduce';
 import { accountLines, statusLines } from '../../docs/examples/demo/view';

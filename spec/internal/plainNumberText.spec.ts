@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DecimalString } from '../../lib/codecs/primitives';
-import { isDecimalGrammar } from '../../lib/internal/decimal';
+import { isDecimalGrammar } from '../../lib/decimal/grammar';
 import { plainNumberText } from '../../lib/internal/plainNumberText';
 
 const PLAIN = /^-?\d+(?:\.\d+)?$/;

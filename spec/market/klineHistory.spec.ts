@@ -1,6 +1,6 @@
 import { distinctUntilChanged, filter, map, type Observable } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
-import type { DecimalText } from '../../lib/codecs/decimal';
+import type { DecimalText } from '../../lib/decimal';
 import type { RestKline } from '../../lib/codecs/rest/marketData';
 import type { RestCalls } from '../../lib/rest/callTypes';
 import { RateLimitedError, RequestTimeoutError } from '../../lib/errors';

@@ -1,7 +1,7 @@
 import { filter, firstValueFrom, map, Subject, type Subscription, timeout } from 'rxjs';
 import { WebSocket } from 'ws';
 import type { TradeRecord } from '../../lib/codecs/trade';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import type { MarketMessage } from '../../lib/market/marketMessage';
 import { marketStreams, type MarketStreams } from '../../lib/market/marketStreams';
 import type { TradeGap } from '../../lib/operators/distinctTrades';

@@ -1,6 +1,6 @@
 import { TestScheduler } from 'rxjs/testing';
 import fc from 'fast-check';
-import { compareDecimal, isNonNegativeDecimal } from '../../lib/internal/decimal';
+import { compareDecimal, isNonNegativeDecimal } from '../../lib/decimal/compare';
 import { orderBook, toOrderBook, type DepthSnapshot, type OrderBook, type OrderBookLevel } from '../../lib/operators/orderBook';
 
 const snapshot = (b: OrderBookLevel[], a: OrderBookLevel[], t = 1) => ({ s: 'BTCUSDT', t, a, b }) satisfies DepthSnapshot;

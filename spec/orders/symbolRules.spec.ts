@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DecimalText } from '../../lib/codecs/decimal';
+import type { DecimalText } from '../../lib/decimal';
 import type { ExchangeInfo } from '../../lib/codecs/rest/exchangeInfo';
 import { ConfigError, OrderRuleError } from '../../lib/errors';
 import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, ticksAway, type SymbolRules } from '../../lib/orders/symbolRules';

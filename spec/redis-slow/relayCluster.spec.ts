@@ -1,5 +1,5 @@
 import { filter, firstValueFrom, skip, type Subscription } from 'rxjs';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { type MarketGateway, publishMarket, type RedisMarketStreams, redisMarketStreams, type RelayGap } from '../../lib/redis';
 import { shardOf, streamKey } from '../../lib/redis/marketKeys';

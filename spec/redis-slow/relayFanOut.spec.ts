@@ -1,6 +1,6 @@
 import { filter, firstValueFrom } from 'rxjs';
 import { Redis } from 'ioredis';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../../lib/redis';
 import { readEntry } from '../../lib/redis/marketEntry';
 import { streamKey } from '../../lib/redis/marketKeys';

@@ -4,7 +4,7 @@ import { DepthRecordCodec } from '../../lib/codecs/depth';
 import { KlineRecordCodec } from '../../lib/codecs/kline';
 import { RealtimesRecordCodec } from '../../lib/codecs/realtimes';
 import type { TradeRecord } from '../../lib/codecs/trade';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import { marketStreams } from '../../lib/market/marketStreams';
 import { orderBook } from '../../lib/operators/orderBook';
 import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../../lib/redis/publishMarket';

@@ -1,6 +1,6 @@
 // What the relay specs share (spec/redis, spec/redis-slow): the pairs, fast reconnects, and the gateway's view of the venue.
 import { WebSocket } from 'ws';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 
 /** The pairs the relay specs follow (one of them quoted in BTC). */

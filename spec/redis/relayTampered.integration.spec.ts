@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { filter, firstValueFrom, type Observable, skip, type Subscription } from 'rxjs';
-import { compareDecimal } from '../../lib/internal/decimal';
+import { compareDecimal } from '../../lib/decimal/compare';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { shardOf, streamKey } from '../../lib/redis/marketKeys';
 import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../../lib/redis/publishMarket';

@@ -1,5 +1,5 @@
 import { Account, DEFAULT_BALANCES } from '../../lib/simulator/account';
-import { parseDecimal } from '../../lib/simulator/decimal';
+import { parseDecimal } from '../../lib/decimal/fixed';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 

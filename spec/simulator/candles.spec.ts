@@ -1,5 +1,5 @@
 import { candleEnd, candleStart, isKlineInterval, KLINE_INTERVALS, type KlineInterval } from '../../lib/simulator/candles';
-import { parseDecimal } from '../../lib/simulator/decimal';
+import { parseDecimal } from '../../lib/decimal/fixed';
 import { klineRecord } from '../../lib/simulator/marketRecords';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
 import { klines } from '../../lib/simulator/marketRest';

@@ -2,7 +2,7 @@ import { Account } from '../../lib/simulator/account';
 import { manualClock } from '../../lib/simulator/clock';
 import type { SimContext } from '../../lib/simulator/context';
 import { createControl } from '../../lib/simulator/control';
-import { parseDecimal } from '../../lib/simulator/decimal';
+import { parseDecimal } from '../../lib/decimal/fixed';
 import { Faults } from '../../lib/simulator/faults';
 import { ListenKeys } from '../../lib/simulator/listenKeys';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';

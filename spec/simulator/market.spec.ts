@@ -1,5 +1,5 @@
 import { candleStart } from '../../lib/simulator/candles';
-import { mul, parseDecimal, unit } from '../../lib/simulator/decimal';
+import { mul, parseDecimal, unit } from '../../lib/decimal/fixed';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
 import { depthRecord } from '../../lib/simulator/marketRecords';
 import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';

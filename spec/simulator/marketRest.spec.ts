@@ -1,5 +1,5 @@
 import { rejections } from '../../lib/simulator/httpErrors';
-import { formatDecimal, parseDecimal } from '../../lib/simulator/decimal';
+import { formatDecimal, parseDecimal } from '../../lib/decimal/fixed';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
 import { depth, exchangeInfo, klines, trades } from '../../lib/simulator/marketRest';
 import { klineRecord } from '../../lib/simulator/marketRecords';

@@ -1,5 +1,5 @@
 import { Account } from '../../lib/simulator/account';
-import { formatDecimal, mul, parseDecimal, unit } from '../../lib/simulator/decimal';
+import { formatDecimal, mul, parseDecimal, unit } from '../../lib/decimal/fixed';
 import { rejections } from '../../lib/simulator/httpErrors';
 import { idSource, SymbolMarket } from '../../lib/simulator/market';
 import { Matching } from '../../lib/simulator/matching';

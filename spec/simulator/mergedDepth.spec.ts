@@ -1,4 +1,4 @@
-import { parseDecimal } from '../../lib/simulator/decimal';
+import { parseDecimal } from '../../lib/decimal/fixed';
 import { idSource, type Level, SymbolMarket } from '../../lib/simulator/market';
 import { deltaRecord, mergedBook, mergedRecord } from '../../lib/simulator/mergedDepth';
 import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';

@@ -1,4 +1,4 @@
-import { parseDecimal } from '../../lib/simulator/decimal';
+import { parseDecimal } from '../../lib/decimal/fixed';
 import { accountInfo, accountTradeResponse, executionReport, isOpen, orderResponse, ticketInfo, type Order, type OrderStatus } from '../../lib/simulator/order';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;

@@ -1,5 +1,5 @@
 import { manualClock, startSimulator, type Simulator } from '../../lib/simulator';
-import { formatDecimal, formatFixed, mul, parseDecimal, unit } from '../../lib/simulator/decimal';
+import { formatDecimal, formatFixed, mul, parseDecimal, unit } from '../../lib/decimal/fixed';
 import { call, signedCall } from './helpers';
 
 const T0 = 1_700_000_000_000;

@@ -1,4 +1,4 @@
-import { parseDecimal, unit } from '../../lib/simulator/decimal';
+import { parseDecimal, unit } from '../../lib/decimal/fixed';
 import { rejections } from '../../lib/simulator/httpErrors';
 import { amountRejection, limitRejection, quantityRejection, symbolFilters, symbolRules } from '../../lib/simulator/symbolRules';
 

@@ -1,4 +1,4 @@
-import { unit } from '../../lib/simulator/decimal';
+import { unit } from '../../lib/decimal/fixed';
 import { symbolInfo } from '../../lib/simulator/symbols';
 
 describe('symbolInfo', () => {

@@ -3,7 +3,8 @@
 // from '../../lib/index' and '../../lib/testing/index'.
 import { distinctUntilChanged, filter, map, type Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { type DecimalText, type MarketStreams, marketStreams, orderBook } from '../../lib/index';
+import { type MarketStreams, marketStreams, orderBook } from '../../lib/index';
+import type { DecimalText } from '../../lib/orders/index';
 import { depthEnvelope, depthRecord, testExchange } from '../../lib/testing/index';
 
 // ---- the application code under test ----------------------------------------------------------

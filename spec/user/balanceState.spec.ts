@@ -1,5 +1,5 @@
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';
-import type { DecimalText } from '../../lib/codecs/decimal';
+import type { DecimalText } from '../../lib/decimal';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 
 /** A decoded account update (no import of the user-stream fixtures: this spec needs only the folds). */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { from, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import type { DecimalText } from '../../lib/codecs/decimal';
+import type { DecimalText } from '../../lib/decimal';
 import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import { balancesState, type BalancesState } from '../../lib/user/balancesState';
 import { applyAccountUpdate, applyBalanceSnapshot, type BalanceState } from '../../lib/user/balanceState';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { from, lastValueFrom, map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { toDecimalText } from '../../lib/codecs/decimal';
+import { toDecimalText } from '../../lib/decimal';
 import type { ExecutionReport } from '../../lib/codecs/privateEvents';
 import { ordersState, OrdersState } from '../../lib/user/ordersState';
 import { withSync } from '../../lib/user/stateSync';

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString, TextFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
-import type { DecimalText } from '../decimal';
+import type { DecimalText } from '../../decimal';
 
 /**
  * One balance of `GET /api/v1/account`: `asset`, `free`, `locked` (decimal text) and, when sent, `total`,

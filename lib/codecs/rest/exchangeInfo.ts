@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { DecimalString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
-import type { DecimalText } from '../decimal';
+import type { DecimalText } from '../../decimal';
 
 /**
  * One filter of a symbol (`PRICE_FILTER`, `LOT_SIZE`, `MIN_NOTIONAL`, ...): its `filterType` and the usual

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { BooleanFromStringOrBoolean, DecimalString, IdFromNumberOrString, IntFromNumberOrString } from '../primitives';
 import { declaredAs, struct } from '../struct';
 import { isRecord } from '../../internal/guards';
-import type { DecimalText } from '../decimal';
+import type { DecimalText } from '../../decimal';
 
 /**
  * One trade of `GET /quote/v1/trades`: time `t` (ms), price `p`, quantity `q` (decimal text), `ibm` (the

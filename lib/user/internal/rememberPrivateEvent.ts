@@ -5,7 +5,7 @@
  */
 import { KnownOrderStatusCodec } from '../../codecs/executionReport';
 import type { PrivateEvent } from '../../codecs/privateEvents';
-import { PLAIN_CODE_CHARS, plainTextCode } from '../../internal/decimal';
+import { PLAIN_CODE_CHARS, plainTextCode } from '../../decimal/grammar';
 import type { RecentKeys } from '../../internal/recentKeys';
 import { privateEventKey } from '../privateEventKey';
 

@@ -1,5 +1,5 @@
 import * as fc from 'fast-check';
-import { toDecimalText } from '../../../lib/codecs/decimal';
+import { toDecimalText } from '../../../lib/decimal';
 import type { ExecutionReport, OrderStatus } from '../../../lib/codecs/executionReport';
 import type { UserItem } from '../../../lib/user/internal/items';
 import { StateFolds } from '../../../lib/user/internal/stateFolds';

@@ -1,21 +1,8 @@
 import fc from 'fast-check';
-import {
-  addDecimal,
-  compareDecimal,
-  compareDigits,
-  divideSmall,
-  exactQuotient,
-  isDecimal,
-  isDecimalGrammar,
-  isNonNegativeDecimal,
-  midDecimal,
-  parseDecimal,
-  PLAIN_CODE_CHARS,
-  plainTextCode,
-  quotedDecimalEnd,
-  readDecimal,
-  subtractDecimal,
-} from '../../lib/internal/decimal';
+import { compareDecimal, compareDigits, isDecimal, isNonNegativeDecimal } from '../../lib/decimal/compare';
+import { isDecimalGrammar, PLAIN_CODE_CHARS, plainTextCode, quotedDecimalEnd, readDecimal } from '../../lib/decimal/grammar';
+import { addDecimal, midDecimal, parseScaled, subtractDecimal } from '../../lib/decimal/scaled';
+import { divideSmall, exactQuotient } from '../../lib/decimal/small';
 
 /** The grammar, as the `DecimalString` codec has always stated it. */
 const GRAMMAR = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
@@ -56,7 +43,7 @@ describe('decimal grammar', () => {
   it('gives no value to exponents beyond ±1000 (grammar text still)', () => {
     expect(isDecimalGrammar('1e99999')).toBe(true);
     expect(isDecimal('1e99999')).toBe(false);
-    expect(parseDecimal('1e99999')).toBeUndefined();
+    expect(parseScaled('1e99999')).toBeUndefined();
     expect(isDecimal('1e1000')).toBe(true);
   });
 
@@ -184,13 +171,13 @@ describe('compareDigits', () => {
   });
 });
 
-describe('parseDecimal', () => {
+describe('parseScaled', () => {
   it('gives the exact value at the written scale', () => {
-    expect(parseDecimal('1.50')).toEqual({ units: 150n, scale: 2 });
-    expect(parseDecimal('-1e-7')).toEqual({ units: -1n, scale: 7 });
-    expect(parseDecimal('1.5e3')).toEqual({ units: 1500n, scale: 0 });
-    expect(parseDecimal('007')).toEqual({ units: 7n, scale: 0 });
-    expect(parseDecimal('x')).toBeUndefined();
+    expect(parseScaled('1.50')).toEqual({ units: 150n, scale: 2 });
+    expect(parseScaled('-1e-7')).toEqual({ units: -1n, scale: 7 });
+    expect(parseScaled('1.5e3')).toEqual({ units: 1500n, scale: 0 });
+    expect(parseScaled('007')).toEqual({ units: 7n, scale: 0 });
+    expect(parseScaled('x')).toBeUndefined();
   });
 });
 

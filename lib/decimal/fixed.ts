@@ -1,4 +1,12 @@
-import { readDecimal } from '../internal/decimal';
+/**
+ * The simulator's decimal arithmetic: integers scaled by 10^18 (BigInt: the units of a `Scaled` at scale 18),
+ * so prices and quantities never touch floats, read by the one grammar and written at fixed or shortest form.
+ *
+ * @internal
+ * @module
+ */
+
+import { readDecimal } from './grammar';
 
 /**
  * Decimal arithmetic on integers scaled by 10^18 (BigInt), so prices and quantities never touch floats.
@@ -9,7 +17,7 @@ export const SCALE = 18;
 export const ONE = 10n ** BigInt(SCALE);
 
 /**
- * Parses plain decimal text ("12", "0.5", "3.25": the one decimal grammar of `lib/internal/decimal.ts`, without a
+ * Parses plain decimal text ("12", "0.5", "3.25": the one decimal grammar of `grammar.ts`, without a
  * sign or an exponent, as the simulated exchange accepts it) with at most `maxDecimals` decimals; undefined
  * otherwise. @internal
  */

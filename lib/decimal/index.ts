@@ -1,26 +1,21 @@
 /**
- * Edge helpers for decimal text (prices and quantities decoded by `DecimalString`, and order input): the type
- * {@link DecimalText}, the check and constructor of plain decimal text for orders, and conversions. The grammar
- * and the exact arithmetic are those of the one decimal module (`lib/internal/decimal.ts`).
+ * Decimal text, the one module, at its public edge: the type {@link DecimalText} (prices and quantities decoded
+ * by `DecimalString`, and order input), the check and constructor of plain decimal text for orders,
+ * conversions and exact arithmetic. The grammar is `grammar.ts`'s, the value and order `compare.ts`'s, the
+ * scaled `BigInt` arithmetic `scaled.ts`'s (with a double fast path in `small.ts`), and the simulator's
+ * fixed-scale arithmetic `fixed.ts`'s. None of these functions throws but {@link toDecimalText}.
  *
  * @module
  */
 
 import { ConfigError } from '../errors';
-import {
-  canonicalScaled,
-  type DecimalText,
-  divideSmall,
-  formatScaled,
-  isDecimalGrammar,
-  multiplyScaled,
-  parseDecimal,
-  plainDecimalFault,
-} from '../internal/decimal';
 import { excerpt } from '../internal/redact';
+import { type DecimalText, isDecimalGrammar, plainDecimalFault } from './grammar';
+import { canonicalScaled, formatScaled, multiplyScaled, parseScaled } from './scaled';
+import { divideSmall } from './small';
 
-export type { DecimalText } from '../internal/decimal';
-export { addDecimal, subtractDecimal } from '../internal/decimal';
+export type { DecimalText } from './grammar';
+export { addDecimal, subtractDecimal } from './scaled';
 
 /** Characters of rejected input quoted in a {@link toDecimalText} error. */
 const QUOTED_CHARACTERS = 12;
@@ -122,8 +117,8 @@ export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fra
  * ```
  */
 export function multiplyDecimal(a: string, b: string): DecimalText | undefined {
-  const x = parseDecimal(a);
-  const y = parseDecimal(b);
+  const x = parseScaled(a);
+  const y = parseScaled(b);
   return x === undefined || y === undefined ? undefined : formatScaled(canonicalScaled(multiplyScaled(x, y)));
 }
 
@@ -149,8 +144,8 @@ export function divideDecimal(a: string, b: string, fractionDigits = 18): Decima
     const small = divideSmall(a, b, digits);
     if (small !== undefined) return small;
   }
-  const n = parseDecimal(a);
-  const d = parseDecimal(b);
+  const n = parseScaled(a);
+  const d = parseScaled(b);
   if (n === undefined || d === undefined || d.units === 0n) return undefined;
   // (n.units / 10^n.scale) / (d.units / 10^d.scale), scaled by 10^digits
   const shift = digits - n.scale + d.scale;

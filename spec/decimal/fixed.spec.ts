@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { formatDecimal, formatFixed, formatUnits, MAX_UNITS, mul, parseDecimal } from '../../lib/simulator/decimal';
+import { formatDecimal, formatFixed, formatUnits, MAX_UNITS, mul, parseDecimal } from '../../lib/decimal/fixed';
 import { RawNumber, rawJson } from '../../lib/simulator/rawJson';
 import { signedPayload } from '../../lib/simulator/auth';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from '../../lib/codecs/decimal';
+import { averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, toDecimalText } from '../../lib/decimal';
 import { ConfigError } from '../../lib/errors';
 import { thrown } from '../helpers/thrown';
 
