@@ -1,5 +1,5 @@
 import { inflateRawSync } from 'node:zlib';
-import type { RawInflater } from '../socket/decodeFrame';
+import type { RawInflater } from '../frame/frameLimits';
 
 /** zlib's smallest output chunk. */
 const MIN_CHUNK = 64;

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import { decodeWith } from '../codecs/decode';
-import { parseJson } from '../internal/json';
+import { parseJson } from '../frame/json';
 import { redact } from '../internal/redact';
 import type * as t from 'io-ts';
 

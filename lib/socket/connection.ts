@@ -17,7 +17,7 @@ import { ConfigError, SendQueueFullError } from '../errors';
 import { reconnect, type ReconnectConfig } from '../operators/reconnect';
 import type { ConnectionStatus } from './connectionStatus';
 import { defaultWebSocketCtor } from './defaultWebSocketCtor';
-import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES, type RawInflater } from './decodeFrame';
+import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES, type RawInflater } from '../frame/frameLimits';
 import { type ServerClock, serverClockSampler } from './serverClock';
 import { type FrameSink, socketSession } from './socketSession';
 import type { WebSocketCtor, WebSocketLike } from './webSocketLike';

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { parseJson } from '../internal/json';
+import { parseJson } from '../frame/json';
 import { isRecord } from '../internal/guards';
 
 /**

@@ -1,5 +1,5 @@
 import { Inflate, inflateSync } from 'fflate';
-import type { RawInflater } from '../socket/decodeFrame';
+import type { RawInflater } from '../frame/frameLimits';
 
 /**
  * Largest deflate input inflated in one `inflateSync` call. fflate never writes past the buffer it is given,

@@ -13,7 +13,7 @@
 import { inflateSync, strToU8, zipSync } from 'fflate';
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { crc32 } from '../../lib/internal/crc32';
-import { unzipFirstEntry } from '../../lib/socket/unzipFirstEntry';
+import { unzipFirstEntry } from '../../lib/frame/unzipFirstEntry';
 import { BT, template } from './frames';
 import { median, opsPerSecond } from './stats';
 

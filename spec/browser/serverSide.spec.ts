@@ -53,7 +53,7 @@ describe.each([
     jest.isolateModules(() => {
       if (browserBuild) {
         jest.doMock('../../lib/socket/defaultWebSocketCtor', () => jest.requireActual('../../lib/socket/defaultWebSocketCtor.browser'));
-        jest.doMock('../../lib/socket/defaultInflateRaw', () => jest.requireActual('../../lib/socket/defaultInflateRaw.browser'));
+        jest.doMock('../../lib/frame/defaultInflateRaw', () => jest.requireActual('../../lib/frame/defaultInflateRaw.browser'));
         jest.doMock('../../lib/auth/secretKeySigner', () => jest.requireActual('../../lib/auth/secretKeySigner.browser'));
         jest.doMock('../../lib/rest/defaultFetch', () => jest.requireActual('../../lib/rest/defaultFetch.browser'));
       }

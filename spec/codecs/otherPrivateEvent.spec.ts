@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { ExecutionReportCodec, OutboundAccountInfoCodec, PrivateEventCodec, decodePrivateFrame } from '../../lib/codecs/privateEvents';
 import { OtherPrivateEventCodec } from '../../lib/codecs/otherPrivateEvent';
-import { parseJson } from '../../lib/internal/json';
+import { parseJson } from '../../lib/frame/json';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
 /*

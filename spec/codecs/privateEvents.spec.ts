@@ -6,7 +6,7 @@ import {
   TicketInfoCodec,
   decodePrivateFrame,
 } from '../../lib/codecs/privateEvents';
-import { parseJson } from '../../lib/internal/json';
+import { parseJson } from '../../lib/frame/json';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
 const account = {

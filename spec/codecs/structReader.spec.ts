@@ -8,7 +8,7 @@ import { fieldsOf, struct } from '../../lib/codecs/struct';
 import { plainStringEnd, readPrimitive, readText, structReader } from '../../lib/codecs/structReader';
 import { TradeRecordCodec } from '../../lib/codecs/trade';
 import { DecodeError } from '../../lib/errors';
-import { parseJsonValue } from '../../lib/internal/json';
+import { parseJsonValue } from '../../lib/frame/json';
 import { marketFrameReader, RawEnvelopeCodec, ReadMessage } from '../../lib/market/internal/marketFrameReader';
 import { realFrame } from '../bench/realFrames';
 import { damaged, mostly, objectText, primitiveValue } from '../helpers/jsonText';

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { TradeEnvelopeCodec, TradeRecordCodec, type TradeEnvelope } from '../../lib/codecs/trade';
-import { parseJson } from '../../lib/internal/json';
+import { parseJson } from '../../lib/frame/json';
 import { assertDecodes, assertFails } from '../helpers/codecs';
 
 const bhexText =

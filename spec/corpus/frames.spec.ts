@@ -2,8 +2,8 @@ import * as E from 'fp-ts/Either';
 import fc from 'fast-check';
 import { strToU8, zipSync } from 'fflate';
 import { DecodeError } from '../../lib/errors';
-import { parseJson } from '../../lib/internal/json';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
+import { parseJson } from '../../lib/frame/json';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
 
 const RUNS = { numRuns: 300 };
 

@@ -4,7 +4,7 @@
  * the heap grows when what was cut out is kept and the frames are dropped. Prints one JSON object of byte counts.
  */
 import { ownQuotedText, ownText } from '../../lib/internal/ownText';
-import { parseJsonValue } from '../../lib/internal/json';
+import { parseJsonValue } from '../../lib/frame/json';
 import { marketFrameReader, type ReadMessage } from '../../lib/market/internal/marketFrameReader';
 
 const gc = (globalThis as { gc?: () => void }).gc!;

@@ -9,7 +9,7 @@ import { REAL_SYMBOL, realFrame } from '../bench/realFrames';
 
 /**
  * Integration, real socket on 127.0.0.1: a real-shaped book (its levels read by the scanner of
- * `lib/internal/levelsJson.ts`, marked for the depth check) arrives as `JSON.parse` would give it, and the
+ * `lib/frame/levelsJson.ts`, marked for the depth check) arrives as `JSON.parse` would give it, and the
  * mark does not outlive the frame: a level the subscriber changes is checked in full when decoded again.
  */
 describe('book levels scanned in the JSON step, over a real socket', () => {

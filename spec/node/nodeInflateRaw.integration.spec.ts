@@ -3,7 +3,7 @@ import { marketStreams } from '../../lib/market/marketStreams';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import { nodeWebSocket } from '../../lib/node/nodeWebSocket';
 import { startSimulator, type Simulator } from '../../lib/simulator';
-import type { RawInflater } from '../../lib/socket/decodeFrame';
+import type { RawInflater } from '../../lib/frame/frameLimits';
 import type { UserStreamConfig } from '../../lib/user/userStream';
 
 describe('nodeInflateRaw (simulator)', () => {

@@ -4,7 +4,8 @@ import { deflateSync } from 'fflate';
 import { inflateRawSync } from 'node:zlib';
 import { DecodeError } from '../../lib/errors';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
-import { decodeFrame, type FrameLimits } from '../../lib/socket/decodeFrame';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
+import type { FrameLimits } from '../../lib/frame/frameLimits';
 import { withDeclaredSize, zipBomb, zipBytes, zipText, zipTextStreamed } from '../helpers/zipFrames';
 
 /** Where the entry's deflate data starts in a zip written by fflate (one entry named data.json). */

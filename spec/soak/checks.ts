@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { PrivateEventCodec } from '../../lib/codecs/privateEvents';
 import { ConnectionClosedError, DecodeError, HeartbeatTimeoutError, RequestFailedError, RequestRejectedError } from '../../lib/errors';
-import { parseJson } from '../../lib/internal/json';
+import { parseJson } from '../../lib/frame/json';
 import type { RestClient } from '../../lib/rest/types';
 import type { InjectedFault, SentReport } from '../../lib/simulator';
 import type { ConnectionStatus } from '../../lib/socket/connectionStatus';

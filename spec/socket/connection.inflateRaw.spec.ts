@@ -3,7 +3,7 @@ import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError, DecodeError } from '../../lib/errors';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 import { connection, type ConnectionConfig } from '../../lib/socket/connection';
-import type { RawInflater } from '../../lib/socket/decodeFrame';
+import type { RawInflater } from '../../lib/frame/frameLimits';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
 import { fakeConnection } from '../helpers/fakeConnection';
 import { withDeclaredSize, zipBomb, zipText } from '../helpers/zipFrames';

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { strFromU8, unzipSync } from 'fflate';
 import { zipFrame } from '../../lib/testing/zipFrame';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
 
 describe('zipFrame', () => {
   it('zips a message as JSON text in one entry named data.json', () => {

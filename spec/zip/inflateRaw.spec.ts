@@ -1,10 +1,10 @@
 /**
  * `inflateRaw` of `ex-streams/zip`: fflate into a buffer of `size + 1` bytes, in one call up to 8 KiB of input,
  * in 1 KiB steps above. The guard rails around it (declared sizes, CRC-32, lying headers) are tested through
- * `unzipFirstEntry`, whose default it is on Node (spec/socket/unzipFirstEntry.spec.ts).
+ * `unzipFirstEntry`, whose default it is on Node (spec/frame/unzipFirstEntry.spec.ts).
  */
 import { deflateSync } from 'node:zlib';
-import { defaultInflateRaw } from '../../lib/socket/defaultInflateRaw';
+import { defaultInflateRaw } from '../../lib/frame/defaultInflateRaw';
 import { inflateRaw } from '../../lib/zip/inflateRaw';
 import * as zip from '../../lib/zip/index';
 

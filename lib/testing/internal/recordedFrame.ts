@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/Either';
-import { unzipFirstEntry } from '../../socket/unzipFirstEntry';
+import { unzipFirstEntry } from '../../frame/unzipFirstEntry';
 import { inflateRaw } from '../../zip/inflateRaw';
 
 /**

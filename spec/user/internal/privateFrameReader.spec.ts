@@ -4,7 +4,7 @@ import { PrivateEventCodec } from '../../../lib/codecs/privateEvents';
 import { structReader, readText } from '../../../lib/codecs/structReader';
 import { ExecutionReportCodec } from '../../../lib/codecs/executionReport';
 import { DecodeError } from '../../../lib/errors';
-import { parseJsonValue } from '../../../lib/internal/json';
+import { parseJsonValue } from '../../../lib/frame/json';
 import { privateFrameReader, ReadEvents } from '../../../lib/user/internal/privateFrameReader';
 import { realFrame } from '../../bench/realFrames';
 import { damaged, mostly, objectText, primitiveValue } from '../../helpers/jsonText';

@@ -88,7 +88,7 @@ describe('frameSink (private frames)', () => {
   });
 
   describe('exact 64-bit ids, on demand (the session parses frames as they are)', () => {
-    const { exactJsonValue, parseJsonValue } = jest.requireActual<typeof import('../../../lib/internal/json')>('../../../lib/internal/json');
+    const { exactJsonValue, parseJsonValue } = jest.requireActual<typeof import('../../../lib/frame/json')>('../../../lib/frame/json');
     /** Hands `text` over as the key session does: parsed as is, with `exact()` for the exact parse. */
     function deliver(text: string) {
       const log: Array<{ event: PrivateEvent } | SessionItem> = [];

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { strFromU8, strToU8, Zip, ZipPassThrough } from 'fflate';
 import { crc32 } from 'node:zlib';
-import { unzipFirstEntry } from '../../lib/socket/unzipFirstEntry';
+import { unzipFirstEntry } from '../../lib/frame/unzipFirstEntry';
 import type { DecodeError } from '../../lib/errors';
 import { withDeclaredSize, zipBomb, zipBytes, zipText, zipTextStreamed } from '../helpers/zipFrames';
 

@@ -4,9 +4,9 @@ import { decodeWith } from '../../lib/codecs/decode';
 import { DepthEnvelopeCodec, DepthRecordCodec } from '../../lib/codecs/depth';
 import { FAIL, inPlaceCheckOf } from '../../lib/codecs/fastCheck';
 import { DecodeError } from '../../lib/errors';
-import { parseJsonValue } from '../../lib/internal/json';
-import { forgetScannedLevels, NOT_SCANNED, parseWithScannedLevels, takeScannedLevels } from '../../lib/internal/levelsJson';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
+import { parseJsonValue } from '../../lib/frame/json';
+import { forgetScannedLevels, NOT_SCANNED, parseWithScannedLevels, takeScannedLevels } from '../../lib/frame/levelsJson';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
 import { realFrame } from '../bench/realFrames';
 
 // ---------------------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 /**
- * The browser build has no default zip inflater (lib/socket/defaultInflateRaw.browser.ts replaces
+ * The browser build has no default zip inflater (lib/frame/defaultInflateRaw.browser.ts replaces
  * defaultInflateRaw.ts there, see scripts/browser-variants.js): fflate is bundled only by an app that imports
  * `inflateRaw` from `ex-streams/zip`. Here the browser variant is swapped in with `jest.mock`, as the build
  * does, and the paths that meet a zip frame are run: `decodeFrame` (a `DecodeError` saying what to import) and
@@ -10,16 +10,16 @@ import { map } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { ConfigError } from '../../lib/errors';
 import type { ConnectionConfig } from '../../lib/socket/connection';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
-import * as universal from '../../lib/socket/defaultInflateRaw';
-import * as browser from '../../lib/socket/defaultInflateRaw.browser';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
+import * as universal from '../../lib/frame/defaultInflateRaw';
+import * as browser from '../../lib/frame/defaultInflateRaw.browser';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { inflateRaw } from '../../lib/zip/inflateRaw';
 import { errorAwareTestScheduler } from '../helpers/errorMarbles';
 import { fakeConnection } from '../helpers/fakeConnection';
 import { zipText } from '../helpers/zipFrames';
 
-jest.mock('../../lib/socket/defaultInflateRaw', () => jest.requireActual('../../lib/socket/defaultInflateRaw.browser'));
+jest.mock('../../lib/frame/defaultInflateRaw', () => jest.requireActual('../../lib/frame/defaultInflateRaw.browser'));
 
 // The variant can stand in for the module: same exports, same types.
 const sameShape: typeof universal = browser;
@@ -32,7 +32,7 @@ const MISSING = new ConfigError(
 describe('defaultInflateRaw (browser build)', () => {
   it('is none, and is what the library reads here (the jest.mock stands for the build)', () => {
     expect(sameShape.defaultInflateRaw).toBeUndefined();
-    expect(jest.requireMock<typeof universal>('../../lib/socket/defaultInflateRaw').defaultInflateRaw).toBeUndefined();
+    expect(jest.requireMock<typeof universal>('../../lib/frame/defaultInflateRaw').defaultInflateRaw).toBeUndefined();
   });
 
   describe('decodeFrame', () => {

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../../lib/errors';
 import { strToU8, type Zippable, zipSync } from 'fflate';
-import { decodeFrame } from '../../lib/socket/decodeFrame';
+import { decodeFrame } from '../../lib/frame/decodeFrame';
 import { withDeclaredSize, zipBomb, zipBytes, zipText, zipTextStreamed } from '../helpers/zipFrames';
 
 function kindOf(r: E.Either<DecodeError, unknown>): string {

@@ -1,5 +1,5 @@
 import { inflateRaw } from '../zip/inflateRaw';
-import type { RawInflater } from './decodeFrame';
+import type { RawInflater } from './frameLimits';
 
 /**
  * The inflater of zip frames when none is given: fflate (`ex-streams/zip`) in the Node and default builds.

@@ -2,7 +2,7 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import { NOT_SCANNED, parseWithScannedLevels } from './levelsJson';
-import { excerpt } from './redact';
+import { excerpt } from '../internal/redact';
 
 /**
  * The one `JSON.parse` of ex-streams, with 64-bit ids kept exact.

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import fc from 'fast-check';
-import { mayHaveLongInteger, parseJson, quoteLongIntegers } from '../../lib/internal/json';
+import { mayHaveLongInteger, parseJson, quoteLongIntegers } from '../../lib/frame/json';
 
 const right = (text: string): unknown => {
   const r = parseJson(text);

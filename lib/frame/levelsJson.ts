@@ -1,6 +1,6 @@
 // Data path (docs/architecture.md, "The data path"): step 3, JSON text → value, the book levels' branch.
-import { quotedDecimalEnd } from './decimal';
-import { ownQuotedText } from './ownText';
+import { quotedDecimalEnd } from '../decimal/grammar';
+import { ownQuotedText } from '../internal/ownText';
 /**
  * `JSON.parse` with the levels of a book read by hand. A book's levels (`"a":[["76321.15","0.00100"],…]`) are
  * most of a depth frame, and `JSON.parse` builds them at about twice the cost of a scanner that knows their
@@ -9,7 +9,7 @@ import { ownQuotedText } from './ownText';
  * rest of the text with `JSON.parse` (each array replaced by a placeholder string) and puts the arrays back.
  * Whenever anything is not as expected (whitespace inside the levels, a number, an escape, a duplicate key,
  * a placeholder not found exactly once), it answers {@link NOT_SCANNED} and the caller parses the whole text
- * with `JSON.parse`: the result, when there is one, equals `JSON.parse(text)` (`spec/internal/levelsJson.spec.ts`
+ * with `JSON.parse`: the result, when there is one, equals `JSON.parse(text)` (`spec/frame/levelsJson.spec.ts`
  * proves it on generated texts).
  *
  * When the caller asks (`mark`), the arrays it built are remembered until {@link takeScannedLevels} is asked about

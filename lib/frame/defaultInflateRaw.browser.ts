@@ -1,4 +1,4 @@
-import type { RawInflater } from './decodeFrame';
+import type { RawInflater } from './frameLimits';
 
 /**
  * The browser build's inflater of zip frames when none is given: none, so fflate is bundled only by an app that

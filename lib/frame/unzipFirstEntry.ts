@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
-import type { RawInflater } from './decodeFrame';
+import type { RawInflater } from './frameLimits';
 import { defaultInflateRaw } from './defaultInflateRaw';
 import { checked, inflateBounded } from './inflateChecked';
 import { INFLATER_NEEDED } from './missingInflater';
