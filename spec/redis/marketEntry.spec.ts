@@ -1,6 +1,6 @@
 import { entryFields, type MarketEntry, pushPayload, readEntry, readPush } from '../../lib/redis/marketEntry';
 import { compareIds, shardOf } from '../../lib/redis/marketKeys';
-import { tradeIds, withRequestId } from '../../lib/redis/internal/relayReader';
+import { tradeIds, withRequestId } from '../../lib/redis/internal/tradeFrames';
 import { frameRoute } from '../../lib/redis/internal/frameRoute';
 
 describe('marketEntry', () => {

@@ -3,7 +3,7 @@ import type { Subscription } from 'rxjs';
 import { type MarketEntry, type PushedEntry, readEntry, readPush } from '../marketEntry';
 import { compareIds } from '../marketKeys';
 import { openRedis, type RedisClient, whenReady } from './openRedis';
-import type { RelayReaderConfig } from './relayReader';
+import type { RelayReaderConfig } from './relayReaderConfig';
 import { scheduleRepeating } from '../../internal/scheduleRepeating';
 import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
 

@@ -1,14 +1,16 @@
-import type { SchedulerLike } from 'rxjs';
-import { compareDecimal } from '../../internal/decimal';
-import type { TradeGap } from '../../operators/distinctTrades';
-import type { RedisTarget } from '../redisTarget';
+import { compareDecimal } from '../../decimal/compare';
 import type { RelayGap, RelayGapReason } from '../relayGap';
 import { type MarketEntry, readEntry } from '../marketEntry';
 import { compareIds, lastField, lastKey, shardOf, streamKey } from '../marketKeys';
 import { RedisRelayError } from '../redisRelayError';
-import { openRedis, type RedisClient, whenReady } from './openRedis';
+import { openRedis, type RedisClient } from './openRedis';
 import { type PushHost, PushLoop } from './pushLoop';
-import { endWait, MAX_RETRY_MS, MIN_RETRY_MS, sleep, type Wait } from './retryWait';
+import { type ReadHost, ReadLoop } from './readLoop';
+import type { RelayReaderConfig } from './relayReaderConfig';
+import { type ShardHost, ShardLoop } from './shardLoop';
+import { REPLAY, tradeIds, withRequestId } from './tradeFrames';
+
+export type { RelayReaderConfig } from './relayReaderConfig';
 
 /**
  * The consumer's Redis side (docs/scaling.md, "What a consumer sees"): the gateway's pushes (`PushLoop`, `read: 'push'`
@@ -44,255 +46,14 @@ interface Interest {
   delivered: string;
 }
 
-/** Settings of a {@link RelayReader}. @internal */
-export interface RelayReaderConfig {
-  readonly target: RedisTarget;
-  readonly prefix: string;
-  readonly shards: number;
-  readonly blockMs: number;
-  readonly count: number;
-  /** `push`: entries by the gateway's pushes (a single Redis; see `PushLoop`); `xread`: by blocking `XREAD`. */
-  readonly read: 'push' | 'xread';
-  /** The push loop's check period, ms. */
-  readonly checkMs: number;
-  readonly scheduler: SchedulerLike;
-  readonly resumeFrom: ReadonlyMap<number, string>;
-  readonly onGap: (gap: RelayGap) => void;
-  /** Trades of a followed symbol that may be missing (frames of its trade topic lost on the way), as `marketStreams` signals them. */
-  readonly onTradeGap: (gap: TradeGap) => void;
-  readonly onError: (operation: string, error: unknown) => void;
-  /** A read worked (the errors of an episode are over: the next failure is said again). */
-  readonly onRecovered: () => void;
-}
-
 /**
  * How far below the next sequence number expected an entry is taken for a copy of one handled already (see
  * `RelayReader.repeat`): the entries of the gateway's two writes in flight at most.
  */
 const REPEAT_WINDOW = 4_096;
 
-/** A venue frame that is the first of a subscription (its replay of the latest trades). */
-const REPLAY = /"f":\s*true/;
-/** The trade ids of a trade frame (`"v":"123"` or `"v":123`), as text: exact, whatever their size. */
-const TRADE_ID = /"v":\s*"?(\d+)/g;
-
-/** The smallest and the largest trade id of a trade frame's text. @internal */
-export function tradeIds(frame: string): { min: string | undefined; max: string | undefined } {
-  let min: string | undefined;
-  let max: string | undefined;
-  for (const m of frame.matchAll(TRADE_ID)) {
-    const v = m[1]!;
-    if (min === undefined || compareDecimal(v, min) < 0) min = v;
-    if (max === undefined || compareDecimal(v, max) > 0) max = v;
-  }
-  return { min, max };
-}
-
-/** The frame `frame` with its envelope's echoed request id replaced by `id` (as the venue answers this consumer's own `sub`). @internal */
-export function withRequestId(frame: string, id: string): string {
-  // `"id":` occurs in compact JSON only as a key (a quote inside a string is escaped), and no market record has one:
-  // the last is the envelope's.
-  const at = frame.lastIndexOf('"id":');
-  if (at < 0) return frame;
-  const start = at + 5;
-  let end = start;
-  if (frame.charCodeAt(start) === 34) {
-    end = frame.indexOf('"', start + 1) + 1;
-    if (end === 0) return frame;
-  } else {
-    while (end < frame.length && frame.charCodeAt(end) >= 48 && frame.charCodeAt(end) <= 57) end++;
-  }
-  // Joined, not concatenated: a concatenation is a cons string, which the frame parser reads ~20 % slower (socket-free,
-  // 300 pairs' frames through `marketStreams`: 11.7 against 9.7 µs a frame); `join` copies into one flat string.
-  return [frame.slice(0, start), frame.slice(end)].join(`"${id}"`);
-}
-
-/** One shard being read: where it starts (its cursor and sequence, found once), and whether it is still wanted. */
-class ShardLoop {
-  stopped = false;
-  /** It knows where it starts (`ready` resolved). */
-  started = false;
-  /** Its stream's key (made once: the read loop names it in every `XREAD`). */
-  readonly key: string;
-  /** Resolves once the shard knows where it starts (or it stopped). */
-  readonly ready: Promise<void>;
-  /** The wait before a retry, if one is under way (a stop ends it at once: no timer outlives the loop). */
-  private waiting: Wait | undefined;
-  /** When its stream was last found to bring something, or checked for being behind the cursor (scheduler ms). */
-  quietSince: number;
-
-  constructor(
-    private readonly reader: RelayReader,
-    readonly shard: number,
-  ) {
-    this.quietSince = reader.config.scheduler.now();
-    this.key = streamKey(reader.config.prefix, shard);
-    this.ready = this.init();
-    // Never a rejection left unhandled (it would end the process): whatever escapes is reported.
-    this.ready
-      .then(() => {
-        this.started = true;
-        reader.shardReady(this);
-      })
-      .catch((e: unknown) => reader.config.onError('xread', e));
-  }
-
-  stop(): void {
-    this.stopped = true;
-    endWait(this.waiting);
-  }
-
-  /** Where to start: the kept cursor, else the stream's newest entry (checked for its sequence number). */
-  private async init(): Promise<void> {
-    const { reader, shard, key } = this;
-    for (let wait = MIN_RETRY_MS; !this.stopped; wait = Math.min(wait * 2, MAX_RETRY_MS)) {
-      try {
-        const cursor = reader.cursors.get(shard);
-        if (cursor !== undefined && reader.expected.has(shard)) return;
-        if (this.stopped) return; // (checked just before: a stopped loop opens no connection)
-        const command = await reader.commandClient();
-        const found = cursor === undefined ? await command.xrevrange(key, '+', '-', 'COUNT', 1) : await command.xrange(key, cursor, cursor);
-        const top = found[0];
-        const entry = top === undefined ? undefined : readEntry(top[1]);
-        reader.config.onRecovered();
-        if (cursor === undefined) reader.cursors.set(shard, top?.[0] ?? '0-0');
-        else if (top === undefined) {
-          // The entry to resume after is gone: trimmed (the stream is past it), or the stream is behind it.
-          if (await reader.behind(shard, key, command)) return;
-          reader.gap(shard, 'sequence', cursor);
-        }
-        reader.expected.set(shard, entry === undefined ? undefined : entry.seq + 1);
-        return;
-      } catch (e) {
-        if (this.stopped) return;
-        reader.config.onError('xrange', e);
-        await sleep(reader.config.scheduler, wait, (w) => (this.waiting = w));
-      }
-    }
-  }
-}
-
-/**
- * A blocking `XREAD` loop on a connection of its own over a set of shards (each from its cursor): every shard of
- * interest when Redis is a single server (one round trip brings the entries of every shard that has some, so a
- * consumer writes one command where it wrote one per shard: each `XREAD` written costs a system call and a wake-up
- * of Redis, most of a consumer's cost beyond a direct subscriber's), one shard when it is a cluster (a command's keys
- * share one slot). Shards join while it is not blocked; a shard that becomes ready while it is blocked needs a new
- * loop (see `RelayReader.shardReady`).
- */
-class ReadLoop {
-  stopped = false;
-  /** A read is in flight: the shards it reads are fixed until it returns. */
-  private reading = false;
-  private readonly conn: RedisClient;
-  private readonly shards = new Set<ShardLoop>();
-  private waiting: Wait | undefined;
-
-  constructor(
-    private readonly reader: RelayReader,
-    shards: Iterable<ShardLoop>,
-    name: string,
-  ) {
-    for (const s of shards) this.shards.add(s);
-    this.conn = openRedis(reader.config.target, name);
-    this.conn.on('error', () => undefined); // read failures are reported by the loop itself
-    this.run().catch((e: unknown) => reader.config.onError('xread', e));
-  }
-
-  /** The shards it reads that are still wanted. */
-  live(): ShardLoop[] {
-    return [...this.shards].filter((s) => !s.stopped);
-  }
-
-  has(shard: ShardLoop): boolean {
-    return this.shards.has(shard);
-  }
-
-  /** Adds `shard` to the next read; false when a read is in flight (then it is not added). */
-  add(shard: ShardLoop): boolean {
-    if (this.reading || this.stopped) return false;
-    this.shards.add(shard);
-    return true;
-  }
-
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.conn.disconnect();
-    this.conn.emit('end');
-    endWait(this.waiting);
-  }
-
-  /** Resolves when the loop's connection is ready (at once if it is), or it stopped. */
-  private connected(): Promise<void> {
-    return whenReady(this.conn, () => this.stopped);
-  }
-
-  private async run(): Promise<void> {
-    const { reader } = this;
-    const { blockMs, count, scheduler } = reader.config;
-    let wait = MIN_RETRY_MS;
-    while (!this.stopped) {
-      // Reading only on a ready connection: a failed read costs a backoff, which a small retention may not forgive.
-      await this.connected();
-      if (this.stopped) return;
-      for (const s of this.shards) if (s.stopped) this.shards.delete(s); // (a shard cancelled, maybe wanted again by a loop of its own)
-      const shards = [...this.shards];
-      if (shards.length === 0) return reader.dropLoop(this);
-      const args: (string | number)[] = ['COUNT', count, 'BLOCK', blockMs, 'STREAMS'];
-      for (const s of shards) args.push(s.key);
-      for (const s of shards) args.push(reader.cursors.get(s.shard) ?? '$');
-      let reply: [string, [string, string[]][]][] | null;
-      this.reading = true;
-      try {
-        reply = (await this.conn.xread(...(args as ['COUNT', number, 'BLOCK', number, 'STREAMS', ...string[]]))) as typeof reply;
-        wait = MIN_RETRY_MS;
-        reader.config.onRecovered();
-      } catch (e) {
-        this.reading = false;
-        if (this.stopped) return;
-        reader.config.onError('xread', e);
-        await sleep(scheduler, wait, (w) => (this.waiting = w));
-        wait = Math.min(wait * 2, MAX_RETRY_MS);
-        continue;
-      }
-      this.reading = false;
-      const now = scheduler.now();
-      for (const [key, entries] of reply ?? []) {
-        const shard = shards.find((s) => s.key === key);
-        if (shard === undefined) continue;
-        shard.quietSince = now;
-        for (let i = 0; i < entries.length; i++) {
-          // A loop stopped meanwhile (a gap reset its socket) leaves the rest unread: the next socket reads them.
-          if (this.stopped) return;
-          // A shard no longer wanted (its last topic cancelled) is not read on: a later `sub` starts it afresh.
-          if (shard.stopped) break;
-          const [id, fields] = entries[i]!;
-          // Handled entries are let go at once, not held by the reply until its last one is handled: a scavenge
-          // while a long reply is handled (a consumer catching up) would copy them, and a second one promote them.
-          entries[i] = undefined as never;
-          reader.cursors.set(shard.shard, id);
-          reader.entry(shard.shard, id, readEntry(fields));
-        }
-      }
-      // A shard that brought nothing for `blockMs`: is its stream behind its cursor (new entries below it never come)?
-      for (const s of shards) {
-        if (this.stopped) return;
-        if (s.stopped || now - s.quietSince < blockMs) continue;
-        s.quietSince = now;
-        try {
-          if (await reader.behind(s.shard, s.key, await reader.commandClient())) return;
-        } catch (e) {
-          if (this.stopped) return;
-          reader.config.onError('xrevrange', e);
-        }
-      }
-    }
-  }
-}
-
 /** See the module. @internal */
-export class RelayReader implements PushHost {
+export class RelayReader implements PushHost, ShardHost, ReadHost {
   readonly cursors: Map<number, string>;
   /** The next sequence number expected per shard (`undefined`: any, the first entry read). */
   readonly expected = new Map<number, number | undefined>();
