@@ -7,6 +7,8 @@
  * @module
  */
 
+import { FNV_OFFSET, fnv1a } from './fnv1a';
+
 /** One key and its value; `seq` orders iteration (first insertion). @internal */
 export class Entry<V> {
   constructor(
@@ -38,15 +40,13 @@ export type Item<V> = Entry<V> | Branch<V> | Collision<V>;
 
 /** The key {@link hashOf} hashed last, and its hash: a fold looks one key up, then sets it (one hash, not two). */
 let lastKey = '';
-let lastHash = 0x811c9dc5 | 0;
+let lastHash = FNV_OFFSET | 0;
 
-/** FNV-1a of the key's UTF-16 code units. @internal */
+/** FNV-1a of the key's UTF-16 code units ({@link fnv1a}), the last key's remembered. @internal */
 export function hashOf(key: string): number {
   if (key === lastKey) return lastHash;
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   lastKey = key;
-  lastHash = h | 0;
+  lastHash = fnv1a(key);
   return lastHash;
 }
 

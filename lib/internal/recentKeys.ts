@@ -6,18 +6,7 @@
  * @module
  */
 
-/** FNV-1a over the UTF-16 code units of `key`, as a 32-bit integer. */
-function hashOf(key: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return h | 0;
-}
-
-/** FNV-1a continued over the low and high 32 bits of the integer `n`. */
-function hashNumber(h: number, n: number): number {
-  h = Math.imul(h ^ (n | 0), 0x01000193);
-  return Math.imul(h ^ ((n / 4294967296) | 0), 0x01000193);
-}
+import { FNV_OFFSET, fnv1a, fnv1aNumber } from './fnv1a';
 
 /** Numbers in a key of {@link RecentKeys.addNumbers}. */
 const PARTS = 4;
@@ -52,7 +41,7 @@ export class RecentKeys {
    * (a duplicate). Forgets expired keys first. O(1) amortized.
    */
   add(key: string, now: number): boolean {
-    return this.addString(key, hashOf(key), now);
+    return this.addString(key, fnv1a(key), now);
   }
 
   /**
@@ -62,7 +51,7 @@ export class RecentKeys {
    * generation) for the whole window; numbers cost the garbage collector nothing. No allocation per call.
    */
   addNumbers(a: number, b: number, c: number, d: number, now: number): boolean {
-    const h = hashNumber(hashNumber(hashNumber(hashNumber(0x811c9dc5, a), b), c), d) | 0;
+    const h = fnv1aNumber(fnv1aNumber(fnv1aNumber(fnv1aNumber(FNV_OFFSET, a), b), c), d);
     this.forgetExpired(now);
     const slots = this.slots;
     const mask = slots.length - 1;

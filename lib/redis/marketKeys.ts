@@ -8,14 +8,11 @@
  * @module
  */
 
+import { fnv1a } from '../internal/fnv1a';
+
 /** The shard of `symbol` among `shards`: FNV-1a (32 bits) of its code units, modulo `shards`. Stable across processes and versions. @internal */
 export function shardOf(symbol: string, shards: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < symbol.length; i++) {
-    hash ^= symbol.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash % shards;
+  return (fnv1a(symbol) >>> 0) % shards;
 }
 
 /** The stream key of `shard`. @internal */

@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnv1a } from '../internal/fnv1a';
+
 /**
  * mulberry32: a small, fast, seeded PRNG returning floats in [0, 1).
  * @internal
@@ -15,12 +17,7 @@ export function mulberry32(seed: number): () => number {
 
 /** FNV-1a hash of a text mixed with a number, to derive independent seeds. @internal */
 export function mixSeed(seed: number, label: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < label.length; i++) {
-    h ^= label.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
+  return fnv1a(label, FNV_OFFSET ^ seed) >>> 0;
 }
 
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
