@@ -3,7 +3,7 @@
 /*
  * ex-streams-simulator: runs the local exchange simulator until SIGINT/SIGTERM and prints the url of
  * marketStreams, the url of userStream, the restClient baseUrl and credentials (`--json`: one JSON object).
- * `--help` lists every option with its default. The code is lib/simulator/cli.ts.
+ * `--help` lists every option with its default. The code is lib/simulator/cli/cli.ts.
  *
  * In a clone (lib/ beside this file and ts-node installed) it runs the TypeScript sources, so it always runs
  * what the tree holds; installed from npm it runs the built dist/cjs/simulator.js.
@@ -20,7 +20,7 @@ function guide() {
 }
 
 async function main() {
-  const { runSimulatorCli } = loadCommand('lib/simulator/cli.ts', 'dist/cjs/simulator.js', 'runSimulatorCli');
+  const { runSimulatorCli } = loadCommand('lib/simulator/cli/cli.ts', 'dist/cjs/simulator.js', 'runSimulatorCli');
   const docs = guide();
   // Signals are handled from the start: the addresses are printed before runSimulatorCli resolves, so a
   // script may send SIGTERM before the simulator is handed back; it is stopped as soon as it is.

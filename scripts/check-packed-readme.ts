@@ -18,7 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { firstValueFrom } from 'rxjs';
 import { restClient } from '../lib/rest/restClient';
-import type { SimulatorCliInfo } from '../lib/simulator/cli';
+import type { SimulatorCliInfo } from '../lib/simulator/cli/cli';
 import { firstStreamBlocks, MARKET_SHOWS, RESTING_ORDER, runNode, type Running, substitute, untilUserShows } from '../spec/docs/readmeRun';
 import { packInto } from './packedPackage';
 

@@ -25,5 +25,5 @@ export type { InjectTradeOptions, LoseAnswersOptions, PrivateChaosOptions, Rejec
 export type { SymbolRulesOptions } from './symbolRules';
 export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './observedReport';
 export type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';
-export { runSimulatorCli } from './cli';
-export type { SimulatorCliHost, SimulatorCliInfo, SimulatorCliRun } from './cli';
+export { runSimulatorCli } from './cli/cli';
+export type { SimulatorCliHost, SimulatorCliInfo, SimulatorCliRun } from './cli/cli';

@@ -1,4 +1,4 @@
-import { CLI_NAME, CONTROL_TOKEN_ENV, helpText, parseCliArgs } from '../../lib/simulator/cliArgs';
+import { CLI_NAME, CONTROL_TOKEN_ENV, helpText, parseCliArgs } from '../../lib/simulator/cli/cliArgs';
 
 describe('parseCliArgs', () => {
   it('runs with no options, no JSON and nothing set', () => {
