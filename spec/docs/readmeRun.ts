@@ -60,11 +60,20 @@ export interface Running {
   stop(): Promise<NodeJS.Signals | number | null>;
 }
 
-/** Spawns `node ...args` with `env` added to this process's environment less its `EX_STREAMS_*` variables. */
-export const runNode = (name: string, args: readonly string[], options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv }): Running => {
+/**
+ * Spawns `node ...args` with `env` added to this process's environment less its `EX_STREAMS_*` variables.
+ * `runtime` runs another program instead of this Node: its executable and the arguments before `args`
+ * (`['/path/to/deno', 'run', '-A']`; scripts/check-runtimes.ts).
+ */
+export const runNode = (
+  name: string,
+  args: readonly string[],
+  options: { readonly cwd: string; readonly env?: NodeJS.ProcessEnv; readonly runtime?: readonly [string, ...string[]] },
+): Running => {
   const base = { ...process.env };
   for (const key of Object.keys(base)) if (key.startsWith('EX_STREAMS_') || key.startsWith('TS_NODE_')) delete base[key];
-  const child = spawn(process.execPath, [...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...base, ...options.env } });
+  const [command, ...before] = options.runtime ?? [process.execPath];
+  const child = spawn(command, [...before, ...args], { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], env: { ...base, ...options.env } });
   let stdout = '';
   let stderr = '';
   let exit: NodeJS.Signals | number | null | undefined;
