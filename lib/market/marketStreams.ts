@@ -43,6 +43,7 @@ import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import { marketFeed } from './internal/marketFeed';
 import { type MarketFrameReader, marketFrameReader } from './internal/marketFrameReader';
+import { v2FrameReader } from './internal/v2FrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
@@ -232,7 +233,8 @@ export interface MarketStreams {
    *
    * @example
    * ```ts
-   * import { closedCandles, marketStreams, restClient } from 'ex-streams';
+   * import { marketStreams, restClient } from 'ex-streams';
+   * import { closedCandles } from 'ex-streams/history';
    *
    * const rest = restClient({ baseUrl: 'https://api.example.com' });
    * const market = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1', klineHistory: { rest } });
@@ -522,8 +524,8 @@ function openMarketStreams(
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
     {
       exactIntegers: 'on-demand',
-      // V2 frames are parsed (their shapes are read into V1's by `v2Message`)
-      readFrame: forwarding ?? (v2 ? undefined : marketFrameReader()),
+      // V2 frames of the usual shape are read by V2's reader; the others are parsed and read into V1's shapes by `v2Message`
+      readFrame: forwarding ?? (v2 ? v2FrameReader() : marketFrameReader()),
       sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
     },
   );

@@ -3,6 +3,7 @@ import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
 import type { FrameSink } from '../../socket/socketSession';
 import { type ServiceFrameSink, TopicRouter } from './topicRouter';
+import { ReadMessage } from './marketFrameReader';
 import { IGNORED } from './v2Frames';
 
 /**
@@ -60,24 +61,18 @@ export function marketFeed(core: ConnectionCore, hooks: MarketFeedHooks): Market
     if (!inFrame) return onDecodeError(error);
     if (failures++ === 0) first = error;
   };
-  const router = new TopicRouter(collect, onServiceFrame);
-  const dispatch: FrameSink = (parsed, now, exactParse) => {
+  // The router reads the exact parse of a frame (long integers quoted) as the feed reads the first.
+  const router = new TopicRouter(collect, onServiceFrame, readMessage);
+  const dispatch: FrameSink = (parsed, now, exactParse, text, scanned) => {
     onFrame(now);
-    let message = parsed;
-    let exact = exactParse;
-    if (readMessage !== undefined) {
-      message = readMessage(parsed);
-      if (message === IGNORED) return;
-      // the exact parse (long integers quoted) is read the same way
-      if (exactParse !== undefined) exact = () => {
-        const quoted = exactParse();
-        return quoted === undefined ? undefined : readMessage(quoted);
-      };
-    }
+    // what a frame reader read is in V1's shapes already
+    const message = readMessage === undefined || parsed instanceof ReadMessage ? parsed : readMessage(parsed);
+    if (message === IGNORED) return;
     inFrame = true;
     failures = 0;
     try {
-      router.dispatch(message, exact);
+      // A frame parsed as it is (`exact` on offer): the router parses its text again itself when a check fails.
+      router.dispatch(message, exactParse !== undefined ? text : undefined, scanned);
     } finally {
       inFrame = false;
     }

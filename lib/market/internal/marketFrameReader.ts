@@ -2,6 +2,7 @@
 import * as t from 'io-ts';
 import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
 import { FAIL } from '../../codecs/fastCheck';
+import { parseJsonValue } from '../../frame/json';
 import { KlineRecordCodec } from '../../codecs/kline';
 import { RealtimesRecordCodec } from '../../codecs/realtimes';
 import { readText, type Reader, structReader } from '../../codecs/structReader';
@@ -31,7 +32,7 @@ const RECORD_CODECS: Readonly<Record<string, t.Decoder<unknown, unknown>>> = {
 /**
  * A data message read from its frame's text: the envelope, its `data` already checked with `codec` (the record
  * codec of its response topic). The router delivers it when the subscription it routes to decodes with that
- * codec, and otherwise parses `text` (the general path). `JSON.parse` never yields a class instance, so the
+ * codec, and otherwise reads `text` with `general` (the general path). `JSON.parse` never yields a class instance, so the
  * router tells it apart with `instanceof`. @internal
  */
 export class ReadMessage {
@@ -39,6 +40,8 @@ export class ReadMessage {
     readonly envelope: PublicEnvelope<unknown>,
     readonly codec: t.Decoder<unknown, unknown>,
     readonly text: string,
+    /** How `text` is read on the general path (V2: parsed, then read into V1's shapes). Default: parsed. */
+    readonly general: (text: string) => unknown = parseJsonValue,
   ) {}
 }
 

@@ -2,10 +2,10 @@ import * as E from 'fp-ts/Either';
 import * as t from 'io-ts';
 import { countedDecodeError, decodeWith, PATH_VALUE_LENGTH, rawExcerpt } from '../../codecs/decode';
 import type { PublicEnvelope } from '../../codecs/envelope';
-import { FAIL, type FastCheck, inPlaceCheckOf } from '../../codecs/fastCheck';
+import { FAIL, type FastCheck, inPlaceCheckOf, type Prechecked } from '../../codecs/fastCheck';
 import { PublicErrorFrameCodec, type PublicErrorFrame } from '../../codecs/publicErrorFrame';
 import { DecodeError } from '../../errors';
-import { parseJsonValue } from '../../internal/json';
+import { exactJsonValue } from '../../frame/json';
 import { excerpt } from '../../internal/redact';
 import { isRecord } from '../../internal/guards';
 import { decodeRecords } from './decodeRecords';
@@ -82,11 +82,17 @@ export class TopicRouter {
   epoch = 0;
 
   /**
-   * While a message parsed without quoting its long integers is handled: the same frame parsed with them
-   * quoted (see `FrameSink`), asked for when the message or a record fails its check. Nothing is delivered
-   * before its message passed, so the exact parse can take over; it is asked for at most once.
+   * While a message parsed without quoting its long integers is handled: its frame's text, parsed again here with
+   * them quoted when the message or a record fails its check ({@link retryExact}). Nothing is delivered before its
+   * message passed, so the exact parse can take over; it is made at most once.
    */
-  private exact: (() => unknown) | undefined;
+  private exactText: string | undefined;
+  /** While a frame is dispatched: the parts of it the JSON step checked (its book levels), for the record checks. */
+  private prechecked: Prechecked | undefined;
+  /** The check {@link checkWithPrechecked} runs: the one of the topic whose records are being decoded. */
+  private topicCheck: FastCheck = () => FAIL;
+  /** {@link topicCheck} with the frame's prechecked parts: made once, so a frame costs no closure. */
+  private readonly checkWithPrechecked: FastCheck = (u) => this.topicCheck(u, this.prechecked);
   /** The record issue of the message being decoded, held until it is known whether {@link exact} takes over. */
   private held: DecodeError | undefined;
   private readonly hold = (issue: DecodeError): void => {
@@ -100,13 +106,29 @@ export class TopicRouter {
   constructor(
     private readonly onIssue: (issue: DecodeError) => void,
     private readonly onServiceFrame: ServiceFrameSink = () => false,
+    /** Reads the exact parse of a frame of another dialect into the V1 shapes (as the feed read the first). Default: none (V1). */
+    private readonly readMessage?: ((message: unknown) => unknown) | undefined,
   ) {}
 
   /** The exact parse of the message being handled, when it differs (then handled instead); `undefined` otherwise. */
   private retryExact(): unknown {
-    const exact = this.exact;
-    this.exact = undefined;
-    return exact === undefined ? undefined : exact();
+    const text = this.exactText;
+    this.exactText = undefined;
+    return text === undefined ? undefined : this.exactOf(text);
+  }
+
+  /** `text` parsed with its long integers quoted (read into V1 shapes), or `undefined` when it has none. */
+  private exactOf(text: string): unknown {
+    const quoted = exactJsonValue(text);
+    return quoted === undefined || this.readMessage === undefined ? quoted : this.readMessage(quoted);
+  }
+
+  /** The check of `topic`'s records in the frame being dispatched: with the frame's prechecked parts, when it has some. */
+  private checkOf(topic: RoutedTopic): FastCheck | undefined {
+    const check = topic.check;
+    if (check === undefined || this.prechecked === undefined) return check;
+    this.topicCheck = check;
+    return this.checkWithPrechecked;
   }
 
   add(topic: RoutedTopic): void {
@@ -159,21 +181,34 @@ export class TopicRouter {
    * several messages into one frame) is walked one level, without recursion: each element is handled as a
    * message, an element that is itself an array is a bad message (so no nesting depth can exhaust the
    * stack), and the elements the router cannot use are reported as ONE `DecodeError` per frame.
+   *
+   * `exactText`: the frame's text when the message was parsed without quoting its long integers (`exactIntegers:
+   * 'on-demand'`), parsed again here with them quoted when a check fails. `prechecked`: the parts of the message
+   * the JSON step checked (see `FrameSink`), handed to the record checks during this call only.
    */
-  dispatch(message: unknown, exact?: () => unknown): void {
-    if (exact !== undefined && Array.isArray(message)) {
+  dispatch(message: unknown, exactText?: string, prechecked?: Prechecked): void {
+    this.prechecked = prechecked;
+    try {
+      this.dispatchFrame(message, exactText);
+    } finally {
+      this.prechecked = undefined;
+    }
+  }
+
+  private dispatchFrame(message: unknown, exactText: string | undefined): void {
+    if (exactText !== undefined && Array.isArray(message)) {
       // The elements of a batch are delivered one by one: its long integers are made exact before any goes out.
-      const quoted = exact();
+      const quoted = this.exactOf(exactText);
       if (quoted !== undefined) message = quoted;
-      exact = undefined;
+      exactText = undefined;
     }
     if (!Array.isArray(message)) {
-      this.exact = exact;
+      this.exactText = exactText;
       let issue: Issue;
       try {
         issue = this.handle(message, true);
       } finally {
-        this.exact = undefined;
+        this.exactText = undefined;
       }
       if (issue !== undefined && issue !== UNUSABLE) this.onIssue(issue);
       return undefined;
@@ -222,7 +257,7 @@ export class TopicRouter {
     }
     const topic = this.subscriptionOf(envelope);
     if (topic === undefined) return undefined;
-    const records = decodeRecords(topic.codec, topic.check, envelope.data, this.hold);
+    const records = decodeRecords(topic.codec, this.checkOf(topic), envelope.data, this.hold);
     const issue = this.held;
     this.held = undefined;
     if (issue !== undefined) {
@@ -238,13 +273,13 @@ export class TopicRouter {
 
   /**
    * A data message read from its text with its records checked (`marketFrameReader`): delivered as it is when its
-   * subscription decodes with the codec that checked them, else parsed and handled on the general path.
+   * subscription decodes with the codec that checked them, else read the general way (`read.general`) and handled.
    */
   private onRead(read: ReadMessage, describe: boolean): Issue {
     const { envelope } = read;
     const topic = this.subscriptionOf(envelope);
     if (topic === undefined) return undefined;
-    if (topic.codec !== read.codec) return this.handle(parseJsonValue(read.text), describe);
+    if (topic.codec !== read.codec) return this.handle(read.general(read.text), describe);
     topic.deliver(envelope, envelope.data, this.epoch);
     return undefined;
   }
