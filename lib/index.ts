@@ -1,8 +1,12 @@
 /**
  * ex-streams: typed, composable RxJS observables over a trading service's signed HTTP calls and
- * websocket streams. This is the core entry: it runs in browsers and in Node. It exports the streams, the
- * operators, the record types, the errors, signing and the REST client; the wire codecs are in
- * `ex-streams/codecs`.
+ * websocket streams. This is the core entry: it runs in browsers and in Node. It exports what an application
+ * uses every day: the market and user streams, the order-book operators, the record types, the errors, the REST
+ * client and the venue presets. The building blocks are on their own entries: `ex-streams/signing` (request
+ * signing), `ex-streams/connection` (the websocket connection, reconnects, listen keys), `ex-streams/orders`
+ * (symbol rules and exact decimal arithmetic), `ex-streams/folds` (the folds `userStream` applies),
+ * `ex-streams/history` (candles and trades made whole), `ex-streams/rest` (REST request and response details) and
+ * `ex-streams/codecs` (the wire codecs).
  *
  * @packageDocumentation
  */
@@ -22,25 +26,22 @@ export {
   RateLimitedError,
   RequestTimeoutError,
   EventTimeOutOfRangeError,
-  OrderRuleError,
   OrderOutcomeUnknownError,
   BatchOutcomeUnknownError,
   OrderNotPlacedError,
   OrderMismatchError,
 } from './errors';
-export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderRule, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
+export type { DecodeErrorKind, ConnectionFailure, ConnectionClosedDetails, OrderInDoubt, OrderIdentity, SubscriptionRetryKind } from './errors';
 
 // Record types: what the streams and the REST client deliver. Their io-ts codecs, `decodeWith` and
 // `decodeFrame` are in the `ex-streams/codecs` entry.
-export { addDecimal, averagePrice, decimalToNumber, divideDecimal, isDecimalText, multiplyDecimal, subtractDecimal, toDecimalText } from './codecs/decimal';
 export { isFinalOrderStatus } from './codecs/executionReport';
+export type { KlineRecord } from './codecs/kline';
+export type { RealtimesRecord } from './codecs/realtimes';
+export type { TradeRecord } from './codecs/trade';
+export type { DepthLevel, DepthRecord } from './codecs/depth';
+export type { BboRecord } from './codecs/bbo';
 export type {
-  KlineRecord,
-  RealtimesRecord,
-  TradeRecord,
-  DepthLevel,
-  DepthRecord,
-  BboRecord,
   Balance,
   ExecutionReport,
   KnownOrderStatus,
@@ -50,129 +51,39 @@ export type {
   OutboundAccountInfo,
   PrivateEvent,
   TicketInfo,
-  AccountTrade,
-  ExchangeInfo,
-  RestAccount,
-  RestBalance,
-  RestKline,
-  RestOrder,
-  RestTrade,
-  ServerTime,
-  SymbolFilter,
-  SymbolInfo,
-} from './codecs/index';
+} from './codecs/privateEvents';
+export type { RestOrder } from './codecs/rest/order';
 
-// Signing
-export {
-  formEncode,
-  totalParams,
-  hmacSha256Hex,
-  hmacSha256Signer,
-  signer,
-} from './auth/index';
-export type {
-  Params,
-  ParamValue,
-  Signer,
-  SignerConfig,
-  SignRequest,
-  SignedParams,
-  SignFunction,
-} from './auth/index';
-
-// Signed REST and listen-key calls
-export {
-  restClient,
-} from './rest/index';
-export type {
-  RestClient,
-  RestClientConfig,
-  RestRequest,
-  RestRateLimit,
-  SecurityType,
-  HttpMethod,
-  RestCalls,
-  NewOrderRequest,
-  OrderRef,
-  OrderType,
-  TimeInForce,
-  DecimalText,
-  BatchPlacementResult,
-  CancelByIdsResult,
-} from './rest/index';
+// Signed REST calls (their request and response details: `ex-streams/rest`)
+export { restClient } from './rest/restClient';
+export type { RestClient, RestClientConfig } from './rest/types';
+export type { NewOrderRequest, OrderRef, OrderType, TimeInForce } from './rest/callTypes';
 
 // Venue presets: HashKey's deployments (addresses, key header, recvWindow cap, rate limits, site)
-export { hashkey } from './venue/index';
-export type { VenuePreset } from './venue/index';
-
-// Connection core
-export { connection, DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES } from './socket/index';
-export type {
-  Connection,
-  ConnectionConfig,
-  ConnectionStatus,
-  StreamStatus,
-  RawInflater,
-  ServerClock,
-  WebSocketCtor,
-  WebSocketLike,
-  WebSocketMessageEventLike,
-  WebSocketCloseEventLike,
-} from './socket/index';
+export { hashkey } from './venue/hashkeyVenues';
+export type { VenuePreset } from './venue/venuePreset';
 
 // Market streams
-export { marketStreams, customKlineInterval } from './market/index';
-export type { MarketStreams, MarketStreamsConfig, MarketMessage, TopicOptions, DepthOptions, MergedDepthOptions, KlineGap, MarketStatus, MarketCounters, KlineInterval, CustomKlineInterval } from './market/index';
+export { marketStreams } from './market/marketStreams';
+export type { MarketStreams, MarketStreamsConfig } from './market/marketStreams';
+export type { MarketMessage, TopicOptions, DepthOptions, MergedDepthOptions } from './market/marketMessage';
+export type { KlineGap } from './market/klineGap';
+export type { MarketCounters, MarketStatus } from './market/marketStatus';
+export type { KlineInterval } from './market/klineInterval';
+export type { StreamStatus } from './socket/streamStatus';
 
-// Operators
-export {
-  reconnect,
-  reorderByEventTime,
-  LateEventError,
-  orderBook,
-  incrementalBook,
-  closedCandles,
-  distinctTrades,
-  backfillTrades,
-} from './operators/index';
-export type {
-  ReconnectConfig,
-  ReconnectInfo,
-  ReorderByEventTimeConfig,
-  LatePolicy,
-  OrderBook,
-  OrderBookLevel,
-  OrderBookConfig,
-  DepthSnapshot,
-  IncrementalBookConfig,
-  IncrementalDepth,
-  BookGap,
-  CandleLike,
-  TradeGap,
-  TradeBatch,
-  TradeLike,
-  BackfillTradesConfig,
-  DistinctTradesConfig,
-} from './operators/index';
+// Order books
+export { orderBook } from './operators/orderBook';
+export type { OrderBook, OrderBookLevel, OrderBookConfig, DepthSnapshot } from './operators/orderBook';
+export { incrementalBook } from './operators/incrementalBook';
+export type { IncrementalBookConfig, IncrementalDepth, BookGap } from './operators/incrementalBook';
 
 // User stream
-export { listenKey, userStream, privateEventKey, ordersState, OrdersState, balancesState, distinctFills } from './user/index';
-export type {
-  ListenKeyApi,
-  ListenKeyConfig,
-  UserStream,
-  UserStreamConfig,
-  UserStatus,
-  UserCounters,
-  UserStreamGap,
-  StateSync,
-  OrdersStateConfig,
-  OrderState,
-  BalancesState,
-  BalanceState,
-  DistinctFillsConfig,
-} from './user/index';
-
-// Orders: fitted to and checked against the symbol's rules
-export { symbolRules, fitPrice, fitQuantity, ticksAway, checkOrder, fitOrder } from './orders/index';
-export type { SymbolRules, PlaceOrderOptions } from './orders/index';
+export { userStream } from './user/userStream';
+export type { UserStream, UserStreamConfig } from './user/userStream';
+export type { UserCounters, UserStatus } from './user/userStatus';
+export type { UserStreamGap } from './user/userStreamGap';
+export type { StateSync } from './user/stateSync';
+export type { OrderState } from './user/orderState';
+export type { BalanceState } from './user/balanceState';
+export type { PlaceOrderOptions } from './orders/orderLoop';

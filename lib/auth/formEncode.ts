@@ -3,7 +3,7 @@
  *
  * @example
  * ```ts
- * import { formEncode, type ParamValue } from 'ex-streams';
+ * import { formEncode, type ParamValue } from 'ex-streams/signing';
  *
  * const values: ParamValue[] = ['0.01', 5000, true];
  * formEncode([['quantity', values[0] ?? ''], ['recvWindow', 5000]]); // 'quantity=0.01&recvWindow=5000'
@@ -17,7 +17,7 @@ export type ParamValue = string | number | boolean;
  *
  * @example
  * ```ts
- * import { formEncode, type Params } from 'ex-streams';
+ * import { formEncode, type Params } from 'ex-streams/signing';
  *
  * const params: Params = { symbol: 'BTCUSDT', side: 'BUY', price: undefined, quantity: '0.01' };
  * formEncode(params); // 'symbol=BTCUSDT&side=BUY&quantity=0.01'
@@ -50,7 +50,7 @@ export function paramPairs(params: Params): Array<readonly [string, string]> {
  *
  * @example
  * ```ts
- * import { formEncode } from 'ex-streams';
+ * import { formEncode } from 'ex-streams/signing';
  * formEncode({ symbol: 'LTCBTC', side: 'BUY', note: 'a&b=c d', skipped: undefined });
  * // 'symbol=LTCBTC&side=BUY&note=a%26b%3Dc+d'
  * formEncode([['price', '0.1'], ['quantity', 1]]); // 'price=0.1&quantity=1'

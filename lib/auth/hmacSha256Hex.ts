@@ -32,7 +32,7 @@ function toHex(bytes: ArrayBuffer): string {
  *
  * @example
  * ```ts
- * import { hmacSha256Hex } from 'ex-streams';
+ * import { hmacSha256Hex } from 'ex-streams/signing';
  * await hmacSha256Hex(
  *   'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j',
  *   'symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559',
@@ -53,7 +53,7 @@ export async function hmacSha256Hex(secret: string, message: string): Promise<st
  *
  * @example
  * ```ts
- * import { hmacSha256Signer } from 'ex-streams';
+ * import { hmacSha256Signer } from 'ex-streams/signing';
  * const sign = hmacSha256Signer('NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j');
  * await sign('symbol=LTCBTC&side=BUY&type=LIMIT&timeInForce=GTC&quantity=1&price=0.1&recvWindow=5000&timestamp=1499827319559');
  * // 'c8db56825ae71d6d79447849e617115f4a920fa2acdcab2b053c4b2838bd6b71'

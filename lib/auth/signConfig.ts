@@ -12,7 +12,8 @@ export const RESERVED_PARAMS: readonly string[] = ['timestamp', 'recvWindow', 's
  *
  * @example
  * ```ts
- * import { hmacSha256Hex, restClient, type SignFunction } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import { hmacSha256Hex, type SignFunction } from 'ex-streams/signing';
  *
  * declare const apiKey: string, secretKey: string;
  * const sign: SignFunction = (message) => hmacSha256Hex(secretKey, message); // or a hardware module, a signing service

@@ -10,7 +10,7 @@ import { totalParams } from './totalParams';
  *
  * @example
  * ```ts
- * import { signer, type SignerConfig } from 'ex-streams';
+ * import { signer, type SignerConfig } from 'ex-streams/signing';
  *
  * declare const secretKey: string;
  * const config: SignerConfig = { secretKey, recvWindow: 3000, serverTimeOffsetMs: () => 0 };
@@ -35,7 +35,7 @@ export interface SignerConfig {
  *
  * @example
  * ```ts
- * import { signer, type SignRequest } from 'ex-streams';
+ * import { signer, type SignRequest } from 'ex-streams/signing';
  *
  * declare const secretKey: string;
  * const request: SignRequest = { query: { symbol: 'LTCBTC' }, body: { quantity: '1', price: '0.1' } };
@@ -57,7 +57,7 @@ export interface SignRequest {
  *
  * @example
  * ```ts
- * import { signer, type SignedParams } from 'ex-streams';
+ * import { signer, type SignedParams } from 'ex-streams/signing';
  *
  * declare const secretKey: string;
  * const send = ({ query, body }: SignedParams) =>
@@ -86,7 +86,7 @@ export interface SignedParams {
  * @example
  * ```ts
  * import { firstValueFrom } from 'rxjs';
- * import { signer, type Signer } from 'ex-streams';
+ * import { signer, type Signer } from 'ex-streams/signing';
  *
  * declare const secretKey: string;
  * const sign: Signer = signer({ secretKey });
@@ -137,7 +137,7 @@ function signWith(sign: SignFunction, message: string): Observable<string> {
  * @example
  * ```ts
  * import { firstValueFrom } from 'rxjs';
- * import { signer } from 'ex-streams';
+ * import { signer } from 'ex-streams/signing';
  * const sign = signer({ secretKey: 'NhqPtmdSJYdKjVHjA7PZj4Mge3R5YNiP1e3UZjInClVN65XAbvqqM6A7H5fATj0j' });
  * const signed = await firstValueFrom(
  *   sign({ query: { symbol: 'LTCBTC', side: 'BUY' }, body: { quantity: '1', price: '0.1' } }),

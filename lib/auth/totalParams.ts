@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { totalParams } from 'ex-streams';
+ * import { totalParams } from 'ex-streams/signing';
  * totalParams('symbol=LTCBTC&side=BUY', 'quantity=1&timestamp=1499827319559');
  * // 'symbol=LTCBTC&side=BUYquantity=1&timestamp=1499827319559'
  * totalParams('', 'quantity=1'); // 'quantity=1'

@@ -43,7 +43,8 @@ export const EnvelopeParamsCodec = declaredAs<EnvelopeParams>()(
  *
  * @example
  * ```ts
- * import type { PublicEnvelope, TradeRecord } from 'ex-streams/codecs';
+ * import type { TradeRecord } from 'ex-streams';
+ * import type { PublicEnvelope } from 'ex-streams/codecs';
  *
  * const message: PublicEnvelope<TradeRecord> = {
  *   symbol: 'BTCUSDT', topic: 'trade', f: true, sendTime: 1626249138535, id: '1',

@@ -3,16 +3,17 @@
  * spellings real deployments send (numeric text, `"true"`/`"false"`, ids as numbers or text), the frame
  * builders, and the decode helpers (`decodeWith`, `decodeFrame`, `decodePrivateFrame`). Runs in browsers and
  * in Node, like the core. The streams of `ex-streams` already decode every message: import from here to
- * decode or build frames yourself (a custom transport, a recorded feed, a test). The record types are
- * exported here and from `ex-streams`.
+ * decode or build frames yourself (a custom transport, a recorded feed, a test). The record types a codec
+ * decodes to are exported from `ex-streams` (`TradeRecord`, `ExecutionReport`, `RestOrder`, ...) and from
+ * `ex-streams/rest` (the other REST responses).
  *
  * @packageDocumentation
  */
 
 // Decoding
 export { decodeWith } from './decode';
-export { decodeFrame } from '../socket/decodeFrame';
-export type { FrameLimits } from '../socket/decodeFrame';
+export { decodeFrame } from '../frame/decodeFrame';
+export type { FrameLimits } from '../frame/frameLimits';
 
 // Primitives
 export {
@@ -57,15 +58,14 @@ export type { EnvelopeParams, PublicEnvelope } from './envelope';
 export { PublicErrorFrameCodec } from './publicErrorFrame';
 export type { PublicErrorFrame } from './publicErrorFrame';
 export { KlineEnvelopeCodec, KlineRecordCodec } from './kline';
-export type { KlineEnvelope, KlineRecord } from './kline';
+export type { KlineEnvelope } from './kline';
 export { RealtimesEnvelopeCodec, RealtimesRecordCodec } from './realtimes';
-export type { RealtimesEnvelope, RealtimesRecord } from './realtimes';
+export type { RealtimesEnvelope } from './realtimes';
 export { TradeEnvelopeCodec, TradeRecordCodec } from './trade';
-export type { TradeEnvelope, TradeRecord } from './trade';
+export type { TradeEnvelope } from './trade';
 export { DepthEnvelopeCodec, DepthLevelCodec, DepthRecordCodec } from './depth';
-export type { DepthEnvelope, DepthLevel, DepthRecord } from './depth';
+export type { DepthEnvelope } from './depth';
 export { BboRecordCodec } from './bbo';
-export type { BboRecord } from './bbo';
 
 // Private stream
 export {
@@ -79,17 +79,6 @@ export {
   PrivateEventCodec,
   TicketInfoCodec,
   decodePrivateFrame,
-} from './privateEvents';
-export type {
-  Balance,
-  ExecutionReport,
-  KnownOrderStatus,
-  OrderSide,
-  OrderStatus,
-  OtherPrivateEvent,
-  OutboundAccountInfo,
-  PrivateEvent,
-  TicketInfo,
 } from './privateEvents';
 
 // HTTP bodies
@@ -113,19 +102,4 @@ export {
   SymbolFilterCodec,
   SymbolInfoCodec,
 } from './rest/index';
-export type {
-  AccountTrade,
-  BatchOrderItem,
-  BatchOrdersAnswer,
-  CancelByIdsAnswer,
-  CancelByIdsFailure,
-  ExchangeInfo,
-  RestAccount,
-  RestBalance,
-  RestKline,
-  RestOrder,
-  RestTrade,
-  ServerTime,
-  SymbolFilter,
-  SymbolInfo,
-} from './rest/index';
+export type { BatchOrderItem, BatchOrdersAnswer, CancelByIdsAnswer, CancelByIdsFailure } from './rest/index';

@@ -32,7 +32,8 @@ export const MAX_EXPONENT = 1000;
  *
  * @example
  * ```ts
- * import { toDecimalText, type DecimalText, type NewOrderRequest, type OrderBook } from 'ex-streams';
+ * import type { NewOrderRequest, OrderBook } from 'ex-streams';
+ * import { toDecimalText, type DecimalText } from 'ex-streams/orders';
  *
  * const quantity: DecimalText = '0.001';
  * declare const book: OrderBook;

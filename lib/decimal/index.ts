@@ -27,7 +27,7 @@ const QUOTED_CHARACTERS = 12;
  *
  * @example
  * ```ts
- * import { isDecimalText } from 'ex-streams';
+ * import { isDecimalText } from 'ex-streams/orders';
  *
  * isDecimalText('30000.5'); // true
  * isDecimalText('0.10');    // true
@@ -50,7 +50,8 @@ export function isDecimalText(text: string): text is DecimalText {
  *
  * @example
  * ```ts
- * import { toDecimalText, type NewOrderRequest } from 'ex-streams';
+ * import type { NewOrderRequest } from 'ex-streams';
+ * import { toDecimalText } from 'ex-streams/orders';
  *
  * const fromForm = (price: string, quantity: string): NewOrderRequest => ({
  *   symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT',
@@ -75,7 +76,7 @@ export function toDecimalText(text: string, what = 'decimal text'): DecimalText 
  *
  * @example
  * ```ts
- * import { decimalToNumber } from 'ex-streams';
+ * import { decimalToNumber } from 'ex-streams/orders';
  * decimalToNumber('34924.15'); // 34924.15
  * decimalToNumber('1e-7');     // 1e-7
  * ```
@@ -94,7 +95,7 @@ export function decimalToNumber(text: string): number {
  *
  * @example
  * ```ts
- * import { averagePrice } from 'ex-streams';
+ * import { averagePrice } from 'ex-streams/orders';
  * averagePrice('15000.05', '0.5'); // '30000.1'
  * averagePrice('10', '3');         // '3.333333333333333333'
  * averagePrice('0', '0');          // undefined
@@ -111,7 +112,7 @@ export function averagePrice(cumulativeQuote: string, cumulativeQty: string, fra
  *
  * @example
  * ```ts
- * import { multiplyDecimal } from 'ex-streams';
+ * import { multiplyDecimal } from 'ex-streams/orders';
  * multiplyDecimal('30000.02', '0.99'); // '29700.0198'
  * multiplyDecimal('0.1', '3');         // '0.3' (a float says 0.30000000000000004)
  * ```
@@ -132,7 +133,7 @@ const MAX_SMALL_DIGITS = 64;
  *
  * @example
  * ```ts
- * import { divideDecimal } from 'ex-streams';
+ * import { divideDecimal } from 'ex-streams/orders';
  * divideDecimal('20', '30000');     // '0.000666666666666666'
  * divideDecimal('10', '3', 2);      // '3.33'
  * divideDecimal('1', '0');          // undefined

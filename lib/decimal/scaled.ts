@@ -112,7 +112,7 @@ export function isStepMultiple(value: Scaled, step: Scaled): boolean {
  *
  * @example
  * ```ts
- * import { subtractDecimal } from 'ex-streams';
+ * import { subtractDecimal } from 'ex-streams/orders';
  * subtractDecimal('30000.10', '0.01'); // '30000.09'
  * subtractDecimal('0.3', '0.1');       // '0.2' (a float says 0.19999999999999998)
  * subtractDecimal('1', '1.25');        // '-0.25'
@@ -132,7 +132,7 @@ export function subtractDecimal(a: string, b: string): DecimalText | undefined {
  *
  * @example
  * ```ts
- * import { addDecimal } from 'ex-streams';
+ * import { addDecimal } from 'ex-streams/orders';
  * addDecimal('0.1', '0.2');                 // '0.3' (a float says 0.30000000000000004)
  * addDecimal('29999.99', '0.01');           // '30000.00'
  * addDecimal('0.000000000000000000001', '1'); // '1.000000000000000000001'

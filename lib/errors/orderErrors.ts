@@ -10,7 +10,7 @@ import { RequestFailedError } from './requestErrors';
  *
  * @example
  * ```ts
- * import { OrderRuleError, type OrderRule } from 'ex-streams';
+ * import { OrderRuleError, type OrderRule } from 'ex-streams/orders';
  *
  * const ruleOf = (error: Error): OrderRule | undefined => (error instanceof OrderRuleError ? error.rule : undefined);
  * ruleOf(new OrderRuleError('BTCUSDT', 'price', 'tickSize', '0.01', '20000.123')); // 'tickSize'
@@ -50,7 +50,7 @@ const RULE_WORDS: Readonly<Record<OrderRule, string>> = {
  *
  * @example
  * ```ts
- * import { OrderRuleError } from 'ex-streams';
+ * import { OrderRuleError } from 'ex-streams/orders';
  *
  * const e = new OrderRuleError('BTCUSDT', 'price', 'tickSize', '0.01', '20000.123');
  * e.message; // 'BTCUSDT price 20000.123 is not a multiple of the tick size 0.01'

@@ -10,7 +10,7 @@
  * Default {@link FrameLimits.maxFrameBytes}: 4 MiB.
  * @example
  * ```ts
- * import { DEFAULT_MAX_FRAME_BYTES } from 'ex-streams';
+ * import { DEFAULT_MAX_FRAME_BYTES } from 'ex-streams/connection';
  * DEFAULT_MAX_FRAME_BYTES; // 4194304
  * ```
  */
@@ -19,7 +19,7 @@ export const DEFAULT_MAX_FRAME_BYTES = 4 * 1024 * 1024;
  * Default {@link FrameLimits.maxInflatedBytes}: 16 MiB.
  * @example
  * ```ts
- * import { DEFAULT_MAX_INFLATED_BYTES } from 'ex-streams';
+ * import { DEFAULT_MAX_INFLATED_BYTES } from 'ex-streams/connection';
  * DEFAULT_MAX_INFLATED_BYTES; // 16777216
  * ```
  */
@@ -39,10 +39,12 @@ export const DEFAULT_MAX_INFLATED_BYTES = 16 * 1024 * 1024;
  * @example
  * ```ts
  * import { decodeFrame } from 'ex-streams/codecs';
+ * import type { RawInflater } from 'ex-streams/connection';
  * import { inflateSync } from 'fflate';
  * declare const bytes: ArrayBuffer; // a binary websocket frame
  * // A minimal inflater: fflate never writes past the buffer it is given (size + 1 bytes).
- * decodeFrame(bytes, { inflateRaw: (deflated, size) => inflateSync(deflated, { out: new Uint8Array(size + 1) }) });
+ * const inflateRaw: RawInflater = (deflated, size) => inflateSync(deflated, { out: new Uint8Array(size + 1) });
+ * decodeFrame(bytes, { inflateRaw });
  * ```
  */
 export type RawInflater = (deflated: Uint8Array, size: number) => Uint8Array;

@@ -21,7 +21,7 @@ declare const customKline: unique symbol;
  *
  * @example
  * ```ts
- * import { customKlineInterval, type CustomKlineInterval } from 'ex-streams';
+ * import { customKlineInterval, type CustomKlineInterval } from 'ex-streams/history';
  *
  * const twoWeeks: CustomKlineInterval = customKlineInterval('2w');
  * ```
@@ -35,7 +35,8 @@ export type CustomKlineInterval = string & { readonly [customKline]: true };
  *
  * @example
  * ```ts
- * import { customKlineInterval, marketStreams } from 'ex-streams';
+ * import { marketStreams } from 'ex-streams';
+ * import { customKlineInterval } from 'ex-streams/history';
  *
  * const market = marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' });
  * market.klines('BTCUSDT', customKlineInterval('2w')).subscribe((candle) => console.log(candle.t, candle.c));

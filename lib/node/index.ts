@@ -1,7 +1,8 @@
 /**
  * ex-streams/node: the Node-only parts of ex-streams that the browser-safe core entry must not import: a
  * native zlib inflater for zip frames and the `ws` client, to inject explicitly; the recorder of market days
- * (`recordMarket`, files read back by `loadRecording` for `replayMarket` of `ex-streams/testing`).
+ * (`recordMarket`, files read back by `loadRecording` for `replayMarket` of `ex-streams/testing`; the errors a
+ * damaged file raises, `RecordingCorruptError` and `RecordingUnreadableError`, are exported there too).
  *
  * @packageDocumentation
  */
@@ -15,8 +16,6 @@ export { recordUser } from './recordUser';
 export type { RecordUserOptions, UserRecording } from './recordUser';
 export { loadRecording } from './loadRecording';
 export type { LoadedRecording, LazyLoadedRecording, LoadRecordingOptions } from './loadRecording';
-export { RecordingCorruptError, RecordingUnreadableError } from '../testing/recordingErrors';
-export type { RecordingDamage, RecordingUnreadableReason } from '../testing/recordingErrors';
 export type { RecordingProgress } from './recordingProgress';
 export type { RecordingManifest, RecordingFileInfo } from './recordingManifest';
 export { runRecordCli } from './recordCli';

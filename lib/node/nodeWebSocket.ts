@@ -9,7 +9,7 @@ import type { WebSocketCtor } from '../socket/webSocketLike';
  *
  * @example
  * ```ts
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * import { nodeWebSocket } from 'ex-streams/node';
  * const conn = connection({ url: 'wss://stream.example.com/quote/ws/v1', WebSocketCtor: nodeWebSocket });
  * conn.messages$.subscribe((m) => console.log(m)); // { pong: 1700000000123 }, …

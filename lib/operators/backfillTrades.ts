@@ -21,7 +21,7 @@ import type { TradeBatch, TradeGap, TradeLike } from './distinctTrades';
  *
  * @example
  * ```ts
- * import type { BackfillTradesConfig } from 'ex-streams';
+ * import type { BackfillTradesConfig } from 'ex-streams/history';
  *
  * const config: BackfillTradesConfig = { timeoutMs: 3000, onGap: (gap) => console.warn('lost after', gap.lastSeenId) };
  * ```
@@ -84,7 +84,8 @@ function idRange(trades: readonly TradeLike[]): { oldest: string; newest: string
  * @example
  * ```ts
  * import { map } from 'rxjs';
- * import { backfillTrades, distinctTrades, marketStreams, restClient, type TradeRecord } from 'ex-streams';
+ * import { marketStreams, restClient, type TradeRecord } from 'ex-streams';
+ * import { backfillTrades, distinctTrades } from 'ex-streams/history';
  *
  * const rest = restClient({ baseUrl: 'https://api.example.com' });
  * const fetchTrades = (symbol: string) =>

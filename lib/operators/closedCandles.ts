@@ -6,7 +6,7 @@ import { filter, map, scan, type OperatorFunction } from 'rxjs';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { closedCandles, type CandleLike } from 'ex-streams';
+ * import { closedCandles, type CandleLike } from 'ex-streams/history';
  *
  * const candles: CandleLike[] = [{ t: 0 }, { t: 0 }, { t: 60_000 }];
  * of(...candles).pipe(closedCandles()).subscribe((c) => console.log(c.t)); // 0
@@ -43,7 +43,8 @@ function step<T extends CandleLike>(state: CandleState<T>, candle: T): CandleSta
  *
  * @example
  * ```ts
- * import { marketStreams, closedCandles } from 'ex-streams';
+ * import { marketStreams } from 'ex-streams';
+ * import { closedCandles } from 'ex-streams/history';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
  * const candles = market.klines('BTCUSDT', '1m');
  * candles.subscribe((c) => console.log('live', c.c));             // every update of the open candle

@@ -13,7 +13,7 @@ const isIntegerId = (id: string): boolean => id.length > 0 && skipDigits(id, 0, 
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { distinctTrades, type TradeLike } from 'ex-streams';
+ * import { distinctTrades, type TradeLike } from 'ex-streams/history';
  *
  * const trades: TradeLike[] = [{ v: '2' }, { v: '1' }, { v: '3' }];
  * of({ symbol: 'BTCUSDT', first: true, epoch: 1, data: trades }).pipe(distinctTrades())
@@ -30,7 +30,7 @@ export interface TradeLike {
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { distinctTrades, type TradeBatch, type TradeLike } from 'ex-streams';
+ * import { distinctTrades, type TradeBatch, type TradeLike } from 'ex-streams/history';
  *
  * const batches: TradeBatch<TradeLike>[] = [
  *   { symbol: 'BTCUSDT', first: true, epoch: 1, data: [{ v: '1' }, { v: '2' }] },
@@ -59,7 +59,8 @@ export interface TradeBatch<T extends TradeLike> {
  *
  * @example
  * ```ts
- * import { marketStreams, type TradeGap } from 'ex-streams';
+ * import { marketStreams } from 'ex-streams';
+ * import type { TradeGap } from 'ex-streams/history';
  *
  * const warn = (gap: TradeGap) =>
  *   console.warn(`${gap.symbol}: trades between ${gap.lastSeenId} and ${gap.firstNewId} may be missing (epoch ${gap.epoch})`);
@@ -81,7 +82,8 @@ export interface TradeGap {
  *
  * @example
  * ```ts
- * import { distinctTrades, marketStreams, type DistinctTradesConfig } from 'ex-streams';
+ * import { marketStreams } from 'ex-streams';
+ * import { distinctTrades, type DistinctTradesConfig } from 'ex-streams/history';
  *
  * const config: DistinctTradesConfig = { onGap: (gap) => console.warn('gap after', gap.lastSeenId), replaySize: 60 };
  * marketStreams({ url: 'wss://stream.example.com/quote/ws/v1' }).tradeMessages('BTCUSDT').pipe(distinctTrades(config))
@@ -231,7 +233,8 @@ function fresh<T extends TradeLike>(
  *
  * @example
  * ```ts
- * import { marketStreams, distinctTrades } from 'ex-streams';
+ * import { marketStreams } from 'ex-streams';
+ * import { distinctTrades } from 'ex-streams/history';
  * const market = marketStreams({ url: 'wss://example.invalid/quote/ws/v1' });
  * // market.trades('BTCUSDT') already does this; on raw messages:
  * market.tradeMessages('BTCUSDT')

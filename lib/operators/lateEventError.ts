@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * import { LateEventError } from 'ex-streams';
+ * import { LateEventError } from 'ex-streams/folds';
  * new LateEventError(1000, 1500).message; // 'event time 1000 is before the last emitted event time 1500'
  * ```
  */

@@ -7,7 +7,7 @@ import { ConfigError, ConnectionClosedError, RateLimitedError } from '../errors'
  * @example
  * ```ts
  * import type { Observable } from 'rxjs';
- * import { reconnect } from 'ex-streams';
+ * import { reconnect } from 'ex-streams/connection';
  * declare const source$: Observable<unknown>;
  * source$.pipe(reconnect({ onReconnecting: ({ attempt, delayMs, cause }) => console.log(attempt, delayMs, cause) }));
  * // 1 312 ConnectionClosedError: connection closed (code 1006)
@@ -28,7 +28,8 @@ export interface ReconnectInfo {
  * @example
  * ```ts
  * import type { Observable } from 'rxjs';
- * import { reconnect, RequestRejectedError } from 'ex-streams';
+ * import { RequestRejectedError } from 'ex-streams';
+ * import { reconnect } from 'ex-streams/connection';
  * declare const source$: Observable<unknown>;
  * source$.pipe(reconnect({ maxRetries: 5, shouldReconnect: (e) => !(e instanceof RequestRejectedError) }));
  * ```
@@ -78,7 +79,7 @@ export interface ReconnectConfig {
  *
  * @example
  * ```ts
- * import { reconnect } from 'ex-streams';
+ * import { reconnect } from 'ex-streams/connection';
  * import { webSocket } from 'rxjs/webSocket';
  * webSocket('wss://example.test/ws')
  *   .pipe(reconnect({ maxDelayMs: 10_000, onReconnecting: ({ attempt, delayMs }) => console.log(attempt, delayMs) }))

@@ -15,7 +15,8 @@ import { LateEventError } from './lateEventError';
  *
  * @example
  * ```ts
- * import { reorderByEventTime, type LatePolicy, type PrivateEvent } from 'ex-streams';
+ * import type { PrivateEvent } from 'ex-streams';
+ * import { reorderByEventTime, type LatePolicy } from 'ex-streams/folds';
  *
  * const late: LatePolicy = 'drop';
  * const ordered = reorderByEventTime<PrivateEvent>({ late, onLate: (e, watermark) => console.warn('late', e.E, watermark) });
@@ -28,7 +29,7 @@ export type LatePolicy = 'emit' | 'drop' | 'error';
  *
  * @example
  * ```ts
- * import { reorderByEventTime, type ReorderByEventTimeConfig } from 'ex-streams';
+ * import { reorderByEventTime, type ReorderByEventTimeConfig } from 'ex-streams/folds';
  *
  * interface Update { readonly E: number; readonly id: string }
  * const config: ReorderByEventTimeConfig<Update> = { maxDelayMs: 500, dedupeKey: (u) => u.id, late: 'emit' };
@@ -100,7 +101,7 @@ const eventTimeE = (event: unknown): number => (event as { readonly E: number })
  * @example
  * ```ts
  * import { from } from 'rxjs';
- * import { reorderByEventTime } from 'ex-streams';
+ * import { reorderByEventTime } from 'ex-streams/folds';
  *
  * from([{ E: 3 }, { E: 1 }, { E: 2 }])
  *   .pipe(reorderByEventTime({ maxDelayMs: 100, dedupeKey: (e) => String(e.E) }))

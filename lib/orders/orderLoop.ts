@@ -24,7 +24,8 @@ import { checkOrder, type SymbolRules } from './symbolRules';
  *
  * @example
  * ```ts
- * import { restClient, symbolRules, userStream, type PlaceOrderOptions } from 'ex-streams';
+ * import { restClient, userStream, type PlaceOrderOptions } from 'ex-streams';
+ * import { symbolRules } from 'ex-streams/orders';
  * import { firstValueFrom } from 'rxjs';
  *
  * declare const apiKey: string, secretKey: string;

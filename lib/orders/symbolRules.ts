@@ -15,7 +15,7 @@ import type { NewOrderRequest } from '../rest/callTypes';
  *
  * @example
  * ```ts
- * import { fitPrice, type SymbolRules } from 'ex-streams';
+ * import { fitPrice, type SymbolRules } from 'ex-streams/orders';
  *
  * const btc: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', stepSize: '0.0001', minQty: '0.0001', minNotional: '5' };
  * fitPrice(btc, 'BUY', '30000.129'); // '30000.12'
@@ -80,7 +80,8 @@ function rulesOf(info: SymbolInfo): SymbolRules {
  *
  * @example
  * ```ts
- * import { restClient, symbolRules } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import { symbolRules } from 'ex-streams/orders';
  *
  * declare const apiKey: string, secretKey: string;
  * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
@@ -111,7 +112,7 @@ function fitted(text: string, step: DecimalText | undefined, rounding: 'down' | 
  *
  * @example
  * ```ts
- * import { fitPrice, type SymbolRules } from 'ex-streams';
+ * import { fitPrice, type SymbolRules } from 'ex-streams/orders';
  *
  * const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01' };
  * fitPrice(rules, 'BUY', '20000.129');  // '20000.12'
@@ -131,7 +132,7 @@ export function fitPrice(rules: SymbolRules, side: OrderSide, price: string): De
  *
  * @example
  * ```ts
- * import { fitQuantity, type SymbolRules } from 'ex-streams';
+ * import { fitQuantity, type SymbolRules } from 'ex-streams/orders';
  *
  * const rules: SymbolRules = { symbol: 'BTCUSDT', stepSize: '0.001' };
  * fitQuantity(rules, '0.12345'); // '0.123'
@@ -208,7 +209,7 @@ function checked(rules: SymbolRules, symbol: string, field: Field, text: string,
  *
  * @example
  * ```ts
- * import { ticksAway, type SymbolRules } from 'ex-streams';
+ * import { ticksAway, type SymbolRules } from 'ex-streams/orders';
  *
  * const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', minPrice: '0.01', maxPrice: '100000' };
  * ticksAway(rules, '30000.10', -1);  // '30000.09': one tick under the best bid
@@ -250,7 +251,7 @@ export function ticksAway(rules: SymbolRules, price: string, ticks: number): Dec
  *
  * @example
  * ```ts
- * import { checkOrder, type SymbolRules } from 'ex-streams';
+ * import { checkOrder, type SymbolRules } from 'ex-streams/orders';
  *
  * const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', minQty: '0.001', minNotional: '5' };
  * checkOrder(rules, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: '20000.1', quantity: '0.01' }); // undefined
@@ -285,7 +286,7 @@ export function checkOrder(rules: SymbolRules, request: NewOrderRequest): OrderR
  *
  * @example
  * ```ts
- * import { fitOrder, type SymbolRules } from 'ex-streams';
+ * import { fitOrder, type SymbolRules } from 'ex-streams/orders';
  *
  * const rules: SymbolRules = { symbol: 'BTCUSDT', tickSize: '0.01', stepSize: '0.0001', minNotional: '5' };
  * fitOrder(rules, { symbol: 'BTCUSDT', side: 'SELL', type: 'LIMIT', price: '30000.005', quantity: '0.123456' });

@@ -86,7 +86,8 @@ export type NewOrderRequest =
  *
  * @example
  * ```ts
- * import { restClient, type BatchPlacementResult } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import type { BatchPlacementResult } from 'ex-streams/rest';
  *
  * declare const apiKey: string, secretKey: string;
  * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });
@@ -107,7 +108,7 @@ export type BatchPlacementResult =
  *
  * @example
  * ```ts
- * import type { CancelByIdsResult } from 'ex-streams';
+ * import type { CancelByIdsResult } from 'ex-streams/rest';
  *
  * const results: CancelByIdsResult[] = [{ orderId: '1', outcome: 'accepted' }, { orderId: '2', outcome: 'failed', code: '0211' }];
  * ```
@@ -138,7 +139,8 @@ export type OrderRef =
  *
  * @example
  * ```ts
- * import { restClient, type RestCalls } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import type { RestCalls } from 'ex-streams/rest';
  *
  * declare const apiKey: string, secretKey: string;
  * const calls: RestCalls = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });

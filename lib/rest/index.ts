@@ -1,7 +1,13 @@
 /**
- * The signed REST client and the listen-key calls.
- * @module
+ * `ex-streams/rest`: the REST details beyond placing orders: the request and rate-limit shapes of `restClient`'s
+ * calls, the batch results, and the response records of the account, market-data and exchange-information calls.
+ * `restClient` itself and what an order needs are in `ex-streams`. Runs in browsers and in Node.
+ *
+ * @packageDocumentation
  */
-export { restClient } from './restClient';
-export type { RestClient, RestClientConfig, RestRequest, RestRateLimit, SecurityType, HttpMethod } from './types';
-export type { RestCalls, NewOrderRequest, OrderRef, OrderType, TimeInForce, DecimalText, BatchPlacementResult, CancelByIdsResult } from './callTypes';
+export type { RestRequest, RestRateLimit, SecurityType, HttpMethod } from './types';
+export type { RestCalls, BatchPlacementResult, CancelByIdsResult } from './callTypes';
+export type { AccountTrade, RestAccount, RestBalance } from '../codecs/rest/account';
+export type { ExchangeInfo, SymbolFilter, SymbolInfo } from '../codecs/rest/exchangeInfo';
+export type { RestKline, RestTrade } from '../codecs/rest/marketData';
+export type { ServerTime } from '../codecs/rest/serverTime';

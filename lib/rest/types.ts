@@ -11,7 +11,8 @@ import type { RestCalls } from './callTypes';
  *
  * @example
  * ```ts
- * import { restClient, type SecurityType } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import type { SecurityType } from 'ex-streams/rest';
  *
  * declare const apiKey: string, secretKey: string;
  * const security: SecurityType = 'USER_DATA'; // API-key header and signature
@@ -27,7 +28,7 @@ export type SecurityType = 'NONE' | 'TRADE' | 'USER_DATA' | 'USER_STREAM' | 'MAR
  *
  * @example
  * ```ts
- * import type { HttpMethod } from 'ex-streams';
+ * import type { HttpMethod } from 'ex-streams/rest';
  *
  * const method: HttpMethod = 'DELETE';
  * ```
@@ -40,7 +41,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * @example
  * ```ts
  * import * as t from 'io-ts';
- * import { restClient, type RestRequest } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import type { RestRequest } from 'ex-streams/rest';
  *
  * declare const apiKey: string, secretKey: string;
  * const OpenOrders = t.array(t.type({ orderId: t.string, status: t.string }));
@@ -87,7 +89,8 @@ export interface RestRequest<A = unknown> {
  *
  * @example
  * ```ts
- * import { restClient, type RestRateLimit } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import type { RestRateLimit } from 'ex-streams/rest';
  *
  * declare const apiKey: string, secretKey: string;
  * const rateLimit: RestRateLimit = { requestsPerSecond: 10, ordersPerSecond: 5 };

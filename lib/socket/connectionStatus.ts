@@ -19,7 +19,7 @@
  *
  * @example
  * ```ts
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * conn.status$.subscribe((s) => {
  *   if (s.type === 'open' && s.downSince !== undefined) console.log(`gap ${s.since - s.downSince} ms`);

@@ -13,7 +13,8 @@ import { distinctUntilChanged, type Observable, ReplaySubject, Subject } from 'r
  *
  * @example
  * ```ts
- * import { connection, restClient } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * declare const apiKey: string, secretKey: string;
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * const rest = restClient({ baseUrl: 'https://example.test', apiKey, secretKey });

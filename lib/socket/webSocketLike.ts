@@ -9,7 +9,7 @@ type Handler<E> = { bivarianceHack(event: E): void }['bivarianceHack'];
  *
  * @example
  * ```ts
- * import type { WebSocketMessageEventLike } from 'ex-streams';
+ * import type { WebSocketMessageEventLike } from 'ex-streams/connection';
  *
  * const frameSize = (event: WebSocketMessageEventLike): number =>
  *   typeof event.data === 'string' ? event.data.length : event.data instanceof ArrayBuffer ? event.data.byteLength : 0;
@@ -25,7 +25,7 @@ export interface WebSocketMessageEventLike {
  *
  * @example
  * ```ts
- * import type { WebSocketCloseEventLike } from 'ex-streams';
+ * import type { WebSocketCloseEventLike } from 'ex-streams/connection';
  *
  * const isKeyInvalid = (event: WebSocketCloseEventLike): boolean => event.code === 4001;
  * ```
@@ -50,7 +50,7 @@ export interface WebSocketCloseEventLike {
  *
  * @example
  * ```ts
- * import type { WebSocketLike } from 'ex-streams';
+ * import type { WebSocketLike } from 'ex-streams/connection';
  * import WebSocket from 'ws';
  * const socket: WebSocketLike = new WebSocket('ws://127.0.0.1:8080/quote/ws/v1');
  * ```
@@ -80,7 +80,7 @@ export interface WebSocketLike {
  *
  * @example
  * ```ts
- * import { connection, type WebSocketCtor } from 'ex-streams';
+ * import { connection, type WebSocketCtor } from 'ex-streams/connection';
  * import { WebSocket } from 'ws';
  * const Ctor: WebSocketCtor = WebSocket;
  * const conn = connection({ url: 'ws://127.0.0.1:8080/quote/ws/v1', WebSocketCtor: Ctor });

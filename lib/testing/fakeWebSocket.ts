@@ -120,7 +120,7 @@ export class FakeWebSocket implements WebSocketLike {
  * @example
  * ```ts
  * import { TestScheduler } from 'rxjs/testing';
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * import { fakeWebSocket } from 'ex-streams/testing';
  * declare const testScheduler: TestScheduler;
  * const fake = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
@@ -151,7 +151,7 @@ export interface FakeWebSocketFactory {
  * @example
  * ```ts
  * import { TestScheduler } from 'rxjs/testing';
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * import { fakeWebSocket } from 'ex-streams/testing';
  * const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
  * testScheduler.run(({ expectObservable }) => {

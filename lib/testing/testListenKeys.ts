@@ -98,7 +98,7 @@ const METHOD: Record<ListenKeyCallName, string> = { create: 'POST', extend: 'PUT
  * @example
  * ```ts
  * import { TestScheduler } from 'rxjs/testing';
- * import { listenKey } from 'ex-streams';
+ * import { listenKey } from 'ex-streams/connection';
  * import { testListenKeys } from 'ex-streams/testing';
  * const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
  * testScheduler.run(({ cold, expectObservable }) => {

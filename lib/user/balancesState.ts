@@ -7,7 +7,8 @@ import { applyAccountUpdate, type BalanceState } from './balanceState';
  *
  * @example
  * ```ts
- * import { balancesState, type BalancesState, type OutboundAccountInfo } from 'ex-streams';
+ * import type { OutboundAccountInfo } from 'ex-streams';
+ * import { balancesState, type BalancesState } from 'ex-streams/folds';
  * import type { Observable } from 'rxjs';
  *
  * declare const accountUpdates$: Observable<OutboundAccountInfo>;
@@ -34,7 +35,9 @@ export type BalancesState = ReadonlyMap<string, BalanceState>;
  *
  * @example
  * ```ts
- * import { userStream, balancesState, type ListenKeyApi } from 'ex-streams';
+ * import { userStream } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
+ * import { balancesState } from 'ex-streams/folds';
  * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).accountUpdates$.pipe(balancesState())
  *   .subscribe((b) => console.log(b.get('USDT')?.free)); // '1000.5'

@@ -6,7 +6,8 @@ import type { TicketInfo } from '../codecs/ticketInfo';
  *
  * @example
  * ```ts
- * import { distinctFills, type DistinctFillsConfig, type TicketInfo } from 'ex-streams';
+ * import type { TicketInfo } from 'ex-streams';
+ * import { distinctFills, type DistinctFillsConfig } from 'ex-streams/folds';
  * import type { Observable } from 'rxjs';
  *
  * declare const tickets$: Observable<TicketInfo>;
@@ -31,7 +32,9 @@ export interface DistinctFillsConfig {
  *
  * @example
  * ```ts
- * import { userStream, distinctFills, type ListenKeyApi } from 'ex-streams';
+ * import { userStream } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
+ * import { distinctFills } from 'ex-streams/folds';
  * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).tickets$.pipe(distinctFills())
  *   .subscribe((t) => console.log(t.T, t.q, t.p)); // '8800001 0.5 30000.1'

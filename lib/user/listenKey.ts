@@ -39,7 +39,8 @@ export type { ListenKeyApi, ListenKeyConfig } from './listenKeyConfig';
  * @example
  * ```ts
  * import { Subject } from 'rxjs';
- * import { listenKey, restClient } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import { listenKey } from 'ex-streams/connection';
  *
  * declare const apiKey: string, secretKey: string;
  * const rest = restClient({ baseUrl: 'https://api.example.com', apiKey, secretKey });

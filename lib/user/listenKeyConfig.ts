@@ -7,7 +7,7 @@ import type { Observable, SchedulerLike } from 'rxjs';
  * @example
  * ```ts
  * import { of } from 'rxjs';
- * import { listenKey, type ListenKeyApi } from 'ex-streams';
+ * import { listenKey, type ListenKeyApi } from 'ex-streams/connection';
  *
  * // A fake for tests; a `restClient(...)` is the real one.
  * const api: ListenKeyApi = {
@@ -43,7 +43,8 @@ export interface ListenKeyApi {
  *
  * @example
  * ```ts
- * import { listenKey, restClient, type ListenKeyConfig } from 'ex-streams';
+ * import { restClient } from 'ex-streams';
+ * import { listenKey, type ListenKeyConfig } from 'ex-streams/connection';
  *
  * declare const apiKey: string, secretKey: string;
  * const config: ListenKeyConfig = { keepAliveIntervalMs: 20 * 60_000, onError: (e) => console.warn(String(e)) };

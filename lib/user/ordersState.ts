@@ -20,7 +20,8 @@ const ORDERS: unique symbol = Symbol('orders');
  *
  * @example
  * ```ts
- * import { ordersState, type OrdersState, type ExecutionReport } from 'ex-streams';
+ * import type { ExecutionReport } from 'ex-streams';
+ * import { ordersState, type OrdersState } from 'ex-streams/folds';
  * import type { Observable } from 'rxjs';
  *
  * declare const executionReports$: Observable<ExecutionReport>;
@@ -118,7 +119,8 @@ export class OrdersState implements ReadonlyMap<string, OrderState> {
  *
  * @example
  * ```ts
- * import { ordersState, type ExecutionReport, type OrdersStateConfig } from 'ex-streams';
+ * import type { ExecutionReport } from 'ex-streams';
+ * import { ordersState, type OrdersStateConfig } from 'ex-streams/folds';
  * import type { Observable } from 'rxjs';
  *
  * declare const executionReports$: Observable<ExecutionReport>;
@@ -162,7 +164,9 @@ const RETIRED_PER_KEPT = 4;
  *
  * @example
  * ```ts
- * import { userStream, ordersState, type ListenKeyApi } from 'ex-streams';
+ * import { userStream } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
+ * import { ordersState } from 'ex-streams/folds';
  * declare const url: string, rest: ListenKeyApi;
  * const user = userStream({ url, rest });
  * user.executionReports$.pipe(ordersState({ maxFinishedOrders: 200 })).subscribe((orders) =>

@@ -13,7 +13,8 @@ import type { PrivateEvent } from '../codecs/privateEvents';
  *
  * @example
  * ```ts
- * import { privateEventKey, type ExecutionReport } from 'ex-streams';
+ * import type { ExecutionReport } from 'ex-streams';
+ * import { privateEventKey } from 'ex-streams/folds';
  * declare const report: ExecutionReport;
  * privateEventKey(report); // 'er:1470000001:FILLED:1:1700000000123'
  * ```

@@ -6,7 +6,8 @@ import type { StreamStatus } from '../socket/streamStatus';
  *
  * @example
  * ```ts
- * import { userStream, type ListenKeyApi, type UserCounters } from 'ex-streams';
+ * import { userStream, type UserCounters } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
  * declare const url: string, rest: ListenKeyApi;
  * const dropped = (c: UserCounters): number => c.decodeErrors + c.outOfRangeEvents;
  * userStream({ url, rest }).status$.subscribe((s) => console.log(s.gaps, dropped(s), s.authoritative)); // 0 0 false
@@ -45,7 +46,8 @@ export interface UserCounters {
  *
  * @example
  * ```ts
- * import { userStream, type ListenKeyApi } from 'ex-streams';
+ * import { userStream } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
  * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).status$.subscribe((s) => console.log(s.connection.type, s.connection.epoch, s.gaps));
  * // 'closed' 0 0, then 'connecting' 0 0, 'open' 1 0

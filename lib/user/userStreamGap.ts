@@ -7,7 +7,8 @@
  *
  * @example
  * ```ts
- * import { userStream, type ListenKeyApi } from 'ex-streams';
+ * import { userStream } from 'ex-streams';
+ * import type { ListenKeyApi } from 'ex-streams/connection';
  * declare const url: string, rest: ListenKeyApi;
  * userStream({ url, rest }).gaps$.subscribe((g) =>
  *   console.log(`epoch ${g.epoch}: missed ${g.reconnectedAt - g.downSince} ms, reconcile over REST`),

@@ -1,5 +1,6 @@
 import { lastValueFrom, of } from 'rxjs';
-import { orderBook, type OrderBook, type SymbolRules } from '../../lib/index';
+import { orderBook, type OrderBook } from '../../lib/index';
+import type { SymbolRules } from '../../lib/orders/index';
 import { planOrders } from '../../docs/examples/demo/plan';
 
 const book = (s: string, bid: string, ask: string): Promise<OrderBook> =>

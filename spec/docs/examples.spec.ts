@@ -5,9 +5,8 @@
  *
  * - Options are tsconfig.json's (strict) plus the strictest ones users turn on (exactOptionalPropertyTypes,
  *   noUncheckedIndexedAccess, noPropertyAccessFromIndexSignature, as `@tsconfig/strictest`), minus
- *   noUnusedLocals / noUnusedParameters (an example may show a value it does not use), with 'ex-streams', 'ex-streams/codecs', 'ex-streams/simulator', 'ex-streams/testing',
- *   'ex-streams/node', 'ex-streams/zip' and 'ex-streams/redis' mapped to lib/index.ts, lib/codecs/index.ts, lib/simulator/index.ts,
- *   lib/testing/index.ts, lib/node/index.ts and lib/zip/index.ts.
+ *   noUnusedLocals / noUnusedParameters (an example may show a value it does not use), with every entry
+ *   ('ex-streams', 'ex-streams/codecs', 'ex-streams/orders', ...) mapped to its source (`paths` below).
  * - Blocks are modules (top-level `await` works). Anything a block uses must be imported or declared in it
  *   (`declare const apiKey: string;`).
  * - A block that is not meant to compile (a signature listing, a fragment) is marked in its fence:
@@ -67,6 +66,12 @@ const compilerOptions = (): ts.CompilerOptions => {
     declaration: false,
     paths: {
       'ex-streams': [path.join(root, 'lib', 'index.ts')],
+      'ex-streams/signing': [path.join(root, 'lib', 'signing.ts')],
+      'ex-streams/connection': [path.join(root, 'lib', 'connection.ts')],
+      'ex-streams/orders': [path.join(root, 'lib', 'orders', 'index.ts')],
+      'ex-streams/folds': [path.join(root, 'lib', 'folds.ts')],
+      'ex-streams/history': [path.join(root, 'lib', 'history.ts')],
+      'ex-streams/rest': [path.join(root, 'lib', 'rest', 'index.ts')],
       'ex-streams/codecs': [path.join(root, 'lib', 'codecs', 'index.ts')],
       'ex-streams/simulator': [path.join(root, 'lib', 'simulator', 'index.ts')],
       'ex-streams/testing': [path.join(root, 'lib', 'testing', 'index.ts')],

@@ -5,8 +5,8 @@ import { constants, createGzip, gzipSync } from 'node:zlib';
 import { map, toArray } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { DecodeError } from '../../lib/errors';
-import { loadRecording, type RecordingCorruptError, type RecordingUnreadableError } from '../../lib/node';
-import { replayMarket, tradeEnvelope, tradeRecord, type RecordedEvent } from '../../lib/testing';
+import { loadRecording } from '../../lib/node';
+import { replayMarket, tradeEnvelope, tradeRecord, type RecordedEvent, type RecordingCorruptError, type RecordingUnreadableError } from '../../lib/testing';
 import { recordedLine } from '../../lib/testing/recording';
 
 const line = (e: RecordedEvent): string => `${JSON.stringify(e)}\n`;

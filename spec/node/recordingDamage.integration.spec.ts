@@ -6,7 +6,8 @@ import { filter, firstValueFrom, take, timeout, toArray, VirtualTimeScheduler } 
 import { TestScheduler } from 'rxjs/testing';
 import { crc32 } from '../../lib/internal/crc32';
 import { RecordingFiles } from '../../lib/node/internal/recordingFiles';
-import { loadRecording, type RecordingCorruptError, type RecordingManifest, recordMarket, type RecordingUnreadableError } from '../../lib/node';
+import { loadRecording, type RecordingManifest, recordMarket } from '../../lib/node';
+import type { RecordingCorruptError, RecordingUnreadableError } from '../../lib/testing';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import { type CorruptLine, type RecordedEvent, replayMarket } from '../../lib/testing';
 

@@ -23,7 +23,7 @@ export const RestBalanceCodec = declaredAs<RestBalance>()(struct(
  *
  * @example
  * ```ts
- * import type { RestBalance } from 'ex-streams';
+ * import type { RestBalance } from 'ex-streams/rest';
  *
  * const usdt: RestBalance = { asset: 'USDT', free: '1000', locked: '0' };
  * ```
@@ -62,7 +62,7 @@ export const RestAccountCodec = declaredAs<RestAccount>()(struct(
  *
  * @example
  * ```ts
- * import type { RestAccount } from 'ex-streams';
+ * import type { RestAccount } from 'ex-streams/rest';
  *
  * const account: RestAccount = { balances: [{ asset: 'BTC', free: '1', locked: '0' }] };
  * ```
@@ -118,7 +118,7 @@ export const AccountTradeCodec = declaredAs<AccountTrade>()(struct(
  *
  * @example
  * ```ts
- * import type { AccountTrade } from 'ex-streams';
+ * import type { AccountTrade } from 'ex-streams/rest';
  *
  * const fill: AccountTrade = { symbol: 'BTCUSDT', id: '1470000009', orderId: '1470000001', price: '30000', qty: '0.1', time: 1700000000000 };
  * ```

@@ -27,7 +27,7 @@ export const SymbolFilterCodec = declaredAs<SymbolFilter>()(struct(
  *
  * @example
  * ```ts
- * import type { SymbolFilter } from 'ex-streams';
+ * import type { SymbolFilter } from 'ex-streams/rest';
  *
  * const tick: SymbolFilter = { filterType: 'PRICE_FILTER', tickSize: '0.01' };
  * ```
@@ -78,7 +78,7 @@ export const SymbolInfoCodec = declaredAs<SymbolInfo>()(struct(
  *
  * @example
  * ```ts
- * import type { SymbolInfo } from 'ex-streams';
+ * import type { SymbolInfo } from 'ex-streams/rest';
  *
  * const info: SymbolInfo = { symbol: 'BTCUSDT', status: 'TRADING', filters: [{ filterType: 'LOT_SIZE', stepSize: '0.001' }] };
  * ```
@@ -121,7 +121,7 @@ export const ExchangeInfoCodec = declaredAs<ExchangeInfo>()(struct(
  *
  * @example
  * ```ts
- * import type { ExchangeInfo } from 'ex-streams';
+ * import type { ExchangeInfo } from 'ex-streams/rest';
  *
  * const info: ExchangeInfo = { symbols: [{ symbol: 'BTCUSDT', status: 'TRADING' }] };
  * ```

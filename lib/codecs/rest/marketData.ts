@@ -25,7 +25,7 @@ export const RestTradeCodec = declaredAs<RestTrade>()(struct(
  *
  * @example
  * ```ts
- * import type { RestTrade } from 'ex-streams';
+ * import type { RestTrade } from 'ex-streams/rest';
  *
  * const trade: RestTrade = { t: 1700000000000, p: '30000.5', q: '0.25', ibm: true };
  * ```
@@ -49,7 +49,7 @@ export interface RestTrade {
  *
  * @example
  * ```ts
- * import type { RestKline } from 'ex-streams';
+ * import type { RestKline } from 'ex-streams/rest';
  *
  * const candle: RestKline = { t: 1700000000000, o: '1', h: '2', l: '0.5', c: '1.5', v: '10' };
  * ```

@@ -16,7 +16,7 @@ export const ServerTimeCodec = declaredAs<ServerTime>()(struct('ServerTime', { s
  *
  * @example
  * ```ts
- * import type { ServerTime } from 'ex-streams';
+ * import type { ServerTime } from 'ex-streams/rest';
  *
  * const time: ServerTime = { serverTime: 1700000000000 };
  * ```

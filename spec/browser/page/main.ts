@@ -11,7 +11,8 @@
  * `#stream=<ws url>&symbol=BTCUSDT&apiKey=...&secretKey=...&message=...`.
  */
 import { map, scan } from 'rxjs';
-import { hmacSha256Hex, marketStreams, orderBook, restClient, type TradeRecord } from '../../../lib/index';
+import { marketStreams, orderBook, restClient, type TradeRecord } from '../../../lib/index';
+import { hmacSha256Hex } from '../../../lib/signing';
 import { inflateRaw } from '../../../lib/zip/index';
 
 const params = new URLSearchParams(location.hash.slice(1));
