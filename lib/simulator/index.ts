@@ -3,10 +3,10 @@
  *
  * @packageDocumentation
  */
-export { startSimulator } from './startSimulator';
-export { manualClock, realClock } from './clock';
-export type { ManualClock, SimulatorClock } from './clock';
-export { CHAOS_FAULT_KINDS } from './chaosTypes';
+export { startSimulator } from './core/startSimulator';
+export { manualClock, realClock } from './core/clock';
+export type { ManualClock, SimulatorClock } from './core/clock';
+export { CHAOS_FAULT_KINDS } from './chaos/chaosTypes';
 export type {
   ChaosFaultKind,
   ChaosHandle,
@@ -15,15 +15,15 @@ export type {
   InjectedFault,
   SentPrivateRecord,
   TrafficReport,
-} from './chaosTypes';
-export type { StreamKind, StreamSelector } from './streamKind';
-export type { PeriodsMs, RecordedMarketOptions, SimulatorOptions } from './simulatorOptions';
-export type { RateLimitOptions } from './rateLimit';
-export type { Simulator } from './simulator';
-export type { SimulatorControl } from './simulatorControl';
-export type { InjectTradeOptions, LoseAnswersOptions, PrivateChaosOptions, RejectOptions } from './controlOptions';
-export type { SymbolRulesOptions } from './symbolRules';
-export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './observedReport';
-export type { PrivateEventKind, SentPrivateEvent, SentReport } from './sentReport';
+} from './chaos/chaosTypes';
+export type { StreamKind, StreamSelector } from './streams/streamKind';
+export type { PeriodsMs, RecordedMarketOptions, SimulatorOptions } from './core/simulatorOptions';
+export type { RateLimitOptions } from './http/rateLimit';
+export type { Simulator } from './core/simulator';
+export type { SimulatorControl } from './control/simulatorControl';
+export type { InjectTradeOptions, LoseAnswersOptions, PrivateChaosOptions, RejectOptions } from './control/controlOptions';
+export type { SymbolRulesOptions } from './market/symbolRules';
+export type { ObservedCancel, ObservedPing, ObservedPong, ObservedReport, ObservedSubscription } from './chaos/observedReport';
+export type { PrivateEventKind, SentPrivateEvent, SentReport } from './chaos/sentReport';
 export { runSimulatorCli } from './cli/cli';
 export type { SimulatorCliHost, SimulatorCliInfo, SimulatorCliRun } from './cli/cli';

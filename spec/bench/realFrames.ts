@@ -61,7 +61,7 @@ function depth(n: number): string {
 
 /**
  * A V2 data message (`/quote/ws/v2`), as `lib/market/internal/v2Frames.ts` documents it and the simulator's V2 stream
- * (`lib/simulator/publicStreamV2.ts`) sends it: `{ topic, params: { symbol }, data: { … } }`, one record, `data` an
+ * (`lib/simulator/streams/publicStreamV2.ts`) sends it: `{ topic, params: { symbol }, data: { … } }`, one record, `data` an
  * object (no `symbolName`, `f`, `sendTime` or `id`); times as text, as V1's.
  */
 function v2Message(topic: string, symbol: string, record: string): string {

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { DecodeError } from '../../lib/errors';
 import { marketStreams } from '../../lib/market/marketStreams';
 import { startSimulator, type Simulator } from '../../lib/simulator';
-import { MALFORMED_FRAMES, wrongShapedFrames } from '../../lib/simulator/badFrames';
+import { MALFORMED_FRAMES, wrongShapedFrames } from '../../lib/simulator/chaos/badFrames';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 
 describe('bad frames on one stream never harm another (marketStreams over a real socket)', () => {

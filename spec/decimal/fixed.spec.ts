@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { formatDecimal, formatFixed, formatUnits, MAX_UNITS, mul, parseDecimal } from '../../lib/decimal/fixed';
-import { RawNumber, rawJson } from '../../lib/simulator/rawJson';
-import { signedPayload } from '../../lib/simulator/auth';
+import { RawNumber, rawJson } from '../../lib/simulator/orders/rawJson';
+import { signedPayload } from '../../lib/simulator/http/auth';
 
 describe('simulator internals', () => {
   it('does decimal arithmetic exactly (0.1 × 3 = 0.3, no float drift)', () => {

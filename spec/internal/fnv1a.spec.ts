@@ -1,6 +1,6 @@
 import { FNV_OFFSET, fnv1a, fnv1aNumber } from '../../lib/internal/fnv1a';
 import { shardOf } from '../../lib/redis/marketKeys';
-import { mixSeed } from '../../lib/simulator/random';
+import { mixSeed } from '../../lib/simulator/core/random';
 
 /** FNV-1a (32 bits) by its definition, over bytes: the reference the code-unit form must equal on ASCII text. */
 function reference(bytes: readonly number[]): number {

@@ -4,7 +4,7 @@ import { firstValueFrom, take, toArray } from 'rxjs';
 import { WebSocket } from 'ws';
 import { marketStreams } from '../../lib/market/marketStreams';
 import type { Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { nodeInflateRaw } from '../../lib/node/nodeInflateRaw';
 

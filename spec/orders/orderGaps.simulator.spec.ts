@@ -8,7 +8,7 @@ import { WebSocket } from 'ws';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import type { Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import type { OrderState } from '../../lib/user/orderState';
 import type { OrdersState } from '../../lib/user/ordersState';

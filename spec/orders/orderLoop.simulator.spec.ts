@@ -12,7 +12,7 @@ import { symbolRules } from '../../lib/orders/symbolRules';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient, RestClientConfig } from '../../lib/rest/types';
 import type { Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import type { OrderState } from '../../lib/user/orderState';
 import { userStream, type UserStream } from '../../lib/user/userStream';

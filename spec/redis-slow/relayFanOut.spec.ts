@@ -5,7 +5,7 @@ import { type MarketGateway, publishMarket, type PublishMarketConfig } from '../
 import { readEntry } from '../../lib/redis/marketEntry';
 import { streamKey } from '../../lib/redis/marketKeys';
 import { startSimulator, type Simulator } from '../../lib/simulator';
-import type { PeriodsMs } from '../../lib/simulator/simulatorOptions';
+import type { PeriodsMs } from '../../lib/simulator/core/simulatorOptions';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { type ConsumerProcess, type ConsumerReport, startConsumer } from './relayConsumerProcess';
 import { SYMBOLS, MARKET, recordingWs, tradeIdsOf } from '../redis/relayFixtures';

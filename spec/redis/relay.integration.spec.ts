@@ -12,7 +12,7 @@ import { type RedisMarketStreams, redisMarketStreams } from '../../lib/redis/red
 import type { RelayGap } from '../../lib/redis/relayGap';
 import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { startSimulator, type Simulator } from '../../lib/simulator';
-import type { PeriodsMs } from '../../lib/simulator/simulatorOptions';
+import type { PeriodsMs } from '../../lib/simulator/core/simulatorOptions';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
 import { SYMBOLS, MARKET, recordingWs } from './relayFixtures';
 

@@ -1,7 +1,7 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { Simulator } from '../../lib/simulator';
 import { DecodeError } from '../../lib/errors';
 import { signatureIsValid, startHttpServer, type RecordedRequest, type Reply, type TestHttpServer } from '../helpers/httpServer';

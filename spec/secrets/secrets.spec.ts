@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TrafficReport } from '../../lib/simulator';
 import { startSimulator } from '../../lib/simulator';
-import { hmacHex } from '../../lib/simulator/auth';
+import { hmacHex } from '../../lib/simulator/http/auth';
 import { runSoak, type SoakReport } from '../soak/runSoak';
 
 /** Every text a user could see: messages, toString(), fields of errors, status events, console lines. */
@@ -99,7 +99,7 @@ describe('secret hygiene during a short soak', () => {
 
 describe('simulator signature comparison', () => {
   it('compares with crypto.timingSafeEqual on equal-length buffers, in the code', () => {
-    const source = readFileSync(join(__dirname, '../../lib/simulator/auth.ts'), 'utf8');
+    const source = readFileSync(join(__dirname, '../../lib/simulator/http/auth.ts'), 'utf8');
     const body = source.slice(source.indexOf('export function verifySigned'));
     expect(body).toMatch(/given\.length === expected\.length && timingSafeEqual\(given, expected\)/);
     expect(body).not.toMatch(/signature[^\n]*===\s*(expected|hmac)/i);

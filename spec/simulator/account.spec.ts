@@ -1,4 +1,4 @@
-import { Account, DEFAULT_BALANCES } from '../../lib/simulator/account';
+import { Account, DEFAULT_BALANCES } from '../../lib/simulator/orders/account';
 import { parseDecimal } from '../../lib/decimal/fixed';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;

@@ -1,5 +1,5 @@
 import { unzipSync } from 'fflate';
-import { MALFORMED_FRAMES, wrongShapedFrames, type BadFrame } from '../../lib/simulator/badFrames';
+import { MALFORMED_FRAMES, wrongShapedFrames, type BadFrame } from '../../lib/simulator/chaos/badFrames';
 
 const T = 1_700_000_000_000;
 const CLIENT_INFLATE_LIMIT = 16 * 1024 * 1024;

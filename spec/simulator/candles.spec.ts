@@ -1,9 +1,9 @@
-import { candleEnd, candleStart, isKlineInterval, KLINE_INTERVALS, type KlineInterval } from '../../lib/simulator/candles';
+import { candleEnd, candleStart, isKlineInterval, KLINE_INTERVALS, type KlineInterval } from '../../lib/simulator/market/candles';
 import { parseDecimal } from '../../lib/decimal/fixed';
-import { klineRecord } from '../../lib/simulator/marketRecords';
-import { idSource, SymbolMarket } from '../../lib/simulator/market';
-import { klines } from '../../lib/simulator/marketRest';
-import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
+import { klineRecord } from '../../lib/simulator/market/marketRecords';
+import { idSource, SymbolMarket } from '../../lib/simulator/market/market';
+import { klines } from '../../lib/simulator/market/marketRest';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/market/symbols';
 
 const at = (iso: string): number => Date.parse(iso);
 

@@ -1,4 +1,4 @@
-import { clientNumber, clientText, safeDecodeUri } from '../../lib/simulator/clientInput';
+import { clientNumber, clientText, safeDecodeUri } from '../../lib/simulator/http/clientInput';
 
 describe('safeDecodeUri', () => {
   it('decodes percent-encoding, and gives undefined for a malformed sequence instead of throwing', () => {

@@ -1,8 +1,8 @@
-import type { ChaosHandle } from '../../lib/simulator/chaosTypes';
-import { controlHandler } from '../../lib/simulator/controlRoutes';
-import type { ObservedReport } from '../../lib/simulator/observedReport';
-import type { SentReport } from '../../lib/simulator/sentReport';
-import type { SimulatorControl } from '../../lib/simulator/simulatorControl';
+import type { ChaosHandle } from '../../lib/simulator/chaos/chaosTypes';
+import { controlHandler } from '../../lib/simulator/control/controlRoutes';
+import type { ObservedReport } from '../../lib/simulator/chaos/observedReport';
+import type { SentReport } from '../../lib/simulator/chaos/sentReport';
+import type { SimulatorControl } from '../../lib/simulator/control/simulatorControl';
 
 const OBSERVED: ObservedReport = { subscriptions: [], cancels: [], pings: [], pongs: [], connections: { public: 1, private: 0 }, accepted: { public: 2, private: 0 } };
 

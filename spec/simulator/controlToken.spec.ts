@@ -1,4 +1,4 @@
-import { controlAuthorized, isLoopbackHost, resolveControlToken } from '../../lib/simulator/controlToken';
+import { controlAuthorized, isLoopbackHost, resolveControlToken } from '../../lib/simulator/control/controlToken';
 
 describe('isLoopbackHost', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { envelopeText, zipText, type EnvelopeInput } from '../../lib/simulator/envelope';
+import { envelopeText, zipText, type EnvelopeInput } from '../../lib/simulator/streams/envelope';
 
 const input: EnvelopeInput = { symbol: 'BTCUSDT', topic: 'trade', binary: false, data: [{ v: '1' }], first: true, sendTime: 1700000000000, id: '7' };
 

@@ -1,8 +1,8 @@
-import { candleStart } from '../../lib/simulator/candles';
+import { candleStart } from '../../lib/simulator/market/candles';
 import { mul, parseDecimal, unit } from '../../lib/decimal/fixed';
-import { idSource, SymbolMarket } from '../../lib/simulator/market';
-import { depthRecord } from '../../lib/simulator/marketRecords';
-import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
+import { idSource, SymbolMarket } from '../../lib/simulator/market/market';
+import { depthRecord } from '../../lib/simulator/market/marketRecords';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/market/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const T0 = 1_700_000_000_000;

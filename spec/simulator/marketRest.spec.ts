@@ -1,9 +1,9 @@
-import { rejections } from '../../lib/simulator/httpErrors';
+import { rejections } from '../../lib/simulator/http/httpErrors';
 import { formatDecimal, parseDecimal } from '../../lib/decimal/fixed';
-import { idSource, SymbolMarket } from '../../lib/simulator/market';
-import { depth, exchangeInfo, klines, trades } from '../../lib/simulator/marketRest';
-import { klineRecord } from '../../lib/simulator/marketRecords';
-import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
+import { idSource, SymbolMarket } from '../../lib/simulator/market/market';
+import { depth, exchangeInfo, klines, trades } from '../../lib/simulator/market/marketRest';
+import { klineRecord } from '../../lib/simulator/market/marketRecords';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/market/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const T0 = 1_700_000_040_000; // 40 s into a minute

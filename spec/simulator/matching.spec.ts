@@ -1,10 +1,10 @@
-import { Account } from '../../lib/simulator/account';
+import { Account } from '../../lib/simulator/orders/account';
 import { formatDecimal, mul, parseDecimal, unit } from '../../lib/decimal/fixed';
-import { rejections } from '../../lib/simulator/httpErrors';
-import { idSource, SymbolMarket } from '../../lib/simulator/market';
-import { Matching } from '../../lib/simulator/matching';
-import type { PrivateEventOut } from '../../lib/simulator/privateStream';
-import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
+import { rejections } from '../../lib/simulator/http/httpErrors';
+import { idSource, SymbolMarket } from '../../lib/simulator/market/market';
+import { Matching } from '../../lib/simulator/orders/matching';
+import type { PrivateEventOut } from '../../lib/simulator/streams/privateStream';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/market/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const T0 = 1_700_000_000_000;

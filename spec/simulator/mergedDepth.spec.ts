@@ -1,7 +1,7 @@
 import { parseDecimal } from '../../lib/decimal/fixed';
-import { idSource, type Level, SymbolMarket } from '../../lib/simulator/market';
-import { deltaRecord, mergedBook, mergedRecord } from '../../lib/simulator/mergedDepth';
-import { symbolInfo, type SymbolInfo } from '../../lib/simulator/symbols';
+import { idSource, type Level, SymbolMarket } from '../../lib/simulator/market/market';
+import { deltaRecord, mergedBook, mergedRecord } from '../../lib/simulator/market/mergedDepth';
+import { symbolInfo, type SymbolInfo } from '../../lib/simulator/market/symbols';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const level = (price: string, qty: string): Level => ({ price: d(price), qty: d(qty) });

@@ -1,5 +1,5 @@
 import { parseDecimal } from '../../lib/decimal/fixed';
-import { accountInfo, accountTradeResponse, executionReport, isOpen, orderResponse, ticketInfo, type Order, type OrderStatus } from '../../lib/simulator/order';
+import { accountInfo, accountTradeResponse, executionReport, isOpen, orderResponse, ticketInfo, type Order, type OrderStatus } from '../../lib/simulator/orders/order';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 const BIG_ID = 1_900_000_000_000_000_123n; // above 2^53

@@ -1,6 +1,6 @@
 import { manualClock, startSimulator, type Simulator } from '../../lib/simulator';
-import { ClientOrderIds } from '../../lib/simulator/clientOrderIds';
-import type { Order } from '../../lib/simulator/order';
+import { ClientOrderIds } from '../../lib/simulator/orders/clientOrderIds';
+import type { Order } from '../../lib/simulator/orders/order';
 import { signedCall } from './helpers';
 
 const T0 = 1_700_000_000_000;

@@ -6,7 +6,7 @@ import { marketStreams, type MarketStreams } from '../../lib/market/marketStream
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import { manualClock, type ManualClock, type Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import type { RecordedEvent, Recording } from '../../lib/testing/recording';
 import type { OrderState } from '../../lib/user/orderState';

@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
-import { Faults } from '../../lib/simulator/faults';
-import { Peer, Peers } from '../../lib/simulator/peers';
+import { Faults } from '../../lib/simulator/chaos/faults';
+import { Peer, Peers } from '../../lib/simulator/streams/peers';
 import { startWsPairs, type WsPairs } from '../helpers/wsPairs';
 
 describe('Peer', () => {

@@ -1,4 +1,4 @@
-import { privateEventOnDemand } from '../../lib/simulator/privateEventOnDemand';
+import { privateEventOnDemand } from '../../lib/simulator/streams/privateEventOnDemand';
 
 describe('privateEventOnDemand', () => {
   it('keeps given text exactly, records its e and its integer E (else the push time)', () => {

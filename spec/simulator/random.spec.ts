@@ -1,4 +1,4 @@
-import { mixSeed, mulberry32, randomAlnum, randomInt } from '../../lib/simulator/random';
+import { mixSeed, mulberry32, randomAlnum, randomInt } from '../../lib/simulator/core/random';
 
 describe('mulberry32', () => {
   it('is deterministic per seed, different across seeds, and in [0, 1)', () => {

@@ -1,6 +1,6 @@
-import { manualClock } from '../../lib/simulator/clock';
-import { rejections } from '../../lib/simulator/httpErrors';
-import { RateLimiter } from '../../lib/simulator/rateLimit';
+import { manualClock } from '../../lib/simulator/core/clock';
+import { rejections } from '../../lib/simulator/http/httpErrors';
+import { RateLimiter } from '../../lib/simulator/http/rateLimit';
 
 describe('RateLimiter', () => {
   it('lets maxRequests through per window and client, then answers 429 with the wait to the window end', () => {

@@ -1,4 +1,4 @@
-import { RawNumber, rawJson } from '../../lib/simulator/rawJson';
+import { RawNumber, rawJson } from '../../lib/simulator/orders/rawJson';
 
 describe('rawJson', () => {
   it('writes a RawNumber as its digits, unquoted, exact beyond 2^53', () => {

@@ -2,7 +2,7 @@
 // and played again, recorded reconnects, private lines, unreadable frames, speed, and the pairs it serves.
 import { strFromU8, unzipSync } from 'fflate';
 import { manualClock, type Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { RecordedEvent, Recording } from '../../lib/testing/recording';
 import { call, TestSocket } from './helpers';
 

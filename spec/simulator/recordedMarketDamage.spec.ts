@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { realClock, runSimulatorCli, type Simulator, type SimulatorClock } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { RecordedEvent } from '../../lib/testing/recording';
 import { call } from './helpers';
 

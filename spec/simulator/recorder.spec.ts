@@ -1,7 +1,7 @@
-import type { SentPrivateRecord } from '../../lib/simulator/chaosTypes';
-import type { MutableFaultCounts } from '../../lib/simulator/faults';
-import { Faults } from '../../lib/simulator/faults';
-import { Recorder } from '../../lib/simulator/recorder';
+import type { SentPrivateRecord } from '../../lib/simulator/chaos/chaosTypes';
+import type { MutableFaultCounts } from '../../lib/simulator/chaos/faults';
+import { Faults } from '../../lib/simulator/chaos/faults';
+import { Recorder } from '../../lib/simulator/chaos/recorder';
 
 const record = (seq: number, kind: SentPrivateRecord['kind']): SentPrivateRecord => ({
   seq,

@@ -2,8 +2,8 @@ import { connect as tcpConnect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { IncomingMessage, Server } from 'node:http';
 import { WebSocket, type WebSocketServer } from 'ws';
-import type { HttpAnswer } from '../../lib/simulator/httpApi';
-import { createSimServer, MAX_BODY_BYTES, type SimServerDeps } from '../../lib/simulator/simServer';
+import type { HttpAnswer } from '../../lib/simulator/http/httpApi';
+import { createSimServer, MAX_BODY_BYTES, type SimServerDeps } from '../../lib/simulator/http/simServer';
 
 interface Seen {
   readonly api: Array<{ method: string; path: string; query: string; body: string; apiKey: unknown; ip: string }>;

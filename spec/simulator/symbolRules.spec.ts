@@ -1,6 +1,6 @@
 import { parseDecimal, unit } from '../../lib/decimal/fixed';
-import { rejections } from '../../lib/simulator/httpErrors';
-import { amountRejection, limitRejection, quantityRejection, symbolFilters, symbolRules } from '../../lib/simulator/symbolRules';
+import { rejections } from '../../lib/simulator/http/httpErrors';
+import { amountRejection, limitRejection, quantityRejection, symbolFilters, symbolRules } from '../../lib/simulator/market/symbolRules';
 
 const d = (text: string): bigint => parseDecimal(text) ?? -1n;
 

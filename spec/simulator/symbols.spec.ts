@@ -1,5 +1,5 @@
 import { unit } from '../../lib/decimal/fixed';
-import { symbolInfo } from '../../lib/simulator/symbols';
+import { symbolInfo } from '../../lib/simulator/market/symbols';
 
 describe('symbolInfo', () => {
   it('splits a pair by its quote and gives the known start price and precisions', () => {

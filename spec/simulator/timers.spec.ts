@@ -1,5 +1,5 @@
-import { manualClock, type SimulatorClock } from '../../lib/simulator/clock';
-import { Timers } from '../../lib/simulator/timers';
+import { manualClock, type SimulatorClock } from '../../lib/simulator/core/clock';
+import { Timers } from '../../lib/simulator/core/timers';
 
 describe('Timers', () => {
   it('runs a timer once after its delay, and forgets it', () => {

@@ -1,6 +1,6 @@
-import { manualClock } from '../../lib/simulator/clock';
-import { mulberry32 } from '../../lib/simulator/random';
-import { TwoFactor } from '../../lib/simulator/twoFactor';
+import { manualClock } from '../../lib/simulator/core/clock';
+import { mulberry32 } from '../../lib/simulator/core/random';
+import { TwoFactor } from '../../lib/simulator/http/twoFactor';
 
 describe('TwoFactor', () => {
   const setup = (ttlMs = 1000) => {

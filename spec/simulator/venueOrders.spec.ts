@@ -1,7 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { Simulator } from '../../lib/simulator';
 import { hashkey } from '../../lib/venue/hashkeyVenues';
 import { RateLimitedError, RequestRejectedError } from '../../lib/errors';

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import type { Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { userStream } from '../../lib/user/userStream';
 import { resyncCheck, type ResyncSeen, type SoakNumbers } from './checks';

@@ -4,7 +4,7 @@ import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { ConnectionClosedError } from '../../lib/errors';

@@ -5,7 +5,7 @@ import type { PrivateEvent } from '../../lib/codecs/privateEvents';
 import { restClient } from '../../lib/rest/restClient';
 import type { RestClient } from '../../lib/rest/types';
 import type { Simulator } from '../../lib/simulator';
-import { startSimulator } from '../../lib/simulator/startSimulator';
+import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { userStream, type UserStream } from '../../lib/user/userStream';
 import { connectionOf } from './fixtures';

@@ -1,6 +1,6 @@
 import { CLI_NAME, helpText, parseCliArgs } from './cliArgs';
-import type { Simulator } from '../simulator';
-import type { SimulatorOptions } from '../simulatorOptions';
+import type { Simulator } from '../core/simulator';
+import type { SimulatorOptions } from '../core/simulatorOptions';
 
 /**
  * What `ex-streams-simulator --json` prints (one line): each of the first three objects is the config of the
@@ -120,7 +120,7 @@ export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | 
     host.stderr(`${CLI_NAME}: ${command.message}\nRun ${CLI_NAME} --help for the options and their defaults.\n`);
     return 2;
   }
-  const { startSimulator } = await import('../startSimulator');
+  const { startSimulator } = await import('../core/startSimulator');
   // A CLI simulator runs for days: `sent()` keeps the newest 10 000 trade ids a pair (not every id it ever pushed).
   let options: typeof command.options = { sentTradeIds: 10_000, ...command.options };
   if (command.recording !== undefined) {

@@ -1,5 +1,5 @@
-import { symbolInfo } from '../symbols';
-import type { SimulatorOptions } from '../simulatorOptions';
+import { symbolInfo } from '../market/symbols';
+import type { SimulatorOptions } from '../core/simulatorOptions';
 
 /** The command name, first word of every message. @internal */
 export const CLI_NAME = 'ex-streams-simulator';
