@@ -6,7 +6,10 @@
  * - every relative link of README.md and the markdown under docs/ (outside code) points to a file that exists
  *   and is in the package, and its `#anchor`, if any, to a heading of that file;
  * - every websocket url literal in their TypeScript blocks has the path the library expects: `/quote/ws/v1`
- *   (marketStreams) or `/api/v1/ws` (userStream, without a listen key).
+ *   (marketStreams) or `/api/v1/ws` (userStream, without a listen key);
+ * - they are for users: README.md and each guide at most 40 KB, all of them at most 300 KB; no issue numbers, numbered
+ *   work rounds or "the Nth pass" (development history goes to notes/, which is not packed); no source or spec path
+ *   (`lib/…`, `spec/…`, `scripts/…`: the package has no sources) and no example path that is not in the package.
  */
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
@@ -75,6 +78,53 @@ const isExternal = (target: string): boolean => /^[a-z][a-z0-9+.-]*:/i.test(targ
 
 const read = (rel: string): string => fs.readFileSync(path.join(root, rel), 'utf8');
 
+/** The packed guides' size caps: a guide a user reads, not a lab notebook (history goes to notes/). */
+const MAX_GUIDE_BYTES = 40_000;
+const MAX_GUIDES_BYTES = 300_000;
+
+/** Words of development history: issue numbers, numbered work rounds, "the Nth pass". */
+const HISTORY_WORDS: readonly RegExp[] = [
+  /\bissues? #?\d+/i,
+  /(?<![\w&/])#\d+\b/,
+  /\bwork rounds?\b/i,
+  /\brounds? (?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\b/i,
+  /\b(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|previous) pass\b/i,
+  /\bpass(?:es)? \d+\b/i,
+  /\b\d+ passes\b/i,
+];
+
+/**
+ * Paths that exist only in a clone: sources, specs, scripts (outside fenced code). The benchmark runs from a clone
+ * only, so the performance page may name its files (`spec/bench/…`).
+ */
+const CLONE_PATH = /(?<![\w./-])(?:lib|spec|scripts)\/[\w.-]/;
+const ALLOWED_CLONE_PATHS: Readonly<Record<string, RegExp>> = { 'docs/performance.md': /^spec\/b/ };
+
+/** Every example path mentioned outside fenced code (`docs/examples/...`). */
+const EXAMPLE_PATH = /(?<![\w./-])(?:docs\/)?examples\/[\w./-]*[\w-]/g;
+
+/** The history words, clone paths and unpacked example paths of one text, as `line: excerpt`. */
+export const unwantedIn = (text: string, packed: ReadonlySet<string>, dir = '', file = ''): string[] => {
+  const found: string[] = [];
+  const prose = withoutFences(text);
+  const lines = prose.split('\n');
+  const allowed = ALLOWED_CLONE_PATHS[file];
+  lines.forEach((line, i) => {
+    for (const re of HISTORY_WORDS) {
+      const m = re.exec(line);
+      if (m !== null) found.push(`${i + 1}: ${m[0]}`);
+    }
+    for (const m of line.matchAll(new RegExp(CLONE_PATH.source, 'g'))) {
+      if (allowed === undefined || !allowed.test(line.slice(m.index))) found.push(`${i + 1}: ${m[0]}`);
+    }
+    for (const m of line.matchAll(EXAMPLE_PATH)) {
+      const rel = m[0].startsWith('docs/') ? m[0] : path.posix.join(dir, m[0]);
+      if (![...packed].some((f) => f === rel || f.startsWith(`${rel.replace(/\/$/, '')}/`))) found.push(`${i + 1}: ${m[0]} (not in the package)`);
+    }
+  });
+  return found;
+};
+
 describe('the guides travel in the package', () => {
   let packed: Set<string>;
   beforeAll(() => {
@@ -99,9 +149,15 @@ describe('the guides travel in the package', () => {
     const docs = [...packed].filter((f) => f.startsWith('docs/'));
     expect(docs.filter((f) => /^docs\/api\/|node_modules|package-lock\.json$|\.tgz$/.test(f))).toEqual([]);
     const bytes = docs.reduce((sum, f) => sum + fs.statSync(path.join(root, f)).size, 0);
-    // 477 KB when the development history moved to notes/ (unpacked); the cap leaves room for new guides, and
-    // history belongs in notes/, not here.
+    // the guides (below) and the example sources that ship beside them
     expect(bytes).toBeLessThan(550_000);
+  });
+
+  test('README.md and each guide are at most 40 KB, all of them at most 300 KB', () => {
+    const guides = ['README.md', ...[...packed].filter((f) => /^docs\/[^/]+\.md$/.test(f)).sort()];
+    const sizes = guides.map((f) => [f, fs.statSync(path.join(root, f)).size] as const);
+    expect(sizes.filter(([, size]) => size > MAX_GUIDE_BYTES)).toEqual([]);
+    expect(sizes.reduce((sum, [, size]) => sum + size, 0)).toBeLessThanOrEqual(MAX_GUIDES_BYTES);
   });
 
   test('every relative link of README.md and docs/ points to a packed file (and an existing heading)', () => {
@@ -164,6 +220,45 @@ describe('the link and anchor readers', () => {
   test("make GitHub's anchors", () => {
     const text = ['# Title', '## 4. The user stream and its `listen key`', '## Title', '```', '# not a heading', '```'].join('\n');
     expect([...anchorsOf(text)]).toEqual(['title', '4-the-user-stream-and-its-listen-key', 'title-1']);
+  });
+});
+
+describe('the guides are for users', () => {
+  let packed: Set<string>;
+  beforeAll(() => {
+    packed = packedFiles();
+  });
+
+  test('no issue numbers, work rounds or passes, no source paths, no example that is not packed', () => {
+    const files = markdownFiles(root).filter((f) => packed.has(f));
+    expect(files).toContain('README.md');
+    const found = files.flatMap((f) => unwantedIn(read(f), packed, path.posix.dirname(f), f).map((w) => `${f}:${w}`));
+    expect(found).toEqual([]);
+  });
+
+  test('the check finds what it is meant to find', () => {
+    const pack = new Set(['docs/examples/demo/main.ts', 'README.md']);
+    const text = [
+      'As issue 41 said, and #41 too.', // 1
+      'The third pass, in work round 7.', // 2
+      'See `lib/socket/connection.ts` or spec/docs/links.spec.ts.', // 3
+      'Run docs/examples/replay/main.ts, or docs/examples/demo/main.ts.', // 4
+      '```ts', // 5
+      "// lib/index.ts inside code is fine, as is issue 3 there", // 6
+      '```', // 7
+      'A round trip; it passes the value on; [link](docs/a.md#4-heading); rounds down.', // 8
+    ].join('\n');
+    expect(unwantedIn(text, pack)).toEqual([
+      '1: issue 41',
+      '1: #41',
+      '2: work round',
+      '2: round 7',
+      '2: third pass',
+      '3: lib/s',
+      '3: spec/d',
+      '4: docs/examples/replay/main.ts (not in the package)',
+    ]);
+    expect(unwantedIn('Run spec/bench/main.ts, not lib/x.ts.', pack, 'docs', 'docs/performance.md')).toEqual(['1: lib/x']);
   });
 });
 
