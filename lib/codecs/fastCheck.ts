@@ -1,6 +1,5 @@
 import * as t from 'io-ts';
 import { isDecimalGrammar } from '../decimal/grammar';
-import { takeScannedLevels } from '../frame/levelsJson';
 import { isRecord } from '../internal/guards';
 
 /**
@@ -21,8 +20,21 @@ import { isRecord } from '../internal/guards';
 export const FAIL: unique symbol = Symbol('fast-check-fail');
 /** A decoded value, or {@link FAIL}. @internal */
 export type Fast<A> = A | typeof FAIL;
-/** A fast check of one value: the decoded value (the input itself when nothing converts) or {@link FAIL}. @internal */
-export type FastCheck<A = unknown> = (u: unknown) => Fast<A>;
+/**
+ * What the caller of a check knows of its input: parts of it checked on the way, which the check need not scan
+ * again (a frame's book levels, whose decimal text the JSON step checked: `ScannedLevels` of `frame/levelsJson.ts`).
+ * `take` vouches for each part once. @internal
+ */
+export interface Prechecked {
+  take(part: unknown): boolean;
+}
+
+/**
+ * A fast check of one value: the decoded value (the input itself when nothing converts) or {@link FAIL}.
+ * `prechecked`: the parts of the input already checked, handed down by the composite checks to the checks of
+ * their parts (the caller's, for the frame being handled only). @internal
+ */
+export type FastCheck<A = unknown> = (u: unknown, prechecked?: Prechecked) => Fast<A>;
 
 /**
  * The `typeof`-first test of a primitive's common case: a value that passes it is already decoded (its
@@ -237,14 +249,14 @@ export function arrayCheck<A>(item: FastCheck<A>, asIs: AsIs = AsIs.none): FastC
   if (item === unknownCheck || asIs === AsIs.any) return unknownArrayCheck as FastCheck<A[]>;
   // `never` for AsIs.none: every element goes to the item's check.
   const passes = asIsTest(asIs);
-  return (u) => {
+  return (u, prechecked) => {
     if (!Array.isArray(u)) return FAIL;
     let out: unknown[] = u;
     const n = u.length;
     for (let i = 0; i < n; i++) {
       const a: unknown = u[i];
       if (passes(a)) continue;
-      const b = item(a);
+      const b = item(a, prechecked);
       if (b === FAIL) return FAIL;
       if (b !== a) {
         if (out === u) out = u.slice();
@@ -265,10 +277,10 @@ export function pairArrayCheck(pair: FastCheck, first: AsIs, second: AsIs): Fast
   const secondPasses = asIsTest(second);
   // Both decimal text (the levels of a book): the test written with direct calls, which inline.
   const decimals = first === AsIs.decimalText && second === AsIs.decimalText;
-  return (u) => {
+  return (u, prechecked) => {
     if (!Array.isArray(u)) return FAIL;
     // Levels the JSON step scanned (pairs of decimal text, checked there) are not scanned twice.
-    if (decimals && takeScannedLevels(u)) return u;
+    if (decimals && prechecked !== undefined && prechecked.take(u)) return u;
     let out: unknown[] = u;
     const n = u.length;
     for (let i = 0; i < n; i++) {
@@ -357,7 +369,7 @@ export function recordCheck(
   const pendingKeys: string[] = [];
   const pendingValues: unknown[] = [];
   let busy = false;
-  return (u) => {
+  return (u, prechecked) => {
     if (!isRecord(u)) return FAIL;
     const reentered = busy;
     const ks = reentered ? [] : pendingKeys;
@@ -377,7 +389,7 @@ export function recordCheck(
         if (typeof a === 'number' && Number.isSafeInteger(a)) continue;
       } else if (passesAsIs(kind, a)) continue;
       if (a === undefined && optional[i] === true) continue;
-      const b = (checks[i] as FastCheck)(a);
+      const b = (checks[i] as FastCheck)(a, prechecked);
       if (b === FAIL) {
         for (let j = 0; j < pending; j++) vs[j] = undefined;
         busy = reentered;
@@ -437,14 +449,14 @@ export function compiledRecordCheck(
   const n = keys.length;
   // The generic loop's semantics, written out: the inline test, an absent optional field, the field's check;
   // nothing copied or written before every field passed (the `b` values), then one copy or one write per change.
-  const lines: string[] = ['return function check(u) {', '  if (typeof u !== "object" || u === null || Array.isArray(u)) return FAIL;'];
+  const lines: string[] = ['return function check(u, prechecked) {', '  if (typeof u !== "object" || u === null || Array.isArray(u)) return FAIL;'];
   for (let i = 0; i < n; i++) {
     const key = JSON.stringify(keys[i]);
     const test = inlineTest(asIs[i] as AsIs, `a${i}`);
     lines.push(`  const a${i} = u[${key}];`);
     lines.push(`  let b${i} = a${i};`);
     const skip = [test, optional[i] === true ? `a${i} === undefined` : undefined].filter((x) => x !== undefined).join(' || ');
-    lines.push(`  if (!(${skip || 'false'})) { b${i} = checks[${i}](a${i}); if (b${i} === FAIL) return FAIL; }`);
+    lines.push(`  if (!(${skip || 'false'})) { b${i} = checks[${i}](a${i}, prechecked); if (b${i} === FAIL) return FAIL; }`);
   }
   const changed = keys.map((_, i) => `b${i} !== a${i}`).join(' || ');
   lines.push(`  if (!(${changed || 'false'})) return u;`);

@@ -1,7 +1,7 @@
 // Data path (docs/architecture.md, "The data path"): step 3, JSON text → value (64-bit ids kept exact: quoted first, or on demand).
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
-import { NOT_SCANNED, parseWithScannedLevels } from './levelsJson';
+import { NOT_SCANNED, parseWithScannedLevels, type ScannedLevels } from './levelsJson';
 import { excerpt } from '../internal/redact';
 
 /**
@@ -167,15 +167,15 @@ export function parseJson(text: string, secrets?: readonly string[]): E.Either<D
  * uses this to allocate nothing beyond what `JSON.parse` builds. With `exactIntegers` false, long integer
  * literals are not quoted (JSON.parse rounds them): for a reader that checks every number it reads and asks
  * for {@link exactJsonValue} when one fails (see `connectionCore`'s `exactIntegers: 'on-demand'`). With
- * `markLevels`, the book levels scanned by hand are marked for the depth check until `forgetScannedLevels()`
- * (see `levelsJson.ts`): for a caller that checks the value at once and then forgets.
+ * `scanned`, the book levels scanned by hand are kept there for the depth check of the same frame (see
+ * `levelsJson.ts`): for a caller that checks the value at once and then clears them.
  * @internal
  */
-export function parseJsonValue(text: string, secrets?: readonly string[], exactIntegers = true, markLevels = false): unknown {
+export function parseJsonValue(text: string, secrets?: readonly string[], exactIntegers = true, scanned?: ScannedLevels): unknown {
   const source = exactIntegers && mayHaveLongInteger(text) ? quoteLongIntegers(text) : text;
   // A book's levels are read by a scanner that knows their shape (about twice as fast as JSON.parse).
-  const scanned = parseWithScannedLevels(source, markLevels);
-  if (scanned !== NOT_SCANNED) return scanned;
+  const value = parseWithScannedLevels(source, scanned);
+  if (value !== NOT_SCANNED) return value;
   try {
     return JSON.parse(source);
   } catch (e) {

@@ -12,10 +12,10 @@ import { ownQuotedText } from '../internal/ownText';
  * with `JSON.parse`: the result, when there is one, equals `JSON.parse(text)` (`spec/frame/levelsJson.spec.ts`
  * proves it on generated texts).
  *
- * When the caller asks (`mark`), the arrays it built are remembered until {@link takeScannedLevels} is asked about
- * them once or {@link forgetScannedLevels} is called: the depth codec's check then skips the decimal scans
- * already done here. The socket session asks, and forgets when its frame has been handled, so a mark never
- * outlives the synchronous handling of its frame (a record the user holds and changes is checked in full).
+ * When the caller hands it a {@link ScannedLevels}, the arrays it built are kept there, and travel with the frame:
+ * the socket session hands them to its sink with the message, the router to the depth check, which then skips the
+ * decimal scans already done here (each array once). The session clears them when its frame has been handled, so a
+ * mark never outlives the synchronous handling of its frame (a record the user holds and changes is checked in full).
  * @internal
  * @module
  */
@@ -44,24 +44,37 @@ const COLON = 0x3a;
 const PLACEHOLDER_PREFIX = '\u0000levels:';
 const placeholderText = (k: number): string => `"\\u0000levels:${k}"`;
 
-/** The level arrays of the last parse that asked for marks, not yet taken nor forgotten. */
-let marked: (object | undefined)[] = [];
-
 /**
- * Whether `u` is a level array this module built for a parse that asked for marks (every level two strings of
- * digits with an optional fraction), not yet asked about nor forgotten; asking forgets it. @internal
+ * The level arrays one parse built (see the module doc), each checked there (pairs of digits with an optional
+ * fraction), for the checks of the same frame: {@link ScannedLevels.take} vouches for each array once. One per
+ * socket session, refilled by each frame's parse and cleared once the frame has been handled. @internal
  */
-export function takeScannedLevels(u: unknown): boolean {
-  if (typeof u !== 'object' || u === null) return false;
-  const i = marked.indexOf(u);
-  if (i < 0) return false;
-  marked[i] = undefined;
-  return true;
-}
+export class ScannedLevels {
+  private arrays: (object | undefined)[] = [];
 
-/** Forgets every mark (the frame they came from has been handled). @internal */
-export function forgetScannedLevels(): void {
-  if (marked.length > 0) marked = [];
+  /** Whether the last parse scanned any array (not yet cleared). */
+  get any(): boolean {
+    return this.arrays.length > 0;
+  }
+
+  /** Whether `u` is one of the arrays, not yet asked about; asking forgets it. */
+  take(u: unknown): boolean {
+    if (typeof u !== 'object' || u === null) return false;
+    const i = this.arrays.indexOf(u);
+    if (i < 0) return false;
+    this.arrays[i] = undefined;
+    return true;
+  }
+
+  /** Forgets every array (the frame they came from has been handled). */
+  clear(): void {
+    if (this.arrays.length > 0) this.arrays = [];
+  }
+
+  /** Keeps the arrays of a parse (replacing those of an earlier one). */
+  keep(arrays: object[]): void {
+    this.arrays = arrays;
+  }
 }
 
 /**
@@ -143,8 +156,8 @@ function placeholderIndex(v: string, count: number): number {
 /**
  * `JSON.parse(text)` with the level arrays scanned by hand (see the module doc), or {@link NOT_SCANNED} when
  * the text has none worth it, is not as expected, or is not valid JSON (the caller's `JSON.parse` then says
- * why). Never throws. `mark`: remember the arrays for {@link takeScannedLevels} (replacing the marks of an
- * earlier parse).
+ * why). Never throws. `scanned`: where the arrays are kept for the checks of the same frame (replacing those of
+ * an earlier parse).
  *
  * @example
  * ```ts no-check
@@ -154,7 +167,7 @@ function placeholderIndex(v: string, count: number): number {
  * ```
  * @internal
  */
-export function parseWithScannedLevels(text: string, mark = true): unknown {
+export function parseWithScannedLevels(text: string, scanned?: ScannedLevels): unknown {
   const n = text.length;
   if (n < MIN_LENGTH || text.indexOf('\\u0000') >= 0) return NOT_SCANNED;
   let candidate = text.indexOf('[["');
@@ -201,6 +214,6 @@ export function parseWithScannedLevels(text: string, mark = true): unknown {
     return NOT_SCANNED;
   }
   if (typeof value !== 'object' || value === null || putBack(value, arrays) !== arrays.length) return NOT_SCANNED;
-  if (mark) marked = arrays;
+  scanned?.keep(arrays);
   return value;
 }

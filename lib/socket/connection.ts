@@ -28,7 +28,7 @@ import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
  *
  * @example
  * ```ts
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * declare function currentListenKey(): string;
  * const conn = connection({
  *   url: () => `wss://example.test/api/v1/ws/${currentListenKey()}`,
@@ -85,7 +85,7 @@ export interface ConnectionConfig {
  *
  * @example
  * ```ts
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * conn.status$.subscribe((s) => console.log(s.type, s.epoch)); // closed 0, connecting 0, open 1, …
  * conn.errors$.subscribe((e) => console.warn(e.name, e.message));
@@ -150,7 +150,7 @@ const toError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  *
  * @example
  * ```ts
- * import { connection } from 'ex-streams';
+ * import { connection } from 'ex-streams/connection';
  * const conn = connection({ url: 'wss://example.test/quote/ws/v1' });
  * conn.opened$.subscribe(() =>
  *   conn.send({ symbol: 'BTCUSDT', topic: 'trade', event: 'sub', params: { binary: false }, id: 1 }));
@@ -258,10 +258,10 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
 
   // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
   let sinks: readonly FrameSink[] = [];
-  const deliver: FrameSink = (message, now, exact, text) => {
+  const deliver: FrameSink = (message, now, exact, text, scanned) => {
     const current = sinks;
-    if (current.length === 1) current[0]!(message, now, exact, text);
-    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact, text);
+    if (current.length === 1) current[0]!(message, now, exact, text, scanned);
+    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact, text, scanned);
   };
 
   const session$ = defer(() => {

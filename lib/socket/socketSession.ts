@@ -8,7 +8,7 @@ import { frameText } from '../frame/decodeFrame';
 import type { FrameLimits } from '../frame/frameLimits';
 import { defaultInflateRaw } from '../frame/defaultInflateRaw';
 import { exactJsonValue, parseJsonValue } from '../frame/json';
-import { forgetScannedLevels } from '../frame/levelsJson';
+import { ScannedLevels } from '../frame/levelsJson';
 import { handleHeartbeat, type HeartbeatState, pingSent } from './heartbeat';
 import { missingInflater } from '../frame/missingInflater';
 import type { ServerClockSampler } from './serverClock';
@@ -59,9 +59,11 @@ export interface SessionSettings {
  * `exactIntegers: 'on-demand'` mode, `exact()`: the same frame parsed again with its long integer literals
  * quoted, or `undefined` when it has none (the message is exact as it is). `exact` may only be called during the
  * sink's call. `text`: the frame's text the message was parsed from (absent for what `readFrame` read), for a
- * sink that keeps a part of it exactly as received. @internal
+ * sink that keeps a part of it exactly as received. `scanned` (on-demand mode): the book levels of the message
+ * that the JSON step checked, for the depth check (`FastCheck`'s `prechecked`); valid during the sink's call
+ * only. @internal
  */
-export type FrameSink = (message: unknown, now: number, exact?: () => unknown, text?: string) => void;
+export type FrameSink = (message: unknown, now: number, exact?: () => unknown, text?: string, scanned?: ScannedLevels) => void;
 
 const noop = (): void => undefined;
 
@@ -150,6 +152,8 @@ export function socketSession(s: SessionSettings): Observable<never> {
     /** The text of the frame being handled, for `exact` (on-demand mode). */
     let frame = '';
     const exact = (): unknown => exactJsonValue(frame);
+    /** The book levels the JSON step checked in the frame being handled (on-demand mode), for the depth check. */
+    const scanned = onDemand ? new ScannedLevels() : undefined;
     /**
      * Data path step 2-3 (docs/architecture.md): one frame's text (a zip frame inflated) → JSON → the heartbeat
      * and the sinks. The one seam of frame handling (one try/catch per frame): whatever the decoder, the
@@ -168,19 +172,19 @@ export function socketSession(s: SessionSettings): Observable<never> {
           const read = readFrame(text);
           if (read !== FAIL) return onMessage(read, now);
         }
-        // On demand, the sinks check what they read at once: the levels scanned in the JSON step are marked
-        // for the depth check until the frame has been handled.
-        const message = parseJsonValue(text, s.limits.secrets, !onDemand, onDemand);
+        // On demand, the sinks check what they read at once: the levels scanned in the JSON step go with the
+        // message to the depth check, until the frame has been handled.
+        const message = parseJsonValue(text, s.limits.secrets, !onDemand, scanned);
         if (message instanceof DecodeError) return s.onDecodeError(message);
         handleHeartbeat(message, now, heartbeat, s.clock, reply);
-        if (!onDemand) return onMessage(message, now, undefined, text);
+        if (scanned === undefined) return onMessage(message, now, undefined, text);
         frame = text;
-        onMessage(message, now, exact, text);
+        onMessage(message, now, exact, text, scanned.any ? scanned : undefined);
         frame = '';
-        forgetScannedLevels();
+        scanned.clear();
       } catch (thrown: unknown) {
         frame = '';
-        forgetScannedLevels();
+        scanned?.clear();
         s.onDecodeError(handlerFailure(thrown, secrets));
       }
     };

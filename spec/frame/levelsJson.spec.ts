@@ -5,7 +5,7 @@ import { DepthEnvelopeCodec, DepthRecordCodec } from '../../lib/codecs/depth';
 import { FAIL, inPlaceCheckOf } from '../../lib/codecs/fastCheck';
 import { DecodeError } from '../../lib/errors';
 import { parseJsonValue } from '../../lib/frame/json';
-import { forgetScannedLevels, NOT_SCANNED, parseWithScannedLevels, takeScannedLevels } from '../../lib/frame/levelsJson';
+import { NOT_SCANNED, parseWithScannedLevels, ScannedLevels } from '../../lib/frame/levelsJson';
 import { decodeFrame } from '../../lib/frame/decodeFrame';
 import { realFrame } from '../bench/realFrames';
 
@@ -467,48 +467,60 @@ describe('parseWithScannedLevels', () => {
   });
 });
 
-describe('takeScannedLevels', () => {
-  it('is true once for each levels array scanned, then false; false for anything else', () => {
+describe('ScannedLevels', () => {
+  it('takes each levels array scanned once, then no more; nothing else', () => {
     const text = realFrame('depth', 1).toString();
-    const value = parseWithScannedLevels(text) as { data: { a: unknown[]; b: unknown[] }[] };
+    const scanned = new ScannedLevels();
+    const value = parseWithScannedLevels(text, scanned) as { data: { a: unknown[]; b: unknown[] }[] };
     const record = value.data[0]!;
-    expect(takeScannedLevels(value)).toBe(false);
-    expect(takeScannedLevels(value.data)).toBe(false);
-    expect(takeScannedLevels(record)).toBe(false);
-    expect(takeScannedLevels(record.a[0])).toBe(false);
-    expect(takeScannedLevels(record.a)).toBe(true);
-    expect(takeScannedLevels(record.a)).toBe(false);
-    expect(takeScannedLevels(record.b)).toBe(true);
-    expect(takeScannedLevels(record.b)).toBe(false);
+    expect(scanned.any).toBe(true);
+    expect(scanned.take(value)).toBe(false);
+    expect(scanned.take(value.data)).toBe(false);
+    expect(scanned.take(record)).toBe(false);
+    expect(scanned.take(record.a[0])).toBe(false);
+    expect(scanned.take(record.a)).toBe(true);
+    expect(scanned.take(record.a)).toBe(false);
+    expect(scanned.take(record.b)).toBe(true);
+    expect(scanned.take(record.b)).toBe(false);
     const parsed = JSON.parse(text) as { data: { a: unknown[] }[] };
-    expect(takeScannedLevels(parsed.data[0]!.a)).toBe(false);
-    for (const other of [null, undefined, 0, 'x', true, [], {}]) expect(takeScannedLevels(other)).toBe(false);
+    expect(scanned.take(parsed.data[0]!.a)).toBe(false);
+    for (const other of [null, undefined, 0, 'x', true, [], {}]) expect(scanned.take(other)).toBe(false);
   });
 
-  it('is false for arrays the scanner refused in a text it scanned', () => {
+  it('does not take arrays the scanner refused in a text it scanned', () => {
     const text = `{${pad(1000)},"a":${LEVELS},"b":${LEVELS.replace('[["', '[[ "')},"c":${levelsText(15)}}`;
-    const value = parseWithScannedLevels(text) as Record<string, unknown>;
+    const scanned = new ScannedLevels();
+    const value = parseWithScannedLevels(text, scanned) as Record<string, unknown>;
     expect(value).not.toBe(NOT_SCANNED);
-    expect(takeScannedLevels(value.b)).toBe(false);
-    expect(takeScannedLevels(value.c)).toBe(false);
-    expect(takeScannedLevels(value.a)).toBe(true);
+    expect(scanned.take(value.b)).toBe(false);
+    expect(scanned.take(value.c)).toBe(false);
+    expect(scanned.take(value.a)).toBe(true);
   });
 
-  it('marks nothing when not asked, and forgets every mark on forgetScannedLevels or the next marking parse', () => {
+  it('holds the arrays of the parse it was handed to only, and none once cleared or refilled', () => {
     const text = realFrame('depth', 1).toString();
-    const unmarked = parseWithScannedLevels(text, false) as { data: { a: unknown[]; b: unknown[] }[] };
-    expect(takeScannedLevels(unmarked.data[0]!.a)).toBe(false);
+    const scanned = new ScannedLevels();
+    const unmarked = parseWithScannedLevels(text) as { data: { a: unknown[]; b: unknown[] }[] };
+    expect(scanned.any).toBe(false);
+    expect(scanned.take(unmarked.data[0]!.a)).toBe(false);
     expect(parseJsonValue(text)).toStrictEqual(unmarked);
     const fromJson = parseJsonValue(text, [], false) as typeof unmarked;
-    expect(takeScannedLevels(fromJson.data[0]!.a)).toBe(false);
-    const marked = parseJsonValue(text, [], false, true) as typeof unmarked;
-    forgetScannedLevels();
-    expect(takeScannedLevels(marked.data[0]!.a)).toBe(false);
-    const first = parseWithScannedLevels(text) as typeof unmarked;
-    const second = parseWithScannedLevels(realFrame('depth', 2).toString()) as typeof unmarked;
-    expect(takeScannedLevels(first.data[0]!.b)).toBe(false);
-    expect(takeScannedLevels(second.data[0]!.b)).toBe(true);
-    forgetScannedLevels();
+    expect(scanned.take(fromJson.data[0]!.a)).toBe(false);
+    const marked = parseJsonValue(text, [], false, scanned) as typeof unmarked;
+    expect(marked).toStrictEqual(unmarked);
+    scanned.clear();
+    expect(scanned.any).toBe(false);
+    expect(scanned.take(marked.data[0]!.a)).toBe(false);
+    const first = parseWithScannedLevels(text, scanned) as typeof unmarked;
+    const second = parseWithScannedLevels(realFrame('depth', 2).toString(), scanned) as typeof unmarked;
+    expect(scanned.take(first.data[0]!.b)).toBe(false);
+    expect(scanned.take(second.data[0]!.b)).toBe(true);
+    // Two frames' parses, each with its own: neither takes the other's.
+    const other = new ScannedLevels();
+    const third = parseWithScannedLevels(text, other) as typeof unmarked;
+    expect(scanned.take(third.data[0]!.a)).toBe(false);
+    expect(other.take(second.data[0]!.a)).toBe(false);
+    expect(other.take(third.data[0]!.a)).toBe(true);
   });
 });
 
@@ -529,9 +541,6 @@ describe('the scanned levels through the depth codec', () => {
     if (E.isLeft(scanned)) throw scanned.left;
     const message = scanned.right as { data: { a: unknown[]; b: unknown[] }[] };
     const r = decodeWith(DepthEnvelopeCodec, message);
-    // The codec skipped the levels the scanner checked: it took their marks.
-    expect(takeScannedLevels(message.data[0]!.a)).toBe(false);
-    expect(takeScannedLevels(message.data[0]!.b)).toBe(false);
     expect(r).toStrictEqual(decoded(fallback));
     expect(E.isRight(r)).toBe(true);
   });
@@ -547,13 +556,28 @@ describe('the scanned levels through the depth codec', () => {
     }
   });
 
-  it('gives the same record through the router’s in-place check', () => {
+  it('gives the same record through the router’s in-place check, with the frame’s scanned levels or without', () => {
     const check = inPlaceCheckOf(DepthRecordCodec);
     const value = parseJsonValue(text) as { data: unknown[] };
     const record = value.data[0];
     const result = check(record);
     expect(result).not.toBe(FAIL);
     expect(result).toStrictEqual(check((JSON.parse(fallback) as { data: unknown[] }).data[0]));
+    const scanned = new ScannedLevels();
+    const marked = (parseJsonValue(text, [], false, scanned) as { data: { a: unknown[]; b: unknown[] }[] }).data[0]!;
+    expect(check(marked, scanned)).toStrictEqual(result);
+    // The check took both arrays: it skipped the scans the JSON step made.
+    expect(scanned.take(marked.a)).toBe(false);
+    expect(scanned.take(marked.b)).toBe(false);
+  });
+
+  it('checks in full a level changed after the parse when the check is handed no scanned levels, or another frame’s', () => {
+    const scanned = new ScannedLevels();
+    const record = (parseJsonValue(text, [], false, scanned) as { data: { a: unknown[][] }[] }).data[0]!;
+    record.a[0]![0] = 'abc';
+    const check = inPlaceCheckOf(DepthRecordCodec);
+    expect(check(record)).toBe(FAIL);
+    expect(check(record, new ScannedLevels())).toBe(FAIL);
   });
 
   it('fails a frame with a level "abc" with the same paths as when nothing is scanned', () => {
@@ -574,10 +598,8 @@ describe('the scanned levels through the depth codec', () => {
     }
   });
 
-  // Found while writing this spec (reported, not fixed here: lib/internal/levelsJson.ts is not this spec's).
-  // `decodeFrame` is public (`ex-streams/codecs`): a value it returns still carries the scanner's marks, so a
-  // level changed by the caller before decoding is not checked. With JSON.parse's value the codec fails it.
-  // The marks are kept to the socket session's own frame handling: decodeFrame asks for none.
+  // `decodeFrame` is public (`ex-streams/codecs`): a level changed by the caller before decoding is checked (the
+  // marks are kept to the socket session's own frame handling: decodeFrame asks for none).
   it('checks levels changed after decodeFrame in full (no mark outlives the JSON step)', () => {
     const value = decodeFrame(text);
     if (E.isLeft(value)) throw value.left;

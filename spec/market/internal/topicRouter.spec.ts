@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { FAIL, type FastCheck, type Prechecked } from '../../../lib/codecs/fastCheck';
 import type { DecodeError } from '../../../lib/errors';
 import { type RoutedTopic, TopicRouter } from '../../../lib/market/internal/topicRouter';
 
@@ -114,5 +115,23 @@ describe('TopicRouter', () => {
       '2000000 of 2000000 messages of a batch frame failed to decode (paths: the first)',
     ]);
     for (const issue of issues) expect(JSON.stringify(issue.paths).length + (issue.raw ?? '').length).toBeLessThan(2048);
+  });
+  it('hands the record checks the frame’s prechecked parts during its dispatch only, and re-parses the text of a failed check itself', () => {
+    const { log, issues, router } = setup();
+    const seen: (Prechecked | undefined)[] = [];
+    // Refuses a rounded id (a number), takes the exact one (text): as a record check of 64-bit ids does.
+    const check: FastCheck = (u, prechecked) => (seen.push(prechecked), typeof u === 'string' ? u : FAIL);
+    router.add({ ...topicOf('BTCUSDT', 'trade', 'a', log), codec: t.string, check });
+    const prechecked: Prechecked = { take: () => false };
+    router.dispatch(message('BTCUSDT', 'trade', 'x'), undefined, prechecked);
+    router.dispatch(message('BTCUSDT', 'trade', 'y'));
+    expect(seen).toEqual([prechecked, undefined]);
+    const text = '{"symbol":"BTCUSDT","topic":"trade","data":[1291488620385157122]}';
+    router.dispatch(JSON.parse(text), text, prechecked);
+    // The exact parse (the id as text) took over; its records were checked too (no parts prechecked in it match).
+    expect(log).toEqual(['a:x', 'a:y', 'a:1291488620385157122']);
+    expect(issues).toEqual([]);
+    router.dispatch(message('BTCUSDT', 'trade', 'z'));
+    expect(seen.at(-1)).toBeUndefined();
   });
 });
