@@ -1,7 +1,7 @@
 import { asyncScheduler, BehaviorSubject, combineLatest, filter, firstValueFrom, map, type Observable, race, type SchedulerLike, Subject, Subscription, timer } from 'rxjs';
 import { ConfigError } from '../errors';
 import type { KlineInterval } from '../market/klineInterval';
-import { forwardingMarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
+import { type ForwardingMarketStreams, forwardingMarketStreams, type MarketStreamsConfig } from '../market/marketStreams';
 import { nodeWebSocket } from '../node/nodeWebSocket';
 import type { RestCalls } from '../rest/callTypes';
 import type { ConnectionStatus } from '../socket/connectionStatus';
@@ -10,7 +10,7 @@ import { EntryWriter } from './internal/entryWriter';
 import { tapWebSocketCtor } from '../node/internal/tapWebSocketCtor';
 import { frameRoute } from './internal/frameRoute';
 import { envelopeHead } from '../market/internal/envelopeHead';
-import { checkTarget, openRedis } from './internal/openRedis';
+import { checkTarget, openRedis, type RedisClient } from './internal/openRedis';
 import { shardOf, streamKey } from './marketKeys';
 import { ErrorEpisodes } from './internal/errorEpisodes';
 import { NOT_CONNECTED_REASON, RedisRelayError, relayError, targetSecrets } from './redisRelayError';
@@ -181,6 +181,50 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  * ```
  */
 export function publishMarket(config: PublishMarketConfig): MarketGateway {
+  const settings = gatewaySettings(config);
+  const { target, prefix, shards, maxLen, maxQueued, push, answerTimeoutMs, scheduler } = settings;
+  const secrets = targetSecrets(target);
+  const errors = new Subject<Error>();
+  // Once per episode (a Redis restart is one error, not one per reconnect attempt): see `ErrorEpisodes`.
+  const episodes = new ErrorEpisodes((e) => errors.next(e));
+  const report = (operation: string, error: unknown): void => episodes.report(relayError(operation, error, secrets));
+  const client = openRedis(target, 'ex-streams-gateway');
+  const counters = new BehaviorSubject({ written: 0, dropped: 0, queued: 0, symbols: 0 });
+  const state = { stopped: false, symbols: 0 };
+  const writer: EntryWriter = new EntryWriter({
+    client,
+    prefix,
+    shards,
+    maxLen,
+    maxQueued,
+    scheduler,
+    push,
+    answerTimeoutMs,
+    onError: report,
+    onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: state.symbols }),
+    onRecovered: () => episodes.recovered(),
+  });
+  const redisState = followRedis(client, writer, episodes, report);
+  const venue = tapVenue(settings.WebSocketCtor, writer, shards, scheduler);
+  // The topics are held (subscribed, resubscribed, paced, quarantined as by `marketStreams`) without reading their
+  // records: the frames are the consumers' to decode. A venue trade gap is judged by each consumer's `trades()`, from
+  // the venue's replay that reaches it as it reached the gateway.
+  const market = forwardingMarketStreams({ ...settings.marketOptions, url: settings.url, WebSocketCtor: venue.WebSocketCtor, scheduler, binary: false }, venue.envelopeOf);
+  const subscriptions = new Subscription();
+  subscriptions.add(market.errors$.subscribe(errors));
+  const gateway: Gateway = { settings, client, writer, market, redisState, counters, errors, subscriptions, report, venueClosed: venue.closed, state };
+  void startGateway(gateway);
+  return {
+    status$: combineLatest([market.status$, redisState, counters]).pipe(
+      map(([status, redis, c]) => ({ venue: status.connection, redis, ...c })),
+    ),
+    errors$: errors.asObservable(),
+    stop: (timeoutMs = 2000) => stopGateway(gateway, timeoutMs),
+  };
+}
+
+/** {@link PublishMarketConfig} with its defaults applied, checked (a `ConfigError` at once for a value that cannot work). */
+function gatewaySettings(config: PublishMarketConfig) {
   const {
     redis: target,
     url,
@@ -204,29 +248,31 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
   }
   if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
+  return { target, url, wanted, topics, rest, prefix, shards, maxLen, maxQueued, push, answerTimeoutMs, marketOptions, WebSocketCtor, scheduler };
+}
 
-  const secrets = targetSecrets(target);
-  const errors = new Subject<Error>();
-  // Once per episode (a Redis restart is one error, not one per reconnect attempt): see `ErrorEpisodes`.
-  const episodes = new ErrorEpisodes((e) => errors.next(e));
-  const report = (operation: string, error: unknown): void => episodes.report(relayError(operation, error, secrets));
-  const client = openRedis(target, 'ex-streams-gateway');
+/** A running gateway's parts, which its start and its stop share. */
+interface Gateway {
+  readonly settings: ReturnType<typeof gatewaySettings>;
+  readonly client: RedisClient;
+  readonly writer: EntryWriter;
+  readonly market: ForwardingMarketStreams;
+  readonly redisState: BehaviorSubject<PublishMarketStatus['redis']>;
+  readonly counters: BehaviorSubject<Omit<PublishMarketStatus, 'venue' | 'redis'>>;
+  readonly errors: Subject<Error>;
+  /** The topics held, and the venue connection's errors forwarded. */
+  readonly subscriptions: Subscription;
+  /** A Redis failure, said on `errors$` once per episode. */
+  readonly report: (operation: string, error: unknown) => void;
+  /** The venue socket is closed: its `epoch` entry, in band, once. */
+  readonly venueClosed: () => void;
+  /** `stop()` was called (no topic is subscribed from then on); the symbols whose topics are held. */
+  readonly state: { stopped: boolean; symbols: number };
+}
+
+/** The Redis connection's state, from the client's events: the queue is written when it is ready again, a loss said once. */
+function followRedis(client: RedisClient, writer: EntryWriter, episodes: ErrorEpisodes, report: (operation: string, error: unknown) => void): BehaviorSubject<PublishMarketStatus['redis']> {
   const redisState = new BehaviorSubject<PublishMarketStatus['redis']>('connecting');
-  const counters = new BehaviorSubject({ written: 0, dropped: 0, queued: 0, symbols: 0 });
-  let symbolCount = 0;
-  const writer: EntryWriter = new EntryWriter({
-    client,
-    prefix,
-    shards,
-    maxLen,
-    maxQueued,
-    scheduler,
-    push,
-    answerTimeoutMs,
-    onError: report,
-    onChange: () => counters.next({ written: writer.written, dropped: writer.dropped, queued: writer.queued, symbols: symbolCount }),
-    onRecovered: () => episodes.recovered(),
-  });
   client.on('error', (e: unknown) => report('connection', e));
   client.on('ready', () => {
     episodes.recovered();
@@ -240,16 +286,21 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     // Said once: the reconnect attempts' own failures (refused, reset) are this episode's, not new ones.
     episodes.report(new RedisRelayError('connection', 'lost; reconnecting (entries wait in the queue meanwhile)'), NOT_CONNECTED_REASON);
   });
+  return redisState;
+}
 
+/**
+ * The venue socket, tapped as the recorder taps it: each text frame is published before the gateway's own connection
+ * handles it; its open and close are the in-band epochs. `envelopeOf` hands the connection the envelope the tap read.
+ */
+function tapVenue(WebSocketCtor: WebSocketCtor, writer: EntryWriter, shards: number, scheduler: SchedulerLike) {
   let epoch = 0;
   let venueOpen = false;
-  const venueClosed = (): void => {
+  const closed = (): void => {
     if (!venueOpen) return;
     venueOpen = false;
     writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch, open: false }), scheduler.now());
   };
-  // The venue socket, tapped as the recorder taps it: each text frame is published before the gateway's own
-  // connection handles it; its open and close are the in-band epochs.
   const Tapped = tapWebSocketCtor(WebSocketCtor, {
     created: () => undefined,
     frame: (data) => {
@@ -266,11 +317,8 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
       venueOpen = true;
       writer.control((seq) => ({ kind: 'epoch', seq, receivedAt: 0, epoch: e, open: true }), scheduler.now());
     },
-    closed: () => venueClosed(),
+    closed: () => closed(),
   });
-  // The topics are held (subscribed, resubscribed, paced, quarantined as by `marketStreams`) without reading their
-  // records: the frames are the consumers' to decode. A venue trade gap is judged by each consumer's `trades()`, from
-  // the venue's replay that reaches it as it reached the gateway.
   // The envelope the tap read to route a frame, for the connection's own read of that frame (one parse a frame; the
   // route is taken before the connection's check writes into it).
   let routed: { readonly text: string; readonly head: Record<string, unknown> } | undefined;
@@ -279,70 +327,65 @@ export function publishMarket(config: PublishMarketConfig): MarketGateway {
     routed = undefined;
     return last !== undefined && last.text === text ? last.head : envelopeHead(text);
   };
-  const market = forwardingMarketStreams({ ...marketOptions, url, WebSocketCtor: Tapped, scheduler, binary: false }, envelopeOf);
-  const subscriptions = new Subscription();
-  subscriptions.add(market.errors$.subscribe(errors));
+  return { WebSocketCtor: Tapped, envelopeOf, closed };
+}
 
-  const subscribeTopics = (symbols: readonly string[]): void => {
-    symbolCount = symbols.length;
-    const ignore = { next: () => undefined, error: (e: unknown) => errors.next(e instanceof Error ? e : new Error(String(e))) };
-    for (const symbol of symbols) {
-      for (const topic of topics) {
-        subscriptions.add(market.hold(symbol, topic).subscribe(ignore));
-      }
+/** Holds `symbols`' topics (their frames are the tap's). */
+function subscribeTopics(g: Gateway, symbols: readonly string[]): void {
+  g.state.symbols = symbols.length;
+  const ignore = { next: () => undefined, error: (e: unknown) => g.errors.next(e instanceof Error ? e : new Error(String(e))) };
+  for (const symbol of symbols) {
+    for (const topic of g.settings.topics) {
+      g.subscriptions.add(g.market.hold(symbol, topic).subscribe(ignore));
     }
-  };
+  }
+}
 
-  /** Reads each shard's newest id (so ids only grow across restarts), writes `start`, then subscribes the topics. */
-  const start = async (): Promise<void> => {
-    // The first connect (or 2 s): the newest ids are read before the first entry is written.
-    await firstValueFrom(race(redisState.pipe(filter((s) => s !== 'connecting')), timer(START_WAIT_MS, scheduler)), { defaultValue: 0 });
-    try {
-      const tops = await Promise.all(Array.from({ length: shards }, (_, shard) => client.xrevrange(streamKey(prefix, shard), '+', '-', 'COUNT', 1)));
-      tops.forEach((top, shard) => {
-        const id = top[0]?.[0];
-        if (id !== undefined) writer.raiseFloor(shard, id);
-      });
-    } catch (e) {
-      report('xrevrange', e);
-    }
-    writer.control((seq) => ({ kind: 'start', seq, receivedAt: 0 }), scheduler.now(), true);
-    if (stopped) return;
-    if (wanted !== 'all') return subscribeTopics(wanted);
-    try {
-      const info = await firstValueFrom(rest!.exchangeInfo());
-      if (!stopped) subscribeTopics(info.symbols.map((s) => s.symbol));
-    } catch (e) {
-      errors.next(e instanceof Error ? e : new Error(String(e)));
-    }
-  };
-  let stopped = false;
-  void start();
+/** Reads each shard's newest id (so ids only grow across restarts), writes `start`, then subscribes the topics. */
+async function startGateway(g: Gateway): Promise<void> {
+  const { client, writer, settings } = g;
+  const { shards, prefix, scheduler, wanted, rest } = settings;
+  // The first connect (or 2 s): the newest ids are read before the first entry is written.
+  await firstValueFrom(race(g.redisState.pipe(filter((s) => s !== 'connecting')), timer(START_WAIT_MS, scheduler)), { defaultValue: 0 });
+  try {
+    const tops = await Promise.all(Array.from({ length: shards }, (_, shard) => client.xrevrange(streamKey(prefix, shard), '+', '-', 'COUNT', 1)));
+    tops.forEach((top, shard) => {
+      const id = top[0]?.[0];
+      if (id !== undefined) writer.raiseFloor(shard, id);
+    });
+  } catch (e) {
+    g.report('xrevrange', e);
+  }
+  writer.control((seq) => ({ kind: 'start', seq, receivedAt: 0 }), scheduler.now(), true);
+  if (g.state.stopped) return;
+  if (wanted !== 'all') return subscribeTopics(g, wanted);
+  try {
+    const info = await firstValueFrom(rest!.exchangeInfo());
+    if (!g.state.stopped) subscribeTopics(g, info.symbols.map((s) => s.symbol));
+  } catch (e) {
+    g.errors.next(e instanceof Error ? e : new Error(String(e)));
+  }
+}
 
-  return {
-    status$: combineLatest([market.status$, redisState, counters]).pipe(
-      map(([status, redis, c]) => ({ venue: status.connection, redis, ...c })),
-    ),
-    errors$: errors.asObservable(),
-    stop: async (timeoutMs = 2000) => {
-      if (stopped) return;
-      stopped = true;
-      subscriptions.unsubscribe();
-      venueClosed(); // in band now: the socket's own close event may come after Redis is closed
-      // The venue socket's close (its `epoch` entry), then the queue written, within `timeoutMs` in all.
-      const deadline = timer(timeoutMs, scheduler);
-      await firstValueFrom(race(market.status$.pipe(filter((s) => s.connection.type === 'closed')), deadline), { defaultValue: 0 });
-      await firstValueFrom(race(counters.pipe(filter(() => writer.queued === 0 || client.status !== 'ready')), deadline), { defaultValue: 0 });
-      writer.stop();
-      redisState.complete();
-      counters.complete();
-      errors.complete();
-      try {
-        if (client.status === 'ready') await client.quit();
-        else client.disconnect();
-      } catch {
-        client.disconnect();
-      }
-    },
-  };
+/** `MarketGateway.stop`: the topics cancelled, the venue socket closed, the queue written (within `timeoutMs` in all), Redis closed. */
+async function stopGateway(g: Gateway, timeoutMs: number): Promise<void> {
+  const { client, writer, market, counters, settings } = g;
+  if (g.state.stopped) return;
+  g.state.stopped = true;
+  g.subscriptions.unsubscribe();
+  g.venueClosed(); // in band now: the socket's own close event may come after Redis is closed
+  // The venue socket's close (its `epoch` entry), then the queue written, within `timeoutMs` in all.
+  const deadline = timer(timeoutMs, settings.scheduler);
+  await firstValueFrom(race(market.status$.pipe(filter((s) => s.connection.type === 'closed')), deadline), { defaultValue: 0 });
+  await firstValueFrom(race(counters.pipe(filter(() => writer.queued === 0 || client.status !== 'ready')), deadline), { defaultValue: 0 });
+  writer.stop();
+  g.redisState.complete();
+  counters.complete();
+  g.errors.complete();
+  try {
+    if (client.status === 'ready') await client.quit();
+    else client.disconnect();
+  } catch {
+    client.disconnect();
+  }
 }

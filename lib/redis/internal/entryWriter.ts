@@ -3,6 +3,8 @@ import { type SchedulerLike, Subscription } from 'rxjs';
 import { entryFields, type MarketEntry, pushPayload } from '../marketEntry';
 import { compareIds, lastField, lastKey, streamKey } from '../marketKeys';
 import type { RedisClient } from './openRedis';
+import { DROPPED, type Pending, renumberQueue } from './pendingEntry';
+import { StreamIds } from './streamIds';
 import { scheduleRepeating } from '../../internal/scheduleRepeating';
 
 /**
@@ -40,23 +42,10 @@ import { scheduleRepeating } from '../../internal/scheduleRepeating';
 
 /** Entries per batch at most. */
 const MAX_BATCH = 2000;
-/** The `p` of an entry whose topic's previous frame was dropped (no entry has this id). */
-const DROPPED = '0-0';
 /** Wait before writing again after a write failed while the client said it was ready, in ms. */
 const RETRY_MS = 200;
 /** Writes (batches of commands, one per shard) in flight at most. */
 const MAX_FLIGHTS = 2;
-
-interface Pending {
-  readonly shard: number;
-  /** Its stream id; given anew (with its fields) when Redis refused it on a first attempt (see `renumber`). */
-  id: string;
-  entry: MarketEntry;
-  fields: readonly string[];
-  /** `topic|symbol` of a data entry (its `:last` field). */
-  readonly last: string | undefined;
-  attempted: boolean;
-}
 
 /** A command's outcome as a pipeline gives it: `[null, reply]` or `[error, null]` (never rejects). */
 function settled(command: Promise<unknown>): Promise<[Error | null, unknown]> {
@@ -98,8 +87,8 @@ export class EntryWriter {
   /** The flights settle one after the other, in the order they left (so their retries stay in order). */
   private settled: Promise<void> = Promise.resolve();
   private readonly seq: number[];
-  private readonly lastMs: number[];
-  private readonly lastSub: number[];
+  /** The stream ids given per shard. */
+  private readonly ids: StreamIds;
   /** Per `topic|symbol`: the id of its last frame (`0-0` when that one was dropped), each entry's `p`. */
   private readonly prevOf = new Map<string, string>();
   /** Per `topic|symbol`: the newest id an `HSET` of `:last` wrote (a retry never sets an older one). */
@@ -130,8 +119,7 @@ export class EntryWriter {
 
   constructor(private readonly config: EntryWriterConfig) {
     this.seq = new Array<number>(config.shards).fill(0);
-    this.lastMs = new Array<number>(config.shards).fill(0);
-    this.lastSub = new Array<number>(config.shards).fill(-1);
+    this.ids = new StreamIds(config.shards);
     this.writtenTop = new Array<string>(config.shards).fill('0-0');
   }
 
@@ -147,12 +135,8 @@ export class EntryWriter {
    * on) until its clock passes it.
    */
   raiseFloor(shard: number, id: string): void {
-    const [ms = '0', sub = '0'] = id.split('-');
-    const m = Number(ms);
-    const s = Number(sub);
-    if (!(m > (this.lastMs[shard] ?? 0) || (m === this.lastMs[shard] && s > (this.lastSub[shard] ?? -1)))) return;
-    this.lastMs[shard] = m;
-    this.lastSub[shard] = s;
+    const m = this.ids.raise(shard, id);
+    if (m === undefined) return;
     const ahead = m - this.config.scheduler.now();
     if (ahead > 0) {
       const key = streamKey(this.config.prefix, shard);
@@ -172,7 +156,7 @@ export class EntryWriter {
       return;
     }
     const seq = ++this.seq[shard]!;
-    const id = this.nextId(shard, at);
+    const id = this.ids.next(shard, at);
     const prev = this.prevOf.get(field);
     this.prevOf.set(field, id);
     this.push(shard, id, { kind: 'message', seq, receivedAt: at, symbol, topic, frame, prev }, field);
@@ -183,7 +167,7 @@ export class EntryWriter {
     for (let shard = 0; shard < this.config.shards; shard++) {
       if (restart) this.seq[shard] = 0;
       const entry = make(++this.seq[shard]!);
-      this.push(shard, this.nextId(shard, at), { ...entry, receivedAt: at } as MarketEntry, undefined);
+      this.push(shard, this.ids.next(shard, at), { ...entry, receivedAt: at } as MarketEntry, undefined);
     }
   }
 
@@ -204,19 +188,6 @@ export class EntryWriter {
   private push(shard: number, id: string, entry: MarketEntry, last: string | undefined): void {
     this.queue.push({ shard, id, entry, fields: entryFields(entry), last, attempted: false });
     this.schedule(0);
-  }
-
-  /** The next stream id of `shard`: `ms-0` at a new millisecond, else the sub-sequence goes on (ids only grow). */
-  private nextId(shard: number, at: number): string {
-    const lastMs = this.lastMs[shard] ?? 0;
-    if (at > lastMs) {
-      this.lastMs[shard] = at;
-      this.lastSub[shard] = 0;
-      return `${at}-0`;
-    }
-    const sub = (this.lastSub[shard] ?? -1) + 1;
-    this.lastSub[shard] = sub;
-    return `${lastMs}-${sub}`;
   }
 
   private schedule(delayMs: number): void {
@@ -297,49 +268,19 @@ export class EntryWriter {
     this.queue = this.retries.concat(this.queue);
     this.retries = [];
     const renumbered = this.renumber.size > 0;
-    if (renumbered) this.renumberQueue();
+    if (renumbered) this.renumberRefused();
     if (client.status === 'ready') this.schedule(renumbered ? 0 : RETRY_MS);
     // else: `kick()` on the client's next 'ready'
   }
 
-  /**
-   * New ids, above the raised floor, for the queued entries of the shards where Redis refused an entry's first attempt
-   * (none of them is in the stream: an entry attempted before keeps its id, which a lookup judges). The `p` of each,
-   * and of frames to come, follows its previous frame's new id.
-   */
-  private renumberQueue(): void {
-    const renames = new Map<string, string>();
-    let lost: string | undefined;
-    const kept: Pending[] = [];
-    for (const p of this.queue) {
-      if (!this.renumber.has(p.shard) || p.attempted) {
-        kept.push(p);
-        continue;
-      }
-      if (compareIds(p.id, this.writtenTop[p.shard]!) < 0) {
-        // A later entry of its shard was written (an id between the other client's and this one's): written now, it
-        // would follow it in the stream, out of sequence. Lost, counted, said; consumers see the hole in `n`.
-        this.dropped++;
-        lost ??= p.id;
-        renames.set(p.id, DROPPED);
-        continue;
-      }
-      kept.push(p);
-      const id = this.nextId(p.shard, p.entry.receivedAt);
-      renames.set(p.id, id);
-      p.id = id;
-      const { entry } = p;
-      if (entry.kind === 'message' && entry.prev !== undefined && renames.has(entry.prev)) p.entry = { ...entry, prev: renames.get(entry.prev) };
-      p.fields = entryFields(p.entry);
-    }
-    for (const [field, id] of this.prevOf) {
-      const renamed = renames.get(id);
-      if (renamed !== undefined) this.prevOf.set(field, renamed);
-    }
+  /** New ids for the queued entries of the shards where Redis refused an entry's first attempt (see `renumberQueue`). */
+  private renumberRefused(): void {
+    const { kept, lost, firstLost } = renumberQueue(this.queue, this.renumber, this.writtenTop, this.ids, this.prevOf);
     this.renumber.clear();
     this.queue = kept;
-    if (lost === undefined) return;
-    this.config.onError('xadd', new Error(`entry ${lost} refused (an id of another client at or above it) while a later one was written: lost`));
+    if (firstLost === undefined) return;
+    this.dropped += lost;
+    this.config.onError('xadd', new Error(`entry ${firstLost} refused (an id of another client at or above it) while a later one was written: lost`));
     this.config.onChange();
   }
 
@@ -351,7 +292,7 @@ export class EntryWriter {
 
   /** Writes `batch`; resolves with the entries to write again (never rejects). */
   private async write(batch: Pending[]): Promise<Pending[]> {
-    const { client, prefix, maxLen, push } = this.config;
+    const { client, push } = this.config;
     const byShard = new Map<number, Pending[]>();
     for (const p of batch) {
       const list = byShard.get(p.shard);
@@ -368,88 +309,106 @@ export class EntryWriter {
     socket?.cork();
     let writes: Promise<void>[];
     try {
-      writes = [...byShard].map(async ([shard, entries]) => {
-        // Plain commands, issued in order on the one connection (ioredis writes them in that order; on a cluster, to
-        // the shard's node: its keys share the hash tag), not an ioredis pipeline: with pipelines every frame written
-        // and every command survived the gateway's scavenges (2.5 MB promoted per scavenge at the issue's venue rate,
-        // pauses of 5-14 ms; 17 KB and 2-8 ms with plain commands, the CPU per entry no higher).
-        const key = streamKey(prefix, shard);
-        const calls: Promise<[Error | null, unknown]>[] = [];
-        // Each topic's newest id of the batch, in one HSET before the XADDs (see the module; an HSET per entry was half
-        // the commands). Not a topic that a write since has set to a newer id (this batch is a retry behind it).
-        const lasts = new Map<string, string>();
-        for (const p of entries) if (p.last !== undefined) lasts.set(p.last, p.id);
-        const pairs: string[] = [];
-        for (const [field, id] of lasts) if (this.newerThanWritten(field, id)) pairs.push(field, id);
-        const hset = pairs.length > 0 ? settled(client.hset(lastKey(prefix, shard), ...pairs)) : undefined;
-        for (const p of entries) {
-          calls.push(settled(client.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields)));
-          // a retry: whether the stream holds it, should it be refused
-          if (p.attempted) calls.push(settled(client.xrange(key, p.id, p.id)));
-          else if (publisher !== undefined) publisher.publish(key, pushPayload(p.id, p.fields)).then(this.published, this.publishFailed);
-        }
-        const results = await Promise.all(calls);
-        const [hsetError] = (await hset) ?? [null];
-        for (let i = 0; hsetError === null && i < pairs.length; i += 2) {
-          if (this.newerThanWritten(pairs[i]!, pairs[i + 1]!)) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
-        }
-        let at = 0;
-        let refused = false;
-        let wrote = false;
-        // A failed HSET alone (its XADDs written): late joiners start from an older latest until the topic's next write.
-        let reported = hsetError !== null && results.every(([error]) => error === null);
-        if (reported) this.config.onError('hset', hsetError);
-        for (const p of entries) {
-          const result = results[at++];
-          const held = p.attempted ? results[at++] : undefined;
-          const error = result?.[0] ?? null;
-          if (error === null) {
-            this.written++;
-            wrote = true;
-            if (compareIds(p.id, this.writtenTop[shard]!) > 0) this.writtenTop[shard] = p.id;
-            continue;
-          }
-          if (/equal or smaller/i.test(error.message)) {
-            if (!p.attempted) {
-              // An id above ours in the stream (another client's entry, a clock stepped back, two gateways on one
-              // prefix): not written, so it is written again with a new id above the stream's newest (`renumber`).
-              refused = true;
-              retry.push(p);
-              continue;
-            }
-            if (held?.[0] === null) {
-              if (Array.isArray(held[1]) && held[1].length > 0) {
-                this.written++; // by the attempt whose answer was lost
-                continue;
-              }
-              this.dropped++;
-              if (!reported) this.config.onError('xadd', new Error(`entry ${p.id} refused on a retry and not in the stream: lost (a later entry was written before it)`));
-              reported = true;
-              continue;
-            }
-            // the lookup failed: again
-          } else if (!reported) {
-            reported = true;
-            this.config.onError('xadd', error);
-          }
-          p.attempted = true;
-          retry.push(p);
-        }
-        if (wrote) this.config.onRecovered();
-        if (refused) {
-          // Where the stream stands: the entries refused, and those queued after them, go above it.
-          const [topError, top] = await settled(client.xrevrange(key, '+', '-', 'COUNT', 1));
-          const id = topError === null && Array.isArray(top) ? (top as [string, unknown][])[0]?.[0] : undefined;
-          if (id !== undefined) this.raiseFloor(shard, id);
-          else this.config.onError('xrevrange', topError ?? new Error(`the stream ${key} refused an id and has no entry`));
-          this.renumber.add(shard);
-        }
-      });
+      writes = [...byShard].map(([shard, entries]) => this.writeShard(shard, entries, publisher, retry));
     } finally {
       socket?.uncork();
     }
     await Promise.all(writes);
     // Order matters within a shard only (each is its own stream): `retry` keeps each shard's entries in order.
     return retry;
+  }
+
+  /**
+   * Writes one shard's entries of a batch: its commands are issued at once, in order (before the first `await`, so
+   * inside the batch's corked socket write); the entries to write again go to `retry`.
+   */
+  private async writeShard(shard: number, entries: Pending[], publisher: Redis | undefined, retry: Pending[]): Promise<void> {
+    const { client, prefix, maxLen } = this.config;
+    // Plain commands, issued in order on the one connection (ioredis writes them in that order; on a cluster, to
+    // the shard's node: its keys share the hash tag), not an ioredis pipeline: with pipelines every frame written
+    // and every command survived the gateway's scavenges (2.5 MB promoted per scavenge at the issue's venue rate,
+    // pauses of 5-14 ms; 17 KB and 2-8 ms with plain commands, the CPU per entry no higher).
+    const key = streamKey(prefix, shard);
+    const calls: Promise<[Error | null, unknown]>[] = [];
+    // Each topic's newest id of the batch, in one HSET before the XADDs (see the module; an HSET per entry was half
+    // the commands). Not a topic that a write since has set to a newer id (this batch is a retry behind it).
+    const lasts = new Map<string, string>();
+    for (const p of entries) if (p.last !== undefined) lasts.set(p.last, p.id);
+    const pairs: string[] = [];
+    for (const [field, id] of lasts) if (this.newerThanWritten(field, id)) pairs.push(field, id);
+    const hset = pairs.length > 0 ? settled(client.hset(lastKey(prefix, shard), ...pairs)) : undefined;
+    for (const p of entries) {
+      calls.push(settled(client.xadd(key, 'MAXLEN', '~', maxLen, p.id, ...p.fields)));
+      // a retry: whether the stream holds it, should it be refused
+      if (p.attempted) calls.push(settled(client.xrange(key, p.id, p.id)));
+      else if (publisher !== undefined) publisher.publish(key, pushPayload(p.id, p.fields)).then(this.published, this.publishFailed);
+    }
+    const results = await Promise.all(calls);
+    const [hsetError] = (await hset) ?? [null];
+    for (let i = 0; hsetError === null && i < pairs.length; i += 2) {
+      if (this.newerThanWritten(pairs[i]!, pairs[i + 1]!)) this.lastWritten.set(pairs[i]!, pairs[i + 1]!);
+    }
+    // A failed HSET alone (its XADDs written): late joiners start from an older latest until the topic's next write.
+    const reported = hsetError !== null && results.every(([error]) => error === null);
+    if (reported) this.config.onError('hset', hsetError);
+    if (this.judge(shard, entries, results, reported, retry)) await this.refloor(shard, key);
+  }
+
+  /**
+   * What the answers of one shard's write (`results`: each entry's `XADD`, and a retry's lookup after it) say of each
+   * entry: written, lost, or to write again (pushed to `retry`). `reported`: a failure of this write was said already
+   * (one a write). True when Redis refused a first attempt's id (an id above ours in the stream).
+   */
+  private judge(shard: number, entries: Pending[], results: [Error | null, unknown][], reported: boolean, retry: Pending[]): boolean {
+    let at = 0;
+    let refused = false;
+    let wrote = false;
+    for (const p of entries) {
+      const result = results[at++];
+      const held = p.attempted ? results[at++] : undefined;
+      const error = result?.[0] ?? null;
+      if (error === null) {
+        this.written++;
+        wrote = true;
+        if (compareIds(p.id, this.writtenTop[shard]!) > 0) this.writtenTop[shard] = p.id;
+        continue;
+      }
+      if (/equal or smaller/i.test(error.message)) {
+        if (!p.attempted) {
+          // An id above ours in the stream (another client's entry, a clock stepped back, two gateways on one
+          // prefix): not written, so it is written again with a new id above the stream's newest (`renumber`).
+          refused = true;
+          retry.push(p);
+          continue;
+        }
+        if (held?.[0] === null) {
+          if (Array.isArray(held[1]) && held[1].length > 0) {
+            this.written++; // by the attempt whose answer was lost
+            continue;
+          }
+          this.dropped++;
+          if (!reported) this.config.onError('xadd', new Error(`entry ${p.id} refused on a retry and not in the stream: lost (a later entry was written before it)`));
+          reported = true;
+          continue;
+        }
+        // the lookup failed: again
+      } else if (!reported) {
+        reported = true;
+        this.config.onError('xadd', error);
+      }
+      p.attempted = true;
+      retry.push(p);
+    }
+    if (wrote) this.config.onRecovered();
+    return refused;
+  }
+
+  /** Redis refused an id of `shard`'s stream `key`: where the stream stands; the entries refused, and those queued after them, go above it. */
+  private async refloor(shard: number, key: string): Promise<void> {
+    const [topError, top] = await settled(this.config.client.xrevrange(key, '+', '-', 'COUNT', 1));
+    const id = topError === null && Array.isArray(top) ? (top as [string, unknown][])[0]?.[0] : undefined;
+    if (id !== undefined) this.raiseFloor(shard, id);
+    else this.config.onError('xrevrange', topError ?? new Error(`the stream ${key} refused an id and has no entry`));
+    this.renumber.add(shard);
   }
 }
