@@ -1,5 +1,7 @@
 /** Text of statuses, errors, gaps and orders, shared by the live screen and the plain log. */
-import type { ConnectionStatus, TradeGap, UserStreamGap } from '../../../lib/index';
+import type { UserStreamGap } from '../../../lib/index';
+import type { ConnectionStatus } from '../../../lib/connection';
+import type { TradeGap } from '../../../lib/history';
 import { clockTime, seconds, shortId } from './format';
 import type { OrderView, StreamName, SyncView } from './model';
 

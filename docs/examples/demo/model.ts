@@ -3,8 +3,6 @@
  * Everything the streams deliver is turned into one `DemoEvent` (see feeds.ts) and folded by `reduce`.
  */
 import type {
-  BalancesState,
-  ConnectionStatus,
   KlineRecord,
   MarketStatus,
   OrderBook,
@@ -12,11 +10,13 @@ import type {
   OrderStatus,
   RealtimesRecord,
   StateSync,
-  TradeGap,
   TradeRecord,
   UserStatus,
   UserStreamGap,
 } from '../../../lib/index';
+import type { ConnectionStatus } from '../../../lib/connection';
+import type { BalancesState } from '../../../lib/folds';
+import type { TradeGap } from '../../../lib/history';
 
 /** Which socket a status, an error or a message count is about. */
 export type StreamName = 'public' | 'private';

@@ -3,7 +3,8 @@
  * (`multiplyDecimal`: 1% under the bid, say), a quantity from a quote amount (`divideDecimal`), then fitted to the
  * symbol's rules by `fitPrice` / `fitQuantity`: exact decimal text on the tick and the step, never a float.
  */
-import { divideDecimal, fitPrice, fitQuantity, multiplyDecimal, type DecimalText, type OrderBook, type OrderSide, type SymbolRules } from '../../../lib/index';
+import type { OrderBook, OrderSide } from '../../../lib/index';
+import { divideDecimal, fitPrice, fitQuantity, multiplyDecimal, type DecimalText, type SymbolRules } from '../../../lib/orders/index';
 import type { OrderRole } from './model';
 
 /** One order the demo will place. */

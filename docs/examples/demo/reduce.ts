@@ -1,5 +1,7 @@
 /** The demo's reducer: folds each `DemoEvent` into the `DemoState` the screen shows. Pure. */
-import type { BalancesState, ConnectionStatus, OrderState, StateSync } from '../../../lib/index';
+import type { OrderState, StateSync } from '../../../lib/index';
+import type { ConnectionStatus } from '../../../lib/connection';
+import type { BalancesState } from '../../../lib/folds';
 import {
   describeError,
   describeFillLatency,

@@ -23,7 +23,9 @@ import {
   timer,
   interval,
 } from 'rxjs';
-import { marketStreams, orderBook, restClient, symbolRules, userStream, type ListenKeyApi, type RestClient, type SymbolRules } from '../../../lib/index';
+import { marketStreams, orderBook, restClient, userStream, type RestClient } from '../../../lib/index';
+import type { ListenKeyApi } from '../../../lib/connection';
+import { symbolRules, type SymbolRules } from '../../../lib/orders/index';
 import type { DemoOptions } from './args';
 import { cancelOverRest, orderScript } from './orders';
 import { marketFeed, userFeed } from './feeds';
