@@ -21,7 +21,6 @@ const SLOW_FILES = [
   '/spec/redis/consumerTeardown.spec.ts',
   '/spec/redis/relay.integration.spec.ts',
   '/spec/market/marketStreams.faults.integration.spec.ts',
-  '/spec/codecs/fastCheck.spec.ts',
   '/spec/orders/orderGaps.property.spec.ts',
   '/spec/testing/replayMarket.busyDay.spec.ts',
   // Longer integration suites on real files, processes and sockets (6-8 s each), kept out of `npm test`'s 90 s.
@@ -33,6 +32,11 @@ const SLOW_FILES = [
   '/spec/redis/fastStringMethods.spec.ts',
   '/spec/redis/pushPretenuring.spec.ts',
 ];
+/**
+ * Suites of `npm test` that the slow group runs again with their full property counts (jest.slow.config.js sets
+ * them): the proof that the compiled checks equal the io-ts codecs (`CODEC_CHECK_RUNS`: 30 here, 300 there).
+ */
+const FULL_RUN_FILES = ['/spec/codecs/fastCheck.spec.ts'];
 
 module.exports = {
   testEnvironment: 'node',
@@ -56,3 +60,4 @@ module.exports = {
 // For jest.slow.config.js (not enumerable: not a jest option).
 Object.defineProperty(module.exports, 'SLOW_SUITES', { value: SLOW_SUITES, enumerable: false });
 Object.defineProperty(module.exports, 'SLOW_FILES', { value: SLOW_FILES, enumerable: false });
+Object.defineProperty(module.exports, 'FULL_RUN_FILES', { value: FULL_RUN_FILES, enumerable: false });

@@ -27,7 +27,15 @@ import { TicketInfoCodec } from '../../lib/codecs/ticketInfo';
 import { TradeEnvelopeCodec, TradeRecordCodec } from '../../lib/codecs/trade';
 import { isDecimalGrammar } from '../../lib/decimal/grammar';
 
-const RUNS = { numRuns: 300 };
+/**
+ * Property runs. `CODEC_CHECK_RUNS` is the count of the main properties: 300 in the slow group (set by
+ * jest.slow.config.js), 30 by default, i.e. in `npm test`, which has to stay fast; the other counts scale with it.
+ */
+const FULL_RUNS = 300;
+const runsOf = (full: number): { numRuns: number } => ({
+  numRuns: Math.max(10, Math.round((full * Number(process.env['CODEC_CHECK_RUNS'] ?? 30)) / FULL_RUNS)),
+});
+const RUNS = runsOf(FULL_RUNS);
 type Codec = t.Type<unknown, unknown, unknown>;
 const asCodec = (codec: t.Mixed): Codec => codec as Codec;
 
@@ -270,7 +278,7 @@ describe.each(HOT)('%s: the derived fast check', (_, codec) => {
           expect(c.decode(c.encode(r.right))).toStrictEqual(r);
         }
       }),
-      { numRuns: 100 },
+      runsOf(100),
     );
   });
 });
@@ -285,12 +293,12 @@ describe('primitives: declared by their check', () => {
 
   it('isDecimalGrammar agrees with the DecimalString pattern', () => {
     const pattern = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-    fc.assert(fc.property(fc.oneof(numericChars, decimalText, fc.string()), (s) => expect(isDecimalGrammar(s)).toBe(pattern.test(s))), { numRuns: 2000 });
+    fc.assert(fc.property(fc.oneof(numericChars, decimalText, fc.string()), (s) => expect(isDecimalGrammar(s)).toBe(pattern.test(s))), runsOf(2000));
   });
 
   it('isIntText agrees with the IntFromNumberOrString pattern', () => {
     const pattern = /^-?\d{1,16}$/;
-    fc.assert(fc.property(fc.oneof(numericChars, fc.string(), fc.bigInt().map(String)), (s) => expect(isIntText(s)).toBe(pattern.test(s))), { numRuns: 2000 });
+    fc.assert(fc.property(fc.oneof(numericChars, fc.string(), fc.bigInt().map(String)), (s) => expect(isIntText(s)).toBe(pattern.test(s))), runsOf(2000));
   });
 
   it.each([...PRIMITIVES.keys()].map((codec) => [codec.name, codec] as const))('%s: the inline test implies is(), is() implies the check returns the value itself', (_, codec) => {
@@ -305,7 +313,7 @@ describe('primitives: declared by their check', () => {
         if (E.isRight(r)) expect(check(u)).toStrictEqual(r.right);
         else expect(check(u)).toBe(FAIL);
       }),
-      { numRuns: 2000 },
+      runsOf(2000),
     );
   });
 });
@@ -345,7 +353,7 @@ describe('fastCheckOf: io-ts built-ins and any other decoder', () => {
           if (!holdsNaN(u)) expect(a === u).toBe(r.right === u);
         } else expect(a).toBe(FAIL);
       }),
-      { numRuns: 1000 },
+      runsOf(1000),
     );
   });
 
