@@ -9,6 +9,7 @@
 // Symbol rules
 export { symbolRules, fitPrice, fitQuantity, ticksAway, checkOrder, fitOrder } from './symbolRules';
 export type { SymbolRules } from './symbolRules';
+export type { RuleBounds } from './ruleBounds';
 export { OrderRuleError } from '../errors';
 export type { OrderRule } from '../errors';
 

@@ -1,17 +1,18 @@
 // The order loop (docs/orders.md): an order's price and quantity fitted to, and checked against, its symbol's rules
 // before it is sent. Exact decimal arithmetic only (lib/decimal/), never a float.
 import type { OrderSide } from '../codecs/executionReport';
-import type { ExchangeInfo, SymbolFilter, SymbolInfo } from '../codecs/rest/exchangeInfo';
+import type { ExchangeInfo, SymbolInfo } from '../codecs/rest/exchangeInfo';
 import { isDecimalText, type DecimalText } from '../decimal';
 import { ConfigError, OrderRuleError, type OrderRule } from '../errors';
 import { canonicalScaled, commonScale, compareScaled, formatScaled, isStepMultiple, multiplyScaled, parseScaled, type Scaled, toStep } from '../decimal/scaled';
 import { excerpt } from '../internal/redact';
+import { RULE_FILTERS, type RuleBound, type RuleBounds } from './ruleBounds';
 import type { NewOrderRequest } from '../rest/callTypes';
 
 /**
  * The trading rules of one symbol, read from its `exchangeInfo` filters by {@link symbolRules}: each bound as
  * canonical decimal text (`'0.01'`, `'100000'`), absent when the service did not send it or sent zero (which
- * venues of this kind use for "no bound").
+ * venues of this kind use for "no bound"). The bounds are those of {@link RuleBounds}.
  *
  * @example
  * ```ts
@@ -21,38 +22,10 @@ import type { NewOrderRequest } from '../rest/callTypes';
  * fitPrice(btc, 'BUY', '30000.129'); // '30000.12'
  * ```
  */
-export interface SymbolRules {
+export interface SymbolRules extends Partial<RuleBounds<DecimalText>> {
   /** The symbol these rules are for. */
   readonly symbol: string;
-  /** Price step (`PRICE_FILTER.tickSize`): a price is a whole multiple of it. */
-  readonly tickSize?: DecimalText;
-  /** Lowest price (`PRICE_FILTER.minPrice`). */
-  readonly minPrice?: DecimalText;
-  /** Highest price (`PRICE_FILTER.maxPrice`). */
-  readonly maxPrice?: DecimalText;
-  /** Quantity step (`LOT_SIZE.stepSize`): a quantity is a whole multiple of it. */
-  readonly stepSize?: DecimalText;
-  /** Lowest quantity (`LOT_SIZE.minQty`). */
-  readonly minQty?: DecimalText;
-  /** Highest quantity (`LOT_SIZE.maxQty`). */
-  readonly maxQty?: DecimalText;
-  /** Lowest order value, price × quantity, of a limit order (`MIN_NOTIONAL.minNotional`). */
-  readonly minNotional?: DecimalText;
-  /** Lowest quote amount of a market order (`TRADE_AMOUNT.minAmount`). */
-  readonly minAmount?: DecimalText;
-  /** Highest quote amount of a market order (`TRADE_AMOUNT.maxAmount`). */
-  readonly maxAmount?: DecimalText;
 }
-
-type Bound = Exclude<keyof SymbolRules, 'symbol'>;
-
-/** The filters read, and the bounds each gives. Other filters (and other fields) of the service are ignored. */
-const FILTER_BOUNDS: ReadonlyMap<string, readonly (Bound & keyof SymbolFilter)[]> = new Map([
-  ['PRICE_FILTER', ['minPrice', 'maxPrice', 'tickSize']],
-  ['LOT_SIZE', ['minQty', 'maxQty', 'stepSize']],
-  ['MIN_NOTIONAL', ['minNotional']],
-  ['TRADE_AMOUNT', ['minAmount', 'maxAmount']],
-]);
 
 /** The value of a bound when it is decimal text above zero; `undefined` for "no bound". */
 function positive(text: string | undefined): Scaled | undefined {
@@ -63,7 +36,7 @@ function positive(text: string | undefined): Scaled | undefined {
 function rulesOf(info: SymbolInfo): SymbolRules {
   const rules: { -readonly [K in keyof SymbolRules]: SymbolRules[K] } = { symbol: info.symbol };
   for (const filter of info.filters ?? []) {
-    for (const bound of FILTER_BOUNDS.get(filter.filterType) ?? []) {
+    for (const bound of RULE_FILTERS.get(filter.filterType) ?? []) {
       const value = positive(filter[bound]);
       // The first filter that gives a bound keeps it.
       if (value !== undefined && rules[bound] === undefined) rules[bound] = formatScaled(canonicalScaled(value));
@@ -149,7 +122,7 @@ const QUOTED_CHARACTERS = 16;
 
 type Field = OrderRuleError['field'];
 type Test = 'min' | 'max' | 'multiple';
-type Checks = readonly (readonly [Bound & OrderRule, Test])[];
+type Checks = readonly (readonly [RuleBound & OrderRule, Test])[];
 
 const PRICE_CHECKS: Checks = [['minPrice', 'min'], ['maxPrice', 'max'], ['tickSize', 'multiple']];
 const RANGE_CHECKS: Checks = [['minPrice', 'min'], ['maxPrice', 'max']];

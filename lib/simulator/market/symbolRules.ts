@@ -1,4 +1,6 @@
 import { decimalsOf, formatDecimal, mul, parseDecimal, SCALE, unit } from '../../decimal/fixed';
+import { isStepMultiple, type Scaled } from '../../decimal/scaled';
+import { RULE_FILTERS, type RuleBounds } from '../../orders/ruleBounds';
 import { rejections, type HttpRejection } from '../http/httpErrors';
 
 /**
@@ -10,6 +12,11 @@ import { rejections, type HttpRejection } from '../http/httpErrors';
  * tick; `maxPrice` 100000000; `minQty` the step; `maxQty` 100000000; `minNotional` 0; `minAmount` the
  * `minNotional`; `maxAmount` 100000000. The decimals of `tickSize` and `stepSize` add up to at most 18.
  *
+ * An order that breaks them is refused with the service's code: a price not a multiple of `tickSize` -1134,
+ * below `minPrice` -1133, above `maxPrice` -1132; a quantity not a multiple of `stepSize` -1137, below `minQty`
+ * -1136, above `maxQty` -1135; a limit order's price × quantity below `minNotional`, or a market buy's amount
+ * below `minAmount`, -1140; an amount above `maxAmount` -1206.
+ *
  * @example
  * ```ts
  * import { startSimulator, type SymbolRulesOptions } from 'ex-streams/simulator';
@@ -20,39 +27,10 @@ import { rejections, type HttpRejection } from '../http/httpErrors';
  * await sim.close();
  * ```
  */
-export interface SymbolRulesOptions {
-  /** Price increment (`PRICE_FILTER.tickSize`); prices must be multiples of it (-1134). */
-  readonly tickSize?: string | undefined;
-  /** Lowest limit price (`PRICE_FILTER.minPrice`; -1133 below). */
-  readonly minPrice?: string | undefined;
-  /** Highest limit price (`PRICE_FILTER.maxPrice`; -1132 above). */
-  readonly maxPrice?: string | undefined;
-  /** Quantity increment (`LOT_SIZE.stepSize`); quantities must be multiples of it (-1137). */
-  readonly stepSize?: string | undefined;
-  /** Lowest quantity (`LOT_SIZE.minQty`; -1136 below). */
-  readonly minQty?: string | undefined;
-  /** Highest quantity (`LOT_SIZE.maxQty`; -1135 above). */
-  readonly maxQty?: string | undefined;
-  /** Lowest price × quantity of a limit order (`MIN_NOTIONAL.minNotional`; -1140 below). */
-  readonly minNotional?: string | undefined;
-  /** Lowest quote amount of a market buy by amount (`TRADE_AMOUNT.minAmount`; -1140 below). */
-  readonly minAmount?: string | undefined;
-  /** Highest quote amount of a market buy by amount (`TRADE_AMOUNT.maxAmount`; -1206 above). */
-  readonly maxAmount?: string | undefined;
-}
+export interface SymbolRulesOptions extends Partial<RuleBounds<string | undefined>> {}
 
 /** The rules of one pair, scaled decimals. @internal */
-export interface SymbolRules {
-  readonly tickSize: bigint;
-  readonly minPrice: bigint;
-  readonly maxPrice: bigint;
-  readonly stepSize: bigint;
-  readonly minQty: bigint;
-  readonly maxQty: bigint;
-  readonly minNotional: bigint;
-  readonly minAmount: bigint;
-  readonly maxAmount: bigint;
-}
+export type SymbolRules = RuleBounds<bigint>;
 
 const MAX = 100_000_000n * unit(0);
 
@@ -98,18 +76,22 @@ export function symbolRules(symbol: string, priceDecimals: number, qtyDecimals: 
 
 /** `exchangeInfo`'s filters of a pair, decimal text. @internal */
 export function symbolFilters(r: SymbolRules): object[] {
-  const t = formatDecimal;
-  return [
-    { filterType: 'PRICE_FILTER', minPrice: t(r.minPrice), maxPrice: t(r.maxPrice), tickSize: t(r.tickSize) },
-    { filterType: 'LOT_SIZE', minQty: t(r.minQty), maxQty: t(r.maxQty), stepSize: t(r.stepSize) },
-    { filterType: 'MIN_NOTIONAL', minNotional: t(r.minNotional) },
-    { filterType: 'TRADE_AMOUNT', minAmount: t(r.minAmount), maxAmount: t(r.maxAmount) },
-  ];
+  return [...RULE_FILTERS].map(([filterType, bounds]) => {
+    const filter: Record<string, string> = { filterType };
+    for (const bound of bounds) filter[bound] = formatDecimal(r[bound]);
+    return filter;
+  });
 }
+
+/** A scaled integer of the simulator (18 decimals) as a {@link Scaled}. */
+const scaled = (units: bigint): Scaled => ({ units, scale: SCALE });
+
+/** Whether `value` is a whole multiple of `step` (positive), both scaled integers of the simulator. */
+const onStep = (value: bigint, step: bigint): boolean => isStepMultiple(scaled(value), scaled(step));
 
 /** Why a positive quantity breaks the LOT_SIZE filter (step, then minimum, then maximum), if it does. @internal */
 export function quantityRejection(r: SymbolRules, qty: bigint): HttpRejection | undefined {
-  if (qty % r.stepSize !== 0n) return rejections.quantityTooPrecise;
+  if (!onStep(qty, r.stepSize)) return rejections.quantityTooPrecise;
   if (qty < r.minQty) return rejections.quantityTooSmall;
   if (qty > r.maxQty) return rejections.quantityTooLarge;
   return undefined;
@@ -121,7 +103,7 @@ export function quantityRejection(r: SymbolRules, qty: bigint): HttpRejection | 
  * @internal
  */
 export function limitRejection(r: SymbolRules, price: bigint, qty: bigint): HttpRejection | undefined {
-  if (price % r.tickSize !== 0n) return rejections.priceTooPrecise;
+  if (!onStep(price, r.tickSize)) return rejections.priceTooPrecise;
   if (price < r.minPrice) return rejections.priceTooLow;
   if (price > r.maxPrice) return rejections.priceTooHigh;
   return quantityRejection(r, qty) ?? (mul(price, qty) < r.minNotional ? rejections.notionalTooSmall : undefined);
@@ -133,7 +115,7 @@ export function limitRejection(r: SymbolRules, price: bigint, qty: bigint): Http
  * @internal
  */
 export function amountRejection(r: SymbolRules, amount: bigint): HttpRejection | undefined {
-  if (amount % unit(decimalsOf(r.tickSize)) !== 0n) return rejections.amountTooPrecise;
+  if (!onStep(amount, unit(decimalsOf(r.tickSize)))) return rejections.amountTooPrecise;
   if (amount < r.minAmount) return rejections.notionalTooSmall;
   if (amount > r.maxAmount) return rejections.amountTooLarge;
   return undefined;
