@@ -5,6 +5,7 @@ import { marketStreams } from '../../lib/market/marketStreams';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import { MALFORMED_FRAMES, wrongShapedFrames } from '../../lib/simulator/chaos/badFrames';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
+import { until } from '../helpers/until';
 
 describe('bad frames on one stream never harm another (marketStreams over a real socket)', () => {
   let sim: Simulator;
@@ -31,13 +32,12 @@ describe('bad frames on one stream never harm another (marketStreams over a real
     watch('BTCUSDT depth', market.depth('BTCUSDT'));
     subs.push(market.errors$.subscribe((e) => errors.push(e)));
     await firstValueFrom(market.status$.pipe(filter((s) => s.topics === 3 && s.connection.type === 'open')));
-    while (counts.size < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => counts.size === 3, () => `a value of each topic (have ${[...counts.keys()].join(', ')})`);
     const frames = [...MALFORMED_FRAMES.map((f) => f()), ...wrongShapedFrames('public', 'BTCUSDT', sim.serverTime()), ...wrongShapedFrames('public', 'ETHUSDT', sim.serverTime())];
     for (const frame of frames) sim.sendRaw({ stream: 'public', data: frame.data });
     const before = new Map(counts);
     const flowing = (): boolean => [...counts].every(([name, n]) => n > before.get(name)!);
-    for (let waited = 0; waited < 3000 && !flowing(); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect([...counts].map(([name, n]) => `${name} ${n > before.get(name)! ? "flowing" : `stuck at ${n}`}`)).toEqual([...counts.keys()].map((name) => `${name} flowing`));
+    await until(flowing, () => `every topic flowing: ${[...counts].map(([name, n]) => `${name} ${n > before.get(name)! ? 'flowing' : `stuck at ${n}`}`).join(', ')}`, 3000);
     expect(ended).toEqual([]);
     expect(sim.observed().accepted.public).toBe(1); // the same socket: nothing forced a reconnect
     expect(errors.length).toBeGreaterThanOrEqual(MALFORMED_FRAMES.length);

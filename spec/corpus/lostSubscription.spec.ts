@@ -3,8 +3,7 @@ import { WebSocket } from 'ws';
 import { marketStreams } from '../../lib/market/marketStreams';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep, until } from '../helpers/until';
 
 describe('marketStreams: a sub frame the service never answers', () => {
   let sim: Simulator;
@@ -32,7 +31,7 @@ describe('marketStreams: a sub frame the service never answers', () => {
     let messages = 0;
     sub = market.depth('BTCUSDT').subscribe(() => (messages += 1));
     await firstValueFrom(market.status$.pipe(filter((s) => s.connection.type === 'open')));
-    while (messages === 0) await sleep(20);
+    await until(() => messages > 0, 'a depth message');
     sim.stall({ stream: 'public' }); // client frames are dropped while stalled: the next `sub` is lost
     sim.drop({ stream: 'public' });
     await firstValueFrom(market.status$.pipe(filter((s) => s.connection.type === 'open' && s.connection.epoch === 2)));
@@ -40,7 +39,7 @@ describe('marketStreams: a sub frame the service never answers', () => {
     sim.resume(); // pongs flow again: the connection stays open
     const before = messages;
     const resubscribed = await firstValueFrom(market.status$.pipe(filter((s) => s.resubscribes > 0)));
-    while (messages === before) await sleep(20);
+    await until(() => messages > before, 'a depth message after the resubscription');
     expect(resubscribed.connection).toMatchObject({ type: 'open', epoch: 2 });
     expect(sim.observed().accepted.public).toBe(2); // no further reconnect happened
   }, 10_000);

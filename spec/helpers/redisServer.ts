@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import { until } from './until';
 
 /**
  * Throwaway `redis-server` processes for tests (../shared/TOOLCHAIN.md, "Redis"): each on 127.0.0.1 at a free port,
@@ -64,20 +65,19 @@ export async function freePort(): Promise<number> {
 
 /** Resolves once `redis-server` on `port` answers PING (polled every 20 ms, at most `timeoutMs`). */
 async function whenReady(port: number, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const answers = async (): Promise<boolean> => {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0, disconnectTimeout: 10 });
     client.on('error', () => undefined);
     try {
       await client.connect();
-      if ((await client.ping()) === 'PONG') return;
+      return (await client.ping()) === 'PONG';
     } catch {
-      if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not answer PING`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      return false;
     } finally {
       client.disconnect();
     }
-  }
+  };
+  await until(answers, `redis-server on port ${port} to answer PING`, { timeoutMs, everyMs: 20 });
 }
 
 /** Starts one `redis-server` (extra `args` appended). */
@@ -196,13 +196,8 @@ export async function startRedisCluster(masters = 3, replicas = 1): Promise<Redi
       }
       throw new Error(`no master serves ${key} (slot ${slot})`);
     },
-    whenOk: async (timeoutMs = 20_000) => {
-      const deadline = Date.now() + timeoutMs;
-      while (!healthy()) {
-        if (Date.now() > deadline) throw new Error('the cluster did not reach cluster_state:ok with every slot on a live master and every replica in sync');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    },
+    whenOk: (timeoutMs = 20_000) =>
+      until(healthy, 'the cluster to reach cluster_state:ok with every slot on a live master and every replica in sync', { timeoutMs, everyMs: 50 }),
     stop: async () => {
       await Promise.all(nodes.map((n) => n.stop()));
     },

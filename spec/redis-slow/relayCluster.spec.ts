@@ -5,6 +5,7 @@ import { type MarketGateway, publishMarket, type RedisMarketStreams, redisMarket
 import { shardOf, streamKey } from '../../lib/redis/marketKeys';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import { describeWithRedisCluster, type RedisCluster, startRedisCluster } from '../helpers/redisServer';
+import { until } from '../helpers/until';
 import { SYMBOLS, MARKET, recordingWs, tradeIdsOf } from '../redis/relayFixtures';
 
 const SHARDS = 4;
@@ -63,9 +64,7 @@ describeWithRedisCluster('redis relay through a Redis Cluster (slow)', () => {
     const key = streamKey(prefix, shardOf(other, SHARDS));
     const replica = replicaOf(cluster.masterOf(key))!;
     replica.cli(['CLUSTER', 'FAILOVER']);
-    const deadline = Date.now() + 20_000;
-    while (cluster.masterOf(key) !== replica && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(cluster.masterOf(key)).toBe(replica);
+    await until(() => cluster!.masterOf(key) === replica, `the replica on port ${replica.port} to serve ${key}`, { timeoutMs: 20_000, everyMs: 50 });
     await cluster.whenOk();
     const count = seen.get(other)!.length;
     await firstValueFrom(consumer.trades(other).pipe(skip(40)));

@@ -2,6 +2,7 @@ import { type AsyncHook, createHook } from 'node:async_hooks';
 import { filter, firstValueFrom, type Subscription } from 'rxjs';
 import { redisMarketStreams, type RedisMarketStreams } from '../../lib/redis/redisMarketStreams';
 import { describeWithRedis, freePort, type RedisServer, startRedisServer } from '../helpers/redisServer';
+import { until } from '../helpers/until';
 import { MARKET } from './relayFixtures';
 
 /**
@@ -22,11 +23,8 @@ const openHandles = (): string[] =>
     .map((h) => `${h.type}${h.stack.split('\n').slice(2, 8).join('\n')}`);
 
 /** Resolves once nothing the test made since the last `handles.clear()` is left (polled on an unreferenced timer); else fails listing them. */
-async function nothingLeft(timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (openHandles().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50).unref());
-  expect(openHandles()).toEqual([]);
-}
+const nothingLeft = (timeoutMs = 3_000): Promise<void> =>
+  until(() => openHandles().length === 0, () => `no handle left; open:\n${openHandles().join('\n\n')}`, { timeoutMs, everyMs: 50, unref: true });
 
 const relayConnections = (redis: RedisServer): string[] =>
   redis
@@ -35,11 +33,8 @@ const relayConnections = (redis: RedisServer): string[] =>
     .filter((line) => line.includes('name=ex-streams-relay'));
 
 /** Resolves once `redis` holds no connection of a relay consumer (polled every 50 ms); else fails listing them. */
-async function noRelayConnection(redis: RedisServer, timeoutMs = 3_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (relayConnections(redis).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50).unref());
-  expect(relayConnections(redis)).toEqual([]);
-}
+const noRelayConnection = (redis: RedisServer, timeoutMs = 3_000): Promise<void> =>
+  until(() => relayConnections(redis).length === 0, () => `no relay connection; left:\n${relayConnections(redis).join('\n')}`, { timeoutMs, everyMs: 50, unref: true });
 
 const reconnecting = (relay: RedisMarketStreams): Promise<unknown> => firstValueFrom(relay.status$.pipe(filter((s) => s.connection.type === 'reconnecting')));
 

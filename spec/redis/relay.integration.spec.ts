@@ -14,6 +14,7 @@ import type { TradeGap } from '../../lib/operators/distinctTrades';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import type { PeriodsMs } from '../../lib/simulator/core/simulatorOptions';
 import { describeWithRedis, type RedisServer, startRedisServer } from '../helpers/redisServer';
+import { until } from '../helpers/until';
 import { SYMBOLS, MARKET, recordingWs } from './relayFixtures';
 
 const TOPICS = ['trade', 'depth', 'realtimes', 'kline_1m'] as const;
@@ -138,7 +139,10 @@ describe.each(['push', 'xread'] as const)('read: %s', (read) => {
       await written(g, 20);
       const relay = redisMarketStreams({ redis: redis.url(), prefix, shards: 2, blockMs: 30_000, read, market: MARKET });
       keep(relay.tradeMessages('BTCUSDT'));
-      await new Promise((resolve) => setTimeout(resolve, 300)); // its one read loop is blocked on shard 0 by now
+      // Its one read loop waiting on shard 0: blocked in XREAD (Redis lists the connection with flag b), or, reading by
+      // push, its push connection subscribed (flag P).
+      const waiting = read === 'push' ? /name=ex-streams-relay-push .*\bflags=\w*P/ : /name=ex-streams-relay-read .*\bflags=\w*b.* cmd=xread\b/;
+      await until(() => redis.cli(['CLIENT', 'LIST']).split('\n').some((c) => waiting.test(c)), `the read loop waiting (${read})`, { everyMs: 20 });
       const started = Date.now();
       const messages = await firstValueFrom(relay.tradeMessages('ETHBTC').pipe(take(4), toArray()));
       expect(Date.now() - started).toBeLessThan(5_000); // new frames every 20 ms; a loop left blocked would wait 30 s

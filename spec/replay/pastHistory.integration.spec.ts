@@ -14,6 +14,7 @@ import { loadRecording, recordMarket } from '../../lib/node';
 import { restClient } from '../../lib/rest/restClient';
 import { startSimulator, type Simulator } from '../../lib/simulator';
 import { replayMarket } from '../../lib/testing';
+import { until } from '../helpers/until';
 
 const SYMBOL = 'BTCUSDT';
 const MIN = 60_000;
@@ -40,7 +41,7 @@ describe('the past with its history (issue 40)', () => {
     const seen: KlineRecord[] = [];
     const sub = candles.subscribe((k) => seen.push(k));
     const T = await firstLive;
-    for (let i = 0; i < 300 && !seen.some((k) => k.t === T); i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.some((k) => k.t === T), 'the first live candle through klines()', 3000);
     sub.unsubscribe();
     gapSub.unsubscribe();
     return { T, before: seen.filter((k) => k.t < T), gaps };

@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { realClock, runSimulatorCli, type Simulator, type SimulatorClock } from '../../lib/simulator';
 import { startSimulator } from '../../lib/simulator/core/startSimulator';
 import type { RecordedEvent } from '../../lib/testing/recording';
+import { until } from '../helpers/until';
 import { call } from './helpers';
 
 const T0 = Date.UTC(2024, 5, 1, 10, 0, 0);
@@ -36,7 +37,7 @@ describe('recordedMarket on a damaged recording', () => {
         trade(T0 + 30 * 86_400_000, '2'),
       ];
       sim = await startSimulator({ recordedMarket: { recording: { events } }, clock });
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await until(() => asked.some((ms) => ms > 86_400_000), 'the wait for the line 30 days ahead'); // the line before it played
       const answer = await call(sim, { path: '/quote/v1/trades', query: 'symbol=BTCUSDT&limit=10', apiKey: null, signatureIn: 'none' });
       expect((answer.body as Array<{ p: string }>).map((t) => t.p)).toEqual(['30000.5']);
       expect(asked.filter((ms) => ms > 2 ** 31 - 1)).toEqual([]);

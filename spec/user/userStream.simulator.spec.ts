@@ -9,6 +9,7 @@ import type { Simulator } from '../../lib/simulator';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
 import { ConnectionClosedError } from '../../lib/errors';
 import type { ListenKeyApi } from '../../lib/user/listenKey';
+import { until } from '../helpers/until';
 import { connectionOf } from './fixtures';
 import { privateEventKey } from '../../lib/user/privateEventKey';
 import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
@@ -178,9 +179,5 @@ describe('userStream (simulator)', () => {
   }, 30_000);
 });
 
-/** Polls a condition of the simulator (which has no event for it) on the event loop, up to 5 s. */
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setImmediate(r));
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((r) => setTimeout(r, 50));
-  expect(condition()).toBe(true);
-}
+/** Polls a condition of the simulator (which has no event for it), up to 5 s. */
+const waitFor = (condition: () => boolean): Promise<void> => until(condition, 'the condition', 5000);

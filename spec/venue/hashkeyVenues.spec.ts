@@ -7,6 +7,7 @@ import { userStream } from '../../lib/user/userStream';
 import { ConfigError } from '../../lib/errors';
 import type { WebSocketLike } from '../../lib/socket/webSocketLike';
 import { startHttpServer, type RecordedRequest, type Reply, type TestHttpServer } from '../helpers/httpServer';
+import { until } from '../helpers/until';
 
 const SECRET = 'venue-spec-secret';
 const API_KEY = 'venue-spec-key';
@@ -140,7 +141,7 @@ describe('hashkey venue presets', () => {
       const WebSocketCtor = recordingSocket(urls) as never;
       const user = userStream({ venue: hashkey.mena.sandbox, listenKey$: of('k'.repeat(60)), WebSocketCtor });
       subs = [user.events$.subscribe({ error: () => undefined })];
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await until(() => urls.length > 0, 'a socket');
       expect(urls).toEqual([`wss://stream-pro.sim.hashkeydev.com/api/v1/ws/${'k'.repeat(60)}`]);
       expect(() => userStream({ listenKey$: NEVER })).toThrow(new ConfigError('url', 'or venue is required'));
     });
