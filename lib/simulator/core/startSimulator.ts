@@ -1,4 +1,6 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { WebSocketServer } from 'ws';
 import { Account, DEFAULT_BALANCES } from '../orders/account';
 import { realClock } from './clock';
 import { RateLimiter } from '../http/rateLimit';
@@ -15,10 +17,10 @@ import { Matching } from '../orders/matching';
 import { Peers } from '../streams/peers';
 import { PrivateStreams } from '../streams/privateStream';
 import { servePublic } from '../streams/publicStream';
-import { createSimServer, PUBLIC_PATH, PUBLIC_V2_PATH } from '../http/simServer';
+import { createSimServer, PUBLIC_PATH, PUBLIC_V2_PATH, type SimServerDeps } from '../http/simServer';
 import { servePublicV2 } from '../streams/publicStreamV2';
 import { mixSeed, mulberry32, randomAlnum } from './random';
-import { readRecordedMarket } from '../market/recordedFrames';
+import { type RecordedMarketData, readRecordedMarket } from '../market/recordedFrames';
 import { Recorder } from '../chaos/recorder';
 import { symbolInfo } from '../market/symbols';
 import { Timers } from './timers';
@@ -51,6 +53,66 @@ const unitText = (decimals: number): string => (decimals === 0 ? '1' : `0.${'1'.
  * ```
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const settings = withDefaults(options);
+  const { host, seed, apiKeyHeader, clock } = settings;
+  const pairs = servedPairs(options);
+  const credentials = mulberry32(mixSeed(seed, 'credentials'));
+  const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
+  const secretKey = options.secretKey ?? randomAlnum(credentials, 64);
+  const ids = mulberry32(mixSeed(seed, 'ids'));
+  const faults = new Faults();
+  faults.skewMs = settings.clockSkewMs;
+  const timers = new Timers(clock);
+  const serverTime = (): number => clock.now() + faults.skewMs;
+  const markets = pairMarkets(pairs, settings, serverTime);
+  const venue = openVenue({ settings, pairs, markets, faults, timers, serverTime, ids });
+  const { ctx, listenKeys, matching } = venue;
+  const miscIds = idSource(1_700_000_000_000_000_001n);
+  const api = apiHandler({
+    auth: { apiKey, secretKey, apiKeyHeader, serverTime },
+    faults,
+    listenKeys,
+    twoFactor: venue.twoFactor,
+    matching,
+    account: venue.account,
+    accountId: ACCOUNT_ID,
+    nextId: () => miscIds.next().toString(),
+    markets,
+    ...(settings.rateLimit !== undefined ? { rateLimiter: new RateLimiter(settings.rateLimit, () => clock.now()) } : {}),
+  });
+  const control = createControl({ ctx, listenKeys, twoFactor: venue.twoFactor, matching, step: venue.step, chaosSeed: mixSeed(seed, 'chaos'), privateStreams: venue.privateStreams });
+  const controlApi = controlHandler(control);
+  const controlToken = resolveControlToken(host, options.controlToken);
+  const { server, wss } = createSimServer({ api, control: controlApi, controlToken, ...serverHooks(venue, settings.recordTraffic) });
+  const bound = await listen(server, wss, timers, settings.port, host);
+  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  return {
+    ...control,
+    baseUrl: `http://${hostPort}`,
+    publicStreamUrl: `ws://${hostPort}${PUBLIC_PATH}`,
+    publicStreamV2Url: `ws://${hostPort}${PUBLIC_V2_PATH}`,
+    privateStreamUrl: `ws://${hostPort}/api/v1/ws`,
+    port: bound,
+    symbols: pairs.symbols,
+    apiKey,
+    secretKey,
+    apiKeyHeader,
+    controlToken,
+    clock,
+    serverTime,
+    activeListenKey: () => listenKeys.active(),
+    breakBookSequence: (mode) => {
+      faults.bookSequence.push(mode);
+    },
+    close: closeOnce(() => {
+      timers.clearAll();
+      ctx.peers.terminateAll();
+    }, wss, server),
+  };
+}
+
+/** The options of {@link startSimulator} with their defaults. */
+function withDefaults(options: SimulatorOptions) {
   const {
     port = 0,
     host = '127.0.0.1',
@@ -75,21 +137,35 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     rateLimit,
     clockSkewMs = 0,
     symbolRules = {},
-    recordedMarket,
   } = options;
+  return {
+    port, host, seed, apiKeyHeader, clock, periodsMs, marketStepMs, depthLevels, binaryContainer, balances, twoFactor,
+    twoFactorTokenTtlMs, listenKeyValidityMs, privatePingIntervalMs, privateIdleTimeoutMs, batchPrivateEvents, pendingNew,
+    pendingCancel, recordTraffic, sentTradeIds, rateLimit, clockSkewMs, symbolRules,
+  };
+}
+
+type Settings = ReturnType<typeof withDefaults>;
+
+/** The pairs served, and the recording (read and checked before anything starts) and its speed when there is one. */
+interface ServedPairs {
+  readonly recorded: RecordedMarketData | undefined;
+  readonly speed: number;
+  readonly symbols: readonly string[];
+}
+
+function servedPairs(options: SimulatorOptions): ServedPairs {
+  const { recordedMarket } = options;
   const recorded = recordedMarket === undefined ? undefined : readRecordedMarket(recordedMarket.recording);
   const speed = recordedMarket?.speed ?? 1;
   if (!(speed > 0 && Number.isFinite(speed))) throw new Error(`recordedMarket.speed must be a finite number > 0, got ${speed}`);
   // by default the recorded pairs the simulator can serve (a quote it does not know leaves a pair out)
   const symbols = options.symbols ?? (recorded !== undefined ? [...recorded.symbols.keys()].filter((s) => symbolInfo(s) !== undefined) : ['BTCUSDT', 'ETHUSDT']);
-  const credentials = mulberry32(mixSeed(seed, 'credentials'));
-  const apiKey = options.apiKey ?? `sim${randomAlnum(credentials, 61)}`;
-  const secretKey = options.secretKey ?? randomAlnum(credentials, 64);
-  const ids = mulberry32(mixSeed(seed, 'ids'));
-  const faults = new Faults();
-  faults.skewMs = clockSkewMs;
-  const timers = new Timers(clock);
-  const serverTime = (): number => clock.now() + faults.skewMs;
+  return { recorded, speed, symbols };
+}
+
+/** The market of each pair, under the caller's rules; throws for rules of a pair not served or a pair not supported. */
+function pairMarkets({ recorded, symbols }: ServedPairs, { seed, symbolRules }: Settings, serverTime: () => number): Map<string, SymbolMarket> {
   const tradeIds = idSource(2_300_000_000_000_000_001n);
   const markets = new Map<string, SymbolMarket>();
   const unknownRules = Object.keys(symbolRules).find((s) => !symbols.includes(s));
@@ -102,11 +178,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (info === undefined) throw new Error(`Unsupported symbol '${s}': the quote must be USDT, BTC or ETH`);
     markets.set(s, new SymbolMarket(info, seed, tradeIds, serverTime(), decimals !== undefined));
   }
+  return markets;
+}
+
+/** What {@link openVenue} builds on. */
+interface VenueBase {
+  readonly settings: Settings;
+  readonly pairs: ServedPairs;
+  readonly markets: Map<string, SymbolMarket>;
+  readonly faults: Faults;
+  readonly timers: Timers;
+  readonly serverTime: () => number;
+  readonly ids: () => number;
+}
+
+/** The venue behind the server: its context, listen keys, private streams, account, 2FA and matching. */
+interface Venue {
+  readonly ctx: SimContext;
+  readonly listenKeys: ListenKeys;
+  readonly privateStreams: PrivateStreams;
+  readonly account: Account;
+  readonly twoFactor: TwoFactor;
+  readonly matching: Matching;
+  /** One step of every generated market, its trades matched. */
+  readonly step: () => void;
+}
+
+/** Builds the venue and starts its markets (the generator's steps, the recording's replay). */
+function openVenue({ settings, pairs, markets, faults, timers, serverTime, ids }: VenueBase): Venue {
+  const { clock, seed } = settings;
   const peers = new Peers(faults);
   const replay =
-    recorded === undefined
+    pairs.recorded === undefined
       ? undefined
-      : new MarketReplay({ data: recorded, speed, markets, timers, now: serverTime, onTrades: (m, trades) => matching.onTrades(m, trades) }); // begins once matching exists
+      : new MarketReplay({ data: pairs.recorded, speed: pairs.speed, markets, timers, now: serverTime, onTrades: (m, trades) => matching.onTrades(m, trades) }); // begins once matching exists
   const ctx: SimContext = {
     clock,
     timers,
@@ -114,24 +219,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     markets,
     faults,
     peers,
-    recorder: new Recorder(sentTradeIds),
-    periods: { kline: 300, realtimes: 500, trade: 300, depth: 300, ...periodsMs },
-    depthLevels: Math.max(0, Math.min(200, depthLevels)),
-    binaryContainer: binaryContainer === 'gzip' ? 'gzip' : 'zip',
+    recorder: new Recorder(settings.sentTradeIds),
+    periods: { kline: 300, realtimes: 500, trade: 300, depth: 300, ...settings.periodsMs },
+    depthLevels: Math.max(0, Math.min(200, settings.depthLevels)),
+    binaryContainer: settings.binaryContainer === 'gzip' ? 'gzip' : 'zip',
     replay,
   };
   let privateStreams: PrivateStreams | undefined;
-  const listenKeys = new ListenKeys(timers, serverTime, ids, listenKeyValidityMs, (key, why) => privateStreams?.endKey(key, why));
+  const listenKeys = new ListenKeys(timers, serverTime, ids, settings.listenKeyValidityMs, (key, why) => privateStreams?.endKey(key, why));
   privateStreams = new PrivateStreams(ctx, {
-    pingIntervalMs: privatePingIntervalMs,
-    idleTimeoutMs: privateIdleTimeoutMs,
-    batch: batchPrivateEvents,
+    pingIntervalMs: settings.privatePingIntervalMs,
+    idleTimeoutMs: settings.privateIdleTimeoutMs,
+    batch: settings.batchPrivateEvents,
     random: mulberry32(mixSeed(seed, 'private')),
     isActive: (key) => listenKeys.isActive(key),
   });
   const streams = privateStreams;
-  const account = new Account(balances);
-  const twoFa = new TwoFactor(twoFactor, serverTime, ids, twoFactorTokenTtlMs);
+  const account = new Account(settings.balances);
+  const twoFactor = new TwoFactor(settings.twoFactor, serverTime, ids, settings.twoFactorTokenTtlMs);
   const matching = new Matching({
     markets,
     account,
@@ -141,36 +246,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     ticketIds: idSource(1_950_000_000_000_000_001n),
     matchIds: idSource(1_800_000_000_000_000_001n),
     accountId: ACCOUNT_ID,
-    pendingNew,
-    pendingCancel,
+    pendingNew: settings.pendingNew,
+    pendingCancel: settings.pendingCancel,
   });
   const step = (): void => {
     for (const m of markets.values()) matching.onTrades(m, m.step(serverTime()));
   };
-  if (marketStepMs > 0 && [...markets.values()].some((m) => !m.recorded)) timers.every(marketStepMs, step);
+  if (settings.marketStepMs > 0 && [...markets.values()].some((m) => !m.recorded)) timers.every(settings.marketStepMs, step);
   replay?.begin();
-  const miscIds = idSource(1_700_000_000_000_000_001n);
-  const api = apiHandler({
-    auth: { apiKey, secretKey, apiKeyHeader, serverTime },
-    faults,
-    listenKeys,
-    twoFactor: twoFa,
-    matching,
-    account,
-    accountId: ACCOUNT_ID,
-    nextId: () => miscIds.next().toString(),
-    markets,
-    ...(rateLimit !== undefined ? { rateLimiter: new RateLimiter(rateLimit, () => clock.now()) } : {}),
-  });
-  const control = createControl({ ctx, listenKeys, twoFactor: twoFa, matching, step, chaosSeed: mixSeed(seed, 'chaos'), privateStreams: streams });
-  const { traffic } = ctx.recorder;
-  const controlApi = controlHandler(control);
+  return { ctx, listenKeys, privateStreams: streams, account, twoFactor, matching, step };
+}
 
-  const controlToken = resolveControlToken(host, options.controlToken);
-  const { server, wss } = createSimServer({
-    api,
-    control: controlApi,
-    controlToken,
+/** The server's hooks into the venue: its timers, the traffic record (with `recordTraffic`) and the sockets' streams. */
+function serverHooks({ ctx, privateStreams }: Venue, recordTraffic: boolean): Pick<SimServerDeps, 'after' | 'onRequest' | 'onUpgrade' | 'serve'> {
+  const { timers, peers } = ctx;
+  const { traffic } = ctx.recorder;
+  return {
     after: (ms, fn) => {
       timers.after(ms, fn);
     },
@@ -189,13 +280,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         });
       }
       if (stream.kind === 'public') (stream.v2 === true ? servePublicV2 : servePublic)(ctx, peer);
-      else streams.serve(peer, stream.key);
+      else privateStreams.serve(peer, stream.key);
     },
-  });
+  };
+}
 
+/** Listens on `host:port`, and resolves the port bound; a failed start leaves nothing running (the CLI exits on its own). */
+async function listen(server: Server, wss: WebSocketServer, timers: Timers, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const failed = (e: Error): void => {
-      timers.clearAll(); // a failed start leaves nothing running (the CLI exits on its own)
+      timers.clearAll();
       wss.close();
       reject(e);
     };
@@ -205,36 +299,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       resolve();
     });
   });
-  const bound = (server.address() as AddressInfo).port;
-  const hostPort = `${host.includes(':') ? `[${host}]` : host}:${bound}`;
+  return (server.address() as AddressInfo).port;
+}
+
+/** The simulator's `close()`: `stop` (its timers and sockets), then the servers; the same promise on every call. */
+function closeOnce(stop: () => void, wss: WebSocketServer, server: Server): () => Promise<void> {
   let closing: Promise<void> | undefined;
-  return {
-    ...control,
-    baseUrl: `http://${hostPort}`,
-    publicStreamUrl: `ws://${hostPort}${PUBLIC_PATH}`,
-    publicStreamV2Url: `ws://${hostPort}${PUBLIC_V2_PATH}`,
-    privateStreamUrl: `ws://${hostPort}/api/v1/ws`,
-    port: bound,
-    symbols,
-    apiKey,
-    secretKey,
-    apiKeyHeader,
-    controlToken,
-    clock,
-    serverTime,
-    activeListenKey: () => listenKeys.active(),
-    breakBookSequence: (mode) => {
-      faults.bookSequence.push(mode);
-    },
-    close: () => {
-      closing ??= new Promise<void>((resolve) => {
-        timers.clearAll();
-        peers.terminateAll();
-        wss.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
+  return () => {
+    closing ??= new Promise<void>((resolve) => {
+      stop();
+      wss.close();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    return closing;
   };
 }
