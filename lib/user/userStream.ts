@@ -28,9 +28,9 @@ import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { FollowedOrders } from './internal/followedOrders';
 import { snapshotApi } from './internal/resync';
-import type { StateFolds } from './internal/stateFolds';
 import { userCore } from './internal/userCore';
 import { UserOutputs } from './internal/userOutputs';
+import { UserStreamState } from './internal/userStreamState';
 import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
 import { privateEventKey } from './privateEventKey';
 import type { StateSync } from './stateSync';
@@ -294,17 +294,8 @@ export function userStream(config: UserStreamConfig): UserStream {
   const serverOffsetError = rest !== undefined && typeof rest.serverTimeOffsetErrorMs === 'function' ? rest : undefined;
   // What `status$` shows: the connection (fed by the outputs below) and the counters, counted where each thing happens.
   const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
-  const counters = new BehaviorSubject<UserCounters>({
-    gaps: 0,
-    keyChanges: 0,
-    keyErrors: 0,
-    decodeErrors: 0,
-    outOfRangeEvents: 0,
-    lateEvents: 0,
-    authoritative: false,
-  });
-  const count = (change: (c: UserCounters) => Partial<UserCounters>): void =>
-    counters.next({ ...counters.value, ...change(counters.value) });
+  const state = new UserStreamState();
+  const { counters } = state;
   // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
   const { dedupeKey, onLate } = reorder;
   // The de-duplication runs in front of the folds and the buffer (see userCore), so the buffer itself remembers nothing.
@@ -321,22 +312,20 @@ export function userStream(config: UserStreamConfig): UserStream {
       ...reorder,
       scheduler,
       onLate: (event, watermark) => {
-        count((c) => ({ lateEvents: c.lateEvents + 1 }));
+        state.count((c) => ({ lateEvents: c.lateEvents + 1 }));
         onLate?.(event, watermark);
       },
     },
     undefined,
     { releasedByCaller: true },
   );
-  // The states of the run under way (late subscribers of orders$ / balances$ get them first).
-  let states: StateFolds | undefined;
   // The orders placeOrder / cancelOrder follow: reconciled after each open with the orders the state knew.
   const followed = new FollowedOrders();
   const serverNow = (): number => scheduler.now() + (serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!());
   const ledger: OrderLedger = {
     follow: (order) => followed.follow(order),
-    offer: (order) => states?.offer(order, serverNow()),
-    report: (error) => states?.report(error),
+    offer: (order) => state.states?.offer(order, serverNow()),
+    report: (error) => state.states?.report(error),
   };
   const live$ = connectionStatus.pipe(map((status) => status.type === 'open'));
   // The private path (see userCore), shared by every stream below: each output gets the values of its kind.
@@ -357,11 +346,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       WebSocketCtor,
       openReorder,
       openDedupe,
-      count,
-      watchingOrders: () => outputs.listening('orders'),
-      watchingEvents: () => outputs.listening('events'),
-      onRun: (run) => (states = run),
-    }),
+    }, state),
   );
   // The connection as every status$ observer sees it (a passive listener starts nothing, and stays across
   // starts; a state repeated, e.g. the start's `connecting` then the connection's own, is dropped by streamStatus);
@@ -380,7 +365,7 @@ export function userStream(config: UserStreamConfig): UserStream {
       return now === undefined ? source : source.pipe(startWith(now));
     });
 
-  const orders$ = withLatest(outputs.pick('orders', (i) => i.orders), () => states?.orders);
+  const orders$ = withLatest(outputs.pick('orders', (i) => i.orders), () => state.states?.orders);
   const orderLoop = (needs: readonly ('newOrder' | 'cancelOrder' | 'getOrder')[]): OrderLoopDeps | ConfigError => {
     const missing = needs.filter((call) => typeof rest?.[call] !== 'function');
     if (missing.length > 0) return new ConfigError('rest', `needs ${missing.join(' and ')} (a restClient has them)`);
@@ -400,7 +385,7 @@ export function userStream(config: UserStreamConfig): UserStream {
     accountUpdates$: outputs.events$('outboundAccountInfo'),
     tickets$: outputs.events$('ticketInfo'),
     orders$,
-    balances$: withLatest(outputs.pick('balances', (i) => i.balances), () => states?.balances),
+    balances$: withLatest(outputs.pick('balances', (i) => i.balances), () => state.states?.balances),
     // Observers: they see what runs, they start nothing (see UserOutputs).
     status$: streamStatus(connectionStatus, counters, scheduler),
     errors$: outputs.pick('error', (i) => i.error, true),

@@ -21,6 +21,8 @@ export interface CoreSink {
   item(item: UserItem): void;
   error(error: unknown): void;
   complete(): void;
+  /** Whether anyone reads the `orders` items now, or the event streams (the folds and the buffer skip the work nobody reads). */
+  listening(type: 'orders' | 'events'): boolean;
 }
 
 /** One run of the core: starts writing to `sink`; unsubscribing the result stops it. @internal */
@@ -86,6 +88,7 @@ export class UserOutputs {
           subscriber.error(error);
         },
         complete: () => subscriber.complete(),
+        listening: (type) => this.listening(type),
       });
       return () => {
         run.unsubscribe();

@@ -5,12 +5,13 @@ import { reorderBuffer } from '../../../lib/operators/reorderByEventTime';
 import type { UserItem } from '../../../lib/user/internal/items';
 import type { StateFolds } from '../../../lib/user/internal/stateFolds';
 import { userCore, type UserCoreSettings } from '../../../lib/user/internal/userCore';
+import { UserStreamState } from '../../../lib/user/internal/userStreamState';
 import type { CoreSink } from '../../../lib/user/internal/userOutputs';
 import { fakeWebSocket } from '../../../lib/testing/fakeWebSocket';
 import { report } from '../fixtures';
 
 /** A sink recording what a run writes, with the scheduler's time. */
-function recordingSink(now: () => number) {
+function recordingSink(now: () => number, listening: CoreSink['listening'] = () => true) {
   const log: string[] = [];
   const sink: CoreSink & { closed: boolean } = {
     closed: false,
@@ -18,6 +19,7 @@ function recordingSink(now: () => number) {
     item: (i: UserItem) => log.push(`${now()} ${i.type === 'status' ? i.status.type : i.type === 'error' ? i.error.name : i.type}`),
     error: (e: unknown) => log.push(`${now()} ERROR ${(e as Error).message}`),
     complete: () => log.push(`${now()} COMPLETE`),
+    listening,
   };
   return { log, sink };
 }
@@ -39,10 +41,6 @@ function settings(testScheduler: TestScheduler, over: Partial<UserCoreSettings> 
     WebSocketCtor: undefined,
     openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 5 }, undefined),
     openDedupe: () => undefined,
-    count: () => undefined,
-    watchingOrders: () => true,
-    watchingEvents: () => true,
-    onRun: () => undefined,
     ...over,
   };
 }
@@ -53,11 +51,15 @@ describe('userCore', () => {
     testScheduler.run(() => {
       const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
       const { log, sink } = recordingSink(() => testScheduler.now());
+      // The states of the run, as the stream's state object holds them: while it runs, then after it ended.
       const runs: (StateFolds | undefined)[] = [];
-      const run = userCore(settings(testScheduler, { WebSocketCtor: ws.WebSocketCtor, onRun: (r) => runs.push(r) }))(sink);
+      const state = new UserStreamState();
+      const run = userCore(settings(testScheduler, { WebSocketCtor: ws.WebSocketCtor }), state)(sink);
+      runs.push(state.states);
       ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '2', E: 2, U: 2 }), report({ i: '1', E: 1, U: 1 }), report({ i: '3', E: 999, U: 3 })])));
       testScheduler.schedule(() => run.unsubscribe(), 20);
       testScheduler.flush();
+      runs.push(state.states);
       expect(ws.latest().url).toBe('ws://test/ws/key-1');
       expect(log).toEqual([
         '0 connecting', // the start
@@ -83,6 +85,7 @@ describe('userCore', () => {
           WebSocketCtor: ws.WebSocketCtor,
           openReorder: reorderBuffer<PrivateEvent>({ scheduler: testScheduler, maxDelayMs: 0 }, undefined, { releasedByCaller: true }),
         }),
+        new UserStreamState(),
       )(sink);
       ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '2', E: 2, U: 2 }), report({ i: '1', E: 1, U: 1 })])));
       ws.at(3, (s) => s.receive(JSON.stringify([report({ i: '3', E: 3, U: 3 })])));
@@ -115,6 +118,7 @@ describe('userCore', () => {
             return true;
           },
         }),
+        new UserStreamState(),
       )(sink);
       const frame = JSON.stringify([report({ i: '1', E: 1, U: 1 })]);
       ws.at(2, (s) => s.receive(frame));
@@ -129,14 +133,14 @@ describe('userCore', () => {
     const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     testScheduler.run(() => {
       const ws = fakeWebSocket({ scheduler: testScheduler, autoOpenMs: 1 });
-      const { log, sink } = recordingSink(() => testScheduler.now());
+      const { log, sink } = recordingSink(() => testScheduler.now(), (type) => type !== 'events');
       let asked = 0;
       const run = userCore(
         settings(testScheduler, {
           WebSocketCtor: ws.WebSocketCtor,
-          watchingEvents: () => false,
           openDedupe: () => () => (asked++, true),
         }),
+        new UserStreamState(),
       )(sink);
       ws.at(2, (s) => s.receive(JSON.stringify([report({ i: '1', E: 1, U: 1 }), report({ i: '2', E: 2, U: 2 })])));
       testScheduler.schedule(() => run.unsubscribe(), 20);
@@ -151,7 +155,7 @@ describe('userCore', () => {
     testScheduler.run(() => {
       const keys = new Subject<string>();
       const { log, sink } = recordingSink(() => testScheduler.now());
-      userCore(settings(testScheduler, { listenKey$: keys, WebSocketCtor: fakeWebSocket({ scheduler: testScheduler }).WebSocketCtor }))(sink);
+      userCore(settings(testScheduler, { listenKey$: keys, WebSocketCtor: fakeWebSocket({ scheduler: testScheduler }).WebSocketCtor }), new UserStreamState())(sink);
       keys.next('secretkey-1234567890');
       testScheduler.schedule(() => keys.error(new Error('gave up on secretkey-1234567890')), 3);
       testScheduler.flush();
@@ -163,7 +167,7 @@ describe('userCore', () => {
     const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     testScheduler.run(() => {
       const { log, sink } = recordingSink(() => testScheduler.now());
-      const run = userCore(settings(testScheduler, { listenKey$: NEVER }))(sink);
+      const run = userCore(settings(testScheduler, { listenKey$: NEVER }), new UserStreamState())(sink);
       testScheduler.flush();
       run.unsubscribe();
       expect(log).toEqual(['0 connecting']);
@@ -173,7 +177,7 @@ describe('userCore', () => {
   it('refuses nothing it cannot start: a listenKey$ that errors at once ends the run with that error', () => {
     const testScheduler = new TestScheduler((a, e) => expect(a).toEqual(e));
     const { log, sink } = recordingSink(() => testScheduler.now());
-    userCore(settings(testScheduler, { listenKey$: throwError(() => new Error('no key')) }))(sink);
+    userCore(settings(testScheduler, { listenKey$: throwError(() => new Error('no key')) }), new UserStreamState())(sink);
     expect(log).toEqual(['0 connecting', '0 ERROR no key']);
   });
 });
