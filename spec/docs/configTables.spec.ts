@@ -58,6 +58,7 @@ const TABLES: ReadonlyArray<{ readonly doc: string; readonly heading: string; re
   { doc: 'docs/simulator.md', heading: '## Chaos schedule (`startChaos`)', config: 'ChaosOptions' },
   { doc: 'docs/scaling.md', heading: 'Gateway, `publishMarket(config)`', config: 'PublishMarketConfig' },
   { doc: 'docs/testing.md', heading: '`testExchange(config?)`', config: 'TestExchangeConfig' },
+  { doc: 'docs/user-stream.md', heading: 'counters since the `userStream` was created', config: 'UserCounters' },
 ];
 
 describe("the guides' option tables", () => {
