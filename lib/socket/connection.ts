@@ -19,7 +19,8 @@ import type { ConnectionStatus } from './connectionStatus';
 import { defaultWebSocketCtor } from './defaultWebSocketCtor';
 import { DEFAULT_MAX_FRAME_BYTES, DEFAULT_MAX_INFLATED_BYTES, type RawInflater } from '../frame/frameLimits';
 import { type ServerClock, serverClockSampler } from './serverClock';
-import { type FrameSink, socketSession } from './socketSession';
+import type { FrameSink } from '../frame/frameSink';
+import { socketSession } from './socketSession';
 import type { WebSocketCtor, WebSocketLike } from './webSocketLike';
 
 /**

@@ -1,14 +1,12 @@
-// Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its onFrame runs steps 2-3.
+// Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its frames go to frameHandler (steps 2-3).
 import { Observable, type SchedulerLike, Subscription } from 'rxjs';
-import { FAIL } from '../codecs/fastCheck';
-import { DecodeError } from '../errors';
+import type { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
 import { scheduleRepeating } from '../internal/scheduleRepeating';
-import { frameText } from '../frame/decodeFrame';
-import type { FrameLimits } from '../frame/frameLimits';
 import { defaultInflateRaw } from '../frame/defaultInflateRaw';
-import { exactJsonValue, parseJsonValue } from '../frame/json';
-import { ScannedLevels } from '../frame/levelsJson';
+import { frameHandler } from '../frame/frameHandler';
+import type { FrameLimits } from '../frame/frameLimits';
+import type { FrameSink } from '../frame/frameSink';
 import { handleHeartbeat, type HeartbeatState, pingSent } from './heartbeat';
 import { missingInflater } from '../frame/missingInflater';
 import type { ServerClockSampler } from './serverClock';
@@ -54,17 +52,6 @@ export interface SessionSettings {
   readonly readFrame?: ((text: string) => unknown) | undefined;
 }
 
-/**
- * The receiver of a socket's parsed frames: the message, the scheduler time at which its frame arrived, and, in
- * `exactIntegers: 'on-demand'` mode, `exact()`: the same frame parsed again with its long integer literals
- * quoted, or `undefined` when it has none (the message is exact as it is). `exact` may only be called during the
- * sink's call. `text`: the frame's text the message was parsed from (absent for what `readFrame` read), for a
- * sink that keeps a part of it exactly as received. `scanned` (on-demand mode): the book levels of the message
- * that the JSON step checked, for the depth check (`FastCheck`'s `prechecked`); valid during the sink's call
- * only. @internal
- */
-export type FrameSink = (message: unknown, now: number, exact?: () => unknown, text?: string, scanned?: ScannedLevels) => void;
-
 const noop = (): void => undefined;
 
 /**
@@ -83,7 +70,7 @@ const noop = (): void => undefined;
  */
 export function socketSession(s: SessionSettings): Observable<never> {
   return new Observable<never>((subscriber) => {
-    const { scheduler, onMessage, readFrame } = s;
+    const { scheduler } = s;
     const secrets = urlSecrets(s.url);
     const timers = new Subscription();
     const heartbeat: HeartbeatState = { pingsSentAt: [], lastPongServerTime: undefined };
@@ -146,47 +133,23 @@ export function socketSession(s: SessionSettings): Observable<never> {
         ),
       );
     };
-    const onDemand = s.exactIntegers === 'on-demand';
     /** Whether zip frames can be inflated: always, but in the browser build without `inflateRaw`. */
     const inflates = (s.limits.inflateRaw ?? defaultInflateRaw) !== undefined;
-    /** The text of the frame being handled, for `exact` (on-demand mode). */
-    let frame = '';
-    const exact = (): unknown => exactJsonValue(frame);
-    /** The book levels the JSON step checked in the frame being handled (on-demand mode), for the depth check. */
-    const scanned = onDemand ? new ScannedLevels() : undefined;
-    /**
-     * Data path step 2-3 (docs/architecture.md): one frame's text (a zip frame inflated) → JSON → the heartbeat
-     * and the sinks. The one seam of frame handling (one try/catch per frame): whatever the decoder, the
-     * heartbeat or a sink throws (a stack overflow on a hostile frame, a bug) becomes a `DecodeError` and the
-     * socket keeps going.
-     */
+    const handle = frameHandler({
+      limits: s.limits,
+      secrets,
+      exactIntegers: s.exactIntegers,
+      readFrame: s.readFrame,
+      onParsed: (message, now) => handleHeartbeat(message, now, heartbeat, s.clock, reply),
+      onMessage: s.onMessage,
+      onDecodeError: s.onDecodeError,
+    });
     const onFrame = (data: unknown): void => {
       const now = scheduler.now();
       lastSeenAt = now;
       // A binary frame without an inflater (browser build, none configured): the user's mistake, told once.
       if (!inflates && typeof data !== 'string') return subscriber.error(missingInflater());
-      try {
-        const text = frameText(data, s.limits);
-        if (text instanceof DecodeError) return s.onDecodeError(text);
-        if (readFrame !== undefined) {
-          const read = readFrame(text);
-          if (read !== FAIL) return onMessage(read, now);
-        }
-        // On demand, the sinks check what they read at once: the levels scanned in the JSON step go with the
-        // message to the depth check, until the frame has been handled.
-        const message = parseJsonValue(text, s.limits.secrets, !onDemand, scanned);
-        if (message instanceof DecodeError) return s.onDecodeError(message);
-        handleHeartbeat(message, now, heartbeat, s.clock, reply);
-        if (scanned === undefined) return onMessage(message, now, undefined, text);
-        frame = text;
-        onMessage(message, now, exact, text, scanned.any ? scanned : undefined);
-        frame = '';
-        scanned.clear();
-      } catch (thrown: unknown) {
-        frame = '';
-        scanned?.clear();
-        s.onDecodeError(handlerFailure(thrown, secrets));
-      }
+      handle(data, now);
     };
     // `ws` (Node): its own 'message' event, without the `MessageEvent` its `onmessage` builds per frame.
     // A text frame arrives as its UTF-8 bytes (a `Buffer`): decoded to a string, then handled like any text frame.
@@ -253,22 +216,6 @@ export function closeReason(reason: string | undefined, secrets: readonly string
   const text = typeof reason === 'string' ? reason : '';
   const clean = redact(text, secrets);
   return clean.length > MAX_CLOSE_REASON_LENGTH ? `${clean.slice(0, MAX_CLOSE_REASON_LENGTH)}…` : clean;
-}
-
-/** Longest description of a thrown value kept in the `DecodeError` that reports it. */
-const MAX_FAILURE_LENGTH = 120;
-
-/** Something frame handling threw, as a `DecodeError` with a short redacted description. @internal */
-export function handlerFailure(thrown: unknown, secrets: readonly string[]): DecodeError {
-  let text: string;
-  try {
-    text = thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : typeof thrown;
-  } catch {
-    text = 'unknown';
-  }
-  const clean = redact(text, secrets);
-  const short = clean.length > MAX_FAILURE_LENGTH ? `${clean.slice(0, MAX_FAILURE_LENGTH)}…` : clean;
-  return new DecodeError('codec', `frame handling failed: ${short}`);
 }
 
 /** What `ws` hands its `'message'` listeners on Node: a text frame's UTF-8 bytes, or a binary frame, as a `Buffer`. */

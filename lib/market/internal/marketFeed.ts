@@ -1,7 +1,7 @@
 import { Observable, Subscription } from 'rxjs';
 import { DecodeError } from '../../errors';
 import type { ConnectionCore } from '../../socket/connection';
-import type { FrameSink } from '../../socket/socketSession';
+import type { FrameSink } from '../../frame/frameSink';
 import { type ServiceFrameSink, TopicRouter } from './topicRouter';
 import { ReadMessage } from './marketFrameReader';
 import { IGNORED } from './v2Frames';

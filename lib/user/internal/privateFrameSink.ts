@@ -11,7 +11,7 @@ import { countedDecodeError, decodeWith } from '../../codecs/decode';
 import { FAIL, inPlaceCheckOf } from '../../codecs/fastCheck';
 import { decodePrivateFrame, type PrivateEvent, PrivateEventCodec } from '../../codecs/privateEvents';
 import type { DecodeError } from '../../errors';
-import type { FrameSink } from '../../socket/socketSession';
+import type { FrameSink } from '../../frame/frameSink';
 import type { SessionItem } from './items';
 import { elementTexts } from './elementTexts';
 import { ReadEvents } from './privateFrameReader';
