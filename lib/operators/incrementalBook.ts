@@ -1,6 +1,7 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after an incremental depth feed.
 import { Observable, type OperatorFunction } from 'rxjs';
-import { compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
+import { comparePlainText, compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
+import { plainIntLength } from '../decimal/grammar';
 import { midDecimal, subtractDecimal } from '../decimal/scaled';
 import type { DepthSnapshot, OrderBook, OrderBookLevel } from './orderBook';
 
@@ -76,65 +77,128 @@ function sequenceOf(o: string | number | undefined): bigint | undefined {
 /** Price order of one side: bids descending (`sign` -1), asks ascending (1). */
 type Sign = 1 | -1;
 
-/** Index of `price` in `side` (sorted by `sign`), or `-(insertion point) - 1`. */
-function find(side: readonly OrderBookLevel[], price: string, sign: Sign): number {
-  let lo = 0;
-  let hi = side.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = sign * compareDecimal(side[mid]![0], price);
-    if (c === 0) return mid;
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -lo - 1;
-}
-
 const isLevel = (l: unknown): l is OrderBookLevel =>
   Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
 
 /**
- * The {@link OrderBook} of a kept book (sides sorted, every level checked), as `toOrderBook` gives it for the same
- * levels, without its pass over them: only the best levels are read. The sides are copies (the kept arrays change).
+ * One side of a kept book: its levels sorted by price (`sign`), each price's integer-part length beside it
+ * (`plainIntLength`, -1 when not plain) so a search compares plain prices as text without scanning them again, and
+ * the copy last emitted, handed out again while the side is unchanged (an emitted array is never written). A change
+ * costs a binary search and one move of the array's tail; only a side that changed is copied for the next book.
  */
-function viewOf(symbol: string, time: number, bids: readonly OrderBookLevel[], asks: readonly OrderBookLevel[], limit: number, invalidLevels: number): OrderBook {
-  const bestBid = bids[0];
-  const bestAsk = asks[0];
+class BookSide {
+  private readonly levels: OrderBookLevel[] = [];
+  private readonly ints: number[] = [];
+  /** The emitted copy (of at most `viewLimit` levels) while the side is unchanged since. */
+  private view: readonly OrderBookLevel[] | undefined;
+  private viewLimit = Infinity;
+
+  constructor(private readonly sign: Sign) {}
+
+  get best(): OrderBookLevel | undefined {
+    return this.levels[0];
+  }
+
+  clear(): void {
+    this.levels.length = 0;
+    this.ints.length = 0;
+    this.view = undefined;
+  }
+
+  /** Index of `price` (integer part `int` long) in the side, or `-(insertion point) - 1`. */
+  private find(price: string, int: number): number {
+    const { levels, ints, sign } = this;
+    let lo = 0;
+    let hi = levels.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = ints[mid]!;
+      const c = sign * (at >= 0 && int >= 0 ? comparePlainText(levels[mid]![0], at, price, int) : compareDecimal(levels[mid]![0], price));
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -lo - 1;
+  }
+
+  /** Applies the changed levels in place; returns how many were not valid levels (dropped). */
+  apply(changes: DepthSnapshot['a']): number {
+    let invalid = 0;
+    for (let i = 0; i < changes.length; i++) {
+      const level: unknown = changes[i];
+      if (!isLevel(level)) {
+        invalid++;
+        continue;
+      }
+      const int = plainIntLength(level[0]);
+      const at = this.find(level[0], int);
+      const remove = compareDecimal(level[1], '0') === 0;
+      if (at >= 0) {
+        if (remove) {
+          this.levels.splice(at, 1);
+          this.ints.splice(at, 1);
+        } else this.levels[at] = level;
+      } else if (!remove) {
+        this.levels.splice(-at - 1, 0, level);
+        this.ints.splice(-at - 1, 0, int);
+      } else continue; // deleting a level not kept changes nothing
+      this.view = undefined;
+    }
+    return invalid;
+  }
+
+  /** The best `limit` levels, as an array no one writes to. */
+  emitted(limit: number): readonly OrderBookLevel[] {
+    if (this.view === undefined || this.viewLimit !== limit) {
+      this.view = this.levels.length > limit ? this.levels.slice(0, limit) : this.levels.slice();
+      this.viewLimit = limit;
+    }
+    return this.view;
+  }
+}
+
+/** The spread and mid of the last best prices, worked out again only when one of them changed. */
+class Spread {
+  private bid = '';
+  private ask = '';
+  spread: string | undefined;
+  mid: string | undefined;
+
+  /** Sets `spread` and `mid` to those of `bid` and `ask`. */
+  of(bid: string, ask: string): this {
+    if (bid !== this.bid || ask !== this.ask || this.spread === undefined) {
+      this.spread = subtractDecimal(ask, bid);
+      this.mid = midDecimal(bid, ask);
+      this.bid = bid;
+      this.ask = ask;
+    }
+    return this;
+  }
+}
+
+/**
+ * The {@link OrderBook} of a kept book (sides sorted, every level checked), as `toOrderBook` gives it for the same
+ * levels, without its pass over them: only the best levels are read, a side unchanged since the last book is not
+ * copied again, and the spread and mid are worked out again only when a best price moved.
+ */
+function viewOf(symbol: string, time: number, bids: BookSide, asks: BookSide, limit: number, invalidLevels: number, spreads: Spread): OrderBook {
+  const bestBid = bids.best;
+  const bestAsk = asks.best;
   const both = bestBid !== undefined && bestAsk !== undefined;
-  const spread = both ? subtractDecimal(bestAsk[0], bestBid[0]) : undefined;
-  const mid = both ? midDecimal(bestBid[0], bestAsk[0]) : undefined;
+  const top = both ? spreads.of(bestBid[0], bestAsk[0]) : undefined;
   return {
     symbol,
     time,
-    bids: bids.length > limit ? bids.slice(0, limit) : bids.slice(),
-    asks: asks.length > limit ? asks.slice(0, limit) : asks.slice(),
+    bids: bids.emitted(limit),
+    asks: asks.emitted(limit),
     ...(bestBid && { bestBid }),
     ...(bestAsk && { bestAsk }),
-    ...(spread !== undefined && { spread }),
-    ...(mid !== undefined && { mid }),
+    ...(top?.spread !== undefined && { spread: top.spread }),
+    ...(top?.mid !== undefined && { mid: top.mid }),
     crossed: both && compareDecimal(bestBid[0], bestAsk[0]) >= 0,
     sorted: true,
     invalidLevels,
   };
-}
-
-/** Applies the changed levels to `side` in place; returns how many were not valid levels (dropped). */
-function apply(side: OrderBookLevel[], changes: DepthSnapshot['a'], sign: Sign): number {
-  let invalid = 0;
-  for (let i = 0; i < changes.length; i++) {
-    const level: unknown = changes[i];
-    if (!isLevel(level)) {
-      invalid++;
-      continue;
-    }
-    const at = find(side, level[0], sign);
-    const remove = compareDecimal(level[1], '0') === 0;
-    if (at >= 0) {
-      if (remove) side.splice(at, 1);
-      else side[at] = level;
-    } else if (!remove) side.splice(-at - 1, 0, level);
-  }
-  return invalid;
 }
 
 /**
@@ -168,19 +232,20 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
   const { levels = Infinity, onGap } = config;
   return (source) =>
     new Observable<OrderBook>((subscriber) => {
-      let bids: OrderBookLevel[] = [];
-      let asks: OrderBookLevel[] = [];
+      const bids = new BookSide(-1);
+      const asks = new BookSide(1);
+      const spreads = new Spread();
       /** The `o` of the last record applied; `undefined`: waiting for a snapshot. */
       let last: bigint | undefined;
       /** A break was signalled and no snapshot came since: the deltas meanwhile are dropped silently. */
       let broken = false;
       const emit = (record: T, invalidLevels: number): void => {
-        subscriber.next(viewOf(record.s ?? '', record.t, bids, asks, levels, invalidLevels));
+        subscriber.next(viewOf(record.s ?? '', record.t, bids, asks, levels, invalidLevels, spreads));
       };
       const gap = (record: T, reason: BookGap['reason'], expected: string): void => {
         last = undefined;
-        bids = [];
-        asks = [];
+        bids.clear();
+        asks.clear();
         if (broken) return;
         broken = true;
         onGap?.({ symbol: record.s ?? '', reason, expected, received: String(record.o), time: record.t });
@@ -190,10 +255,10 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
           const o = sequenceOf(record.o);
           if (o === 0n) {
             broken = false;
-            bids = [];
-            asks = [];
+            bids.clear();
+            asks.clear();
             // a snapshot may come unsorted or with repeated prices: applied level by level, it is kept sorted
-            const invalid = apply(bids, record.b ?? [], -1) + apply(asks, record.a ?? [], 1);
+            const invalid = bids.apply(record.b ?? []) + asks.apply(record.a ?? []);
             last = 0n;
             emit(record, invalid);
             return;
@@ -212,7 +277,7 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
             return;
           }
           last = o;
-          const invalid = apply(bids, record.b ?? [], -1) + apply(asks, record.a ?? [], 1);
+          const invalid = bids.apply(record.b ?? []) + asks.apply(record.a ?? []);
           emit(record, invalid);
         },
         error: (e: unknown) => subscriber.error(e),

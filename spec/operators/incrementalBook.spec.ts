@@ -155,6 +155,56 @@ describe('incrementalBook', () => {
     );
   });
 
+  it('property: small deltas (a few levels, often one side, prices of any length and form): each book equals the full book, and a book once emitted never changes', async () => {
+    /** Price text of a tick: plain with integer parts of 1 to 4 digits, some written with an exponent (not plain). */
+    const text = (tick: number): string => (tick % 7 === 0 ? `${tick}e-2` : (tick / 100).toFixed(2));
+    const level = fc.tuple(fc.integer({ min: 1, max: 300_000 }), quantity);
+    const book = fc.record({
+      bids: fc.array(level, { maxLength: 40 }).map((l) => new Map(l.filter(([p]) => p < 150_000))),
+      asks: fc.array(level, { maxLength: 40 }).map((l) => new Map(l.filter(([p]) => p >= 150_000))),
+    });
+    /** One change: a side, a price already in it (by index) or any, and a quantity (or a deletion). */
+    const change = fc.record({ bid: fc.boolean(), pick: fc.option(fc.nat(), { nil: undefined }), tick: fc.integer({ min: 1, max: 149_999 }), qty: fc.option(quantity, { nil: undefined }) });
+    const delta = fc.array(change, { minLength: 0, maxLength: 4 });
+    const asLevels = (side: ReadonlyMap<number, string>): [string, string][] => [...side].map(([p, q]) => [text(p), q]);
+    await fc.assert(
+      fc.asyncProperty(book, fc.array(delta, { maxLength: 30 }), fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }), async (first, deltas, levels) => {
+        const bids = new Map(first.bids);
+        const asks = new Map(first.asks);
+        const records: IncrementalDepth[] = [{ s: 'BTCUSDT', t: 0, o: 0, b: asLevels(bids), a: asLevels(asks) }];
+        const expected: OrderBook[] = [toOrderBook(records[0]!, levels)];
+        deltas.forEach((changes, i) => {
+          const b: [string, string][] = [];
+          const a: [string, string][] = [];
+          for (const c of changes) {
+            const side = c.bid ? bids : asks;
+            const known = [...side.keys()];
+            const tick = c.pick !== undefined && known.length > 0 ? known[c.pick % known.length]! : c.bid ? c.tick : c.tick + 150_000;
+            if (c.qty === undefined) side.delete(tick);
+            else side.set(tick, c.qty);
+            (c.bid ? b : a).push([text(tick), c.qty ?? '0']);
+          }
+          records.push({ s: 'BTCUSDT', t: i + 1, o: i + 1, b, a });
+          expected.push(toOrderBook({ s: 'BTCUSDT', t: i + 1, b: asLevels(bids), a: asLevels(asks) }, levels));
+        });
+        const emitted: OrderBook[] = [];
+        const atEmission: string[] = [];
+        const gaps: BookGap[] = [];
+        from(records)
+          .pipe(incrementalBook({ onGap: (g) => gaps.push(g), ...(levels !== undefined && { levels }) }))
+          .subscribe((book) => {
+            emitted.push(book);
+            atEmission.push(JSON.stringify(book));
+          });
+        expect(gaps).toEqual([]);
+        // toOrderBook of a full book that arrived unsorted says so; the kept book is always sorted
+        expect(emitted).toEqual(expected.map((e) => ({ ...e, sorted: true })));
+        expect(emitted.map((e) => JSON.stringify(e))).toEqual(atEmission);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('property: every injected sequence fault is signalled once, no book is emitted until the next snapshot, which heals it', async () => {
     /** A fault before delta `at`: its `o` skips (+1 or more) or repeats one. */
     const fault = fc.record({ at: fc.nat(), kind: fc.constantFrom('skip', 'repeat'), by: fc.integer({ min: 1, max: 3 }) });

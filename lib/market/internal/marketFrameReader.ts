@@ -1,19 +1,22 @@
 // Data path, market side (docs/architecture.md, "The data path"): step 3 for the usual market frame, its text read straight into a checked envelope and records.
 import * as t from 'io-ts';
 import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
+import { DepthRecordCodec } from '../../codecs/depth';
 import { FAIL } from '../../codecs/fastCheck';
 import { parseJsonValue } from '../../frame/json';
 import { KlineRecordCodec } from '../../codecs/kline';
 import { RealtimesRecordCodec } from '../../codecs/realtimes';
 import { readText, type Reader, structReader } from '../../codecs/structReader';
 import { TradeRecordCodec } from '../../codecs/trade';
+import { depthRecordReader } from './depthRecordReader';
 
 /**
  * The market feed's reader of the frames the service usually sends: one data message of a `trade`, `kline` or
  * `realtimes` topic, compact JSON, read with the readers derived from the envelope's and the records' declarations
- * (`structReader`) into its checked envelope and records at once. Any other frame (a book, whose levels have their
- * own scanner in `levelsJson.ts`; a batch; a heartbeat; an error frame; anything not compact or not valid) is
- * not read here, and takes the general path: parse, envelope check, record checks (`TopicRouter`).
+ * (`structReader`) into its checked envelope and records at once, and the deltas of `diffMergedDepth` (a few levels:
+ * `depthRecordReader`). Any other frame (a full book, whose levels have their own scanner in `levelsJson.ts`; a
+ * batch; a heartbeat; an error frame; anything not compact or not valid) is not read here, and takes the general
+ * path: parse, envelope check, record checks (`TopicRouter`).
  *
  * @internal
  * @module
@@ -67,6 +70,8 @@ function compileMarketFrameReader(): MarketFrameReader | undefined {
     const reader = structReader(codec);
     if (reader !== undefined) records.set(topic, { codec, reader });
   }
+  // An incremental book's delta: a few levels, read by the depth record's reader (full books keep the levels scanner)
+  records.set('diffMergedDepth', { codec: DepthRecordCodec, reader: depthRecordReader() });
   const envelope = structReader(RawEnvelopeCodec, {
     undeclared: 'drop',
     // A heartbeat key beside an envelope's is the heartbeat's to answer: such a frame is parsed.
