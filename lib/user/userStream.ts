@@ -28,7 +28,7 @@ import { keyedUrlProblem } from './internal/keyedUrl';
 import { rememberPrivateEvent } from './internal/rememberPrivateEvent';
 import { FollowedOrders } from './internal/followedOrders';
 import { snapshotApi } from './internal/resync';
-import { userCore } from './internal/userCore';
+import { userCore, type UserCoreSettings } from './internal/userCore';
 import { UserOutputs } from './internal/userOutputs';
 import { UserStreamState } from './internal/userStreamState';
 import type { ListenKeyApi, ListenKeyConfig } from './listenKey';
@@ -271,57 +271,16 @@ export interface UserStream {
  * ```
  */
 export function userStream(config: UserStreamConfig): UserStream {
-  const {
-    url = config.venue?.privateStreamUrl,
-    rest,
-    listenKeyOptions = {},
-    listenKey$,
-    resync = true,
-    connection: connectionOptions = {},
-    reorder = {},
-    suspectKeyAfterFailures = 3,
-    maxEventTimeSkewMs = 300_000,
-    scheduler = asyncScheduler,
-    WebSocketCtor,
-  } = config;
-  if (url === undefined) throw new ConfigError('url', 'or venue is required');
-  if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
-  const keyed = keyedUrlProblem(url);
-  if (keyed !== undefined) throw new ConfigError('url', keyed);
-  if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
-  if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
-  const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
-  const serverOffsetError = rest !== undefined && typeof rest.serverTimeOffsetErrorMs === 'function' ? rest : undefined;
+  const { rest } = config;
   // What `status$` shows: the connection (fed by the outputs below) and the counters, counted where each thing happens.
-  const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
   const state = new UserStreamState();
   const { counters } = state;
-  // A `dedupeKey` of the caller (even `undefined`: no de-duplication) replaces the default identity.
-  const { dedupeKey, onLate } = reorder;
-  // The de-duplication runs in front of the folds and the buffer (see userCore), so the buffer itself remembers nothing.
-  const remember: ((seen: RecentKeys, event: PrivateEvent, now: number) => boolean) | undefined =
-    'dedupeKey' in reorder ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)) : rememberPrivateEvent;
-  const { dedupeWindowMs = 60_000, dedupeMaxKeys = 100_000 } = reorder;
-  const openDedupe = (): ((event: PrivateEvent, now: number) => boolean) | undefined => {
-    if (remember === undefined) return undefined;
-    const seen = new RecentKeys(dedupeWindowMs, dedupeMaxKeys);
-    return (event, now) => remember(seen, event, now);
-  };
-  const openReorder = reorderBuffer<PrivateEvent>(
-    {
-      ...reorder,
-      scheduler,
-      onLate: (event, watermark) => {
-        state.count((c) => ({ lateEvents: c.lateEvents + 1 }));
-        onLate?.(event, watermark);
-      },
-    },
-    undefined,
-    { releasedByCaller: true },
-  );
   // The orders placeOrder / cancelOrder follow: reconciled after each open with the orders the state knew.
   const followed = new FollowedOrders();
-  const serverNow = (): number => scheduler.now() + (serverOffset === undefined ? 0 : serverOffset.serverTimeOffsetMs!());
+  const settings = coreSettings(config, state, followed);
+  const { scheduler, serverOffsetMs } = settings;
+  const connectionStatus = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
+  const serverNow = (): number => scheduler.now() + (serverOffsetMs === undefined ? 0 : serverOffsetMs());
   const ledger: OrderLedger = {
     follow: (order) => followed.follow(order),
     offer: (order) => state.states?.offer(order, serverNow()),
@@ -329,25 +288,7 @@ export function userStream(config: UserStreamConfig): UserStream {
   };
   const live$ = connectionStatus.pipe(map((status) => status.type === 'open'));
   // The private path (see userCore), shared by every stream below: each output gets the values of its kind.
-  const outputs: UserOutputs = new UserOutputs(
-    userCore({
-      base: url.replace(/\/+$/, ''),
-      listenKey$,
-      rest,
-      listenKeyOptions,
-      snapshots: resync ? snapshotApi(rest) : undefined,
-      followed: () => followed.list(),
-      connection: connectionOptions,
-      suspectKeyAfterFailures,
-      maxEventTimeSkewMs,
-      serverOffsetMs: serverOffset && (() => serverOffset.serverTimeOffsetMs!()),
-      serverOffsetErrorMs: serverOffsetError && (() => serverOffsetError.serverTimeOffsetErrorMs!()),
-      scheduler,
-      WebSocketCtor,
-      openReorder,
-      openDedupe,
-    }, state),
-  );
+  const outputs = new UserOutputs(userCore(settings, state));
   // The connection as every status$ observer sees it (a passive listener starts nothing, and stays across
   // starts; a state repeated, e.g. the start's `connecting` then the connection's own, is dropped by streamStatus);
   // a stop also ends the sync of the state (the next start folds afresh).
@@ -390,5 +331,76 @@ export function userStream(config: UserStreamConfig): UserStream {
     status$: streamStatus(connectionStatus, counters, scheduler),
     errors$: outputs.pick('error', (i) => i.error, true),
     gaps$: outputs.pick('gap', (i) => i.gap, true),
+  };
+}
+
+/** `userStream`'s config checked (a `ConfigError` for a value that cannot work) and resolved: its core's settings. */
+function coreSettings(config: UserStreamConfig, state: UserStreamState, followed: FollowedOrders): UserCoreSettings {
+  const {
+    url = config.venue?.privateStreamUrl,
+    rest,
+    listenKeyOptions = {},
+    listenKey$,
+    resync = true,
+    connection: connectionOptions = {},
+    reorder = {},
+    suspectKeyAfterFailures = 3,
+    maxEventTimeSkewMs = 300_000,
+    scheduler = asyncScheduler,
+    WebSocketCtor,
+  } = config;
+  if (url === undefined) throw new ConfigError('url', 'or venue is required');
+  if (rest === undefined && listenKey$ === undefined) throw new ConfigError('rest', 'or listenKey$ is required');
+  const keyed = keyedUrlProblem(url);
+  if (keyed !== undefined) throw new ConfigError('url', keyed);
+  if (!(suspectKeyAfterFailures >= 1)) throw new ConfigError('suspectKeyAfterFailures', 'must be a number >= 1');
+  if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
+  const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
+  const serverOffsetError = rest !== undefined && typeof rest.serverTimeOffsetErrorMs === 'function' ? rest : undefined;
+  const openReorder = reorderBuffer<PrivateEvent>(
+    {
+      ...reorder,
+      scheduler,
+      onLate: (event, watermark) => {
+        state.count((c) => ({ lateEvents: c.lateEvents + 1 }));
+        reorder.onLate?.(event, watermark);
+      },
+    },
+    undefined,
+    { releasedByCaller: true },
+  );
+  return {
+    base: url.replace(/\/+$/, ''),
+    listenKey$,
+    rest,
+    listenKeyOptions,
+    snapshots: resync ? snapshotApi(rest) : undefined,
+    followed: () => followed.list(),
+    connection: connectionOptions,
+    suspectKeyAfterFailures,
+    maxEventTimeSkewMs,
+    serverOffsetMs: serverOffset && (() => serverOffset.serverTimeOffsetMs!()),
+    serverOffsetErrorMs: serverOffsetError && (() => serverOffsetError.serverTimeOffsetErrorMs!()),
+    scheduler,
+    WebSocketCtor,
+    openReorder,
+    openDedupe: dedupeOpener(reorder),
+  };
+}
+
+/**
+ * Opens the de-duplication memory of a run (see `UserCoreSettings.openDedupe`). It runs in front of the folds and the
+ * buffer (see userCore), so the buffer itself remembers nothing. A `dedupeKey` of the caller (even `undefined`: no
+ * de-duplication) replaces the default identity.
+ */
+function dedupeOpener(reorder: NonNullable<UserStreamConfig['reorder']>): UserCoreSettings['openDedupe'] {
+  const { dedupeKey } = reorder;
+  const remember: ((seen: RecentKeys, event: PrivateEvent, now: number) => boolean) | undefined =
+    'dedupeKey' in reorder ? dedupeKey && ((seen, event, now) => seen.add(dedupeKey(event), now)) : rememberPrivateEvent;
+  const { dedupeWindowMs = 60_000, dedupeMaxKeys = 100_000 } = reorder;
+  return () => {
+    if (remember === undefined) return undefined;
+    const seen = new RecentKeys(dedupeWindowMs, dedupeMaxKeys);
+    return (event, now) => remember(seen, event, now);
   };
 }
