@@ -6,9 +6,10 @@ import { dts } from 'rollup-plugin-dts';
 const { browserVariants } = require('./scripts/browser-variants.js');
 
 /**
- * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts` and
- * the same as `.d.mts`, for the `import` condition; what two entries share is declared once, in a shared chunk, as
- * their code is, so each public type is one type whichever entry it comes from). The entries that run in browsers
+ * One build for every entry point. Each entry gets ESM (`.mjs`), CJS (`.js`) and bundled types (`.d.ts`, and a
+ * one-line `.d.mts` that re-exports it for the `import` condition; what two entries share is declared once, in a
+ * shared chunk, as their code is, so each public type is one type whichever entry it comes from). No source maps:
+ * the package ships no sources for them to point at. The entries that run in browsers
  * also get a browser build (`dist/browser/*.mjs`, the `browser` export condition for `import`): the same sources
  * but for the modules that have a `.browser.ts` variant (scripts/browser-variants.js): no `import('ws')` (the global
  * `WebSocket` only), no default zip inflater (fflate only through `ex-streams/zip`), HMAC through Web Crypto
@@ -20,6 +21,12 @@ const { browserVariants } = require('./scripts/browser-variants.js');
  */
 const entries = {
   index: 'lib/index.ts',
+  signing: 'lib/signing.ts',
+  connection: 'lib/connection.ts',
+  orders: 'lib/orders/index.ts',
+  folds: 'lib/folds.ts',
+  history: 'lib/history.ts',
+  rest: 'lib/rest/index.ts',
   codecs: 'lib/codecs/index.ts',
   simulator: 'lib/simulator/index.ts',
   testing: 'lib/testing/index.ts',
@@ -29,6 +36,12 @@ const entries = {
 };
 const browserEntries = {
   index: entries.index,
+  signing: entries.signing,
+  connection: entries.connection,
+  orders: entries.orders,
+  folds: entries.folds,
+  history: entries.history,
+  rest: entries.rest,
   codecs: entries.codecs,
   testing: entries.testing,
   zip: entries.zip,
@@ -88,6 +101,21 @@ const pureCodecs = () => ({
   },
 });
 
+/**
+ * The `.d.mts` of each entry, for the `import` condition (an ESM declaration file, as publint and attw want there):
+ * `export * from './<entry>.js'`, the entry's `.d.ts`, so there is one declaration of each type for both conditions.
+ */
+const esmTypeStubs = () => ({
+  name: 'esm-type-stubs',
+  generateBundle(_options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== 'chunk' || !chunk.isEntry) continue;
+      const name = chunk.fileName.replace(/\.d\.ts$/, '');
+      this.emitFile({ type: 'asset', fileName: `${name}.d.mts`, source: `export * from './${name}.js';\n` });
+    }
+  },
+});
+
 const ts = () =>
   typescript({
     tsconfig: './tsconfig.json',
@@ -102,8 +130,8 @@ export default [
     onwarn,
     plugins: [ts(), pureCodecs()],
     output: [
-      { dir: 'dist/esm', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
-      { dir: 'dist/cjs', format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', sourcemap: true, exports: 'named' },
+      { dir: 'dist/esm', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
+      { dir: 'dist/cjs', format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', exports: 'named' },
     ],
   },
   {
@@ -113,21 +141,17 @@ export default [
     plugins: [browserVariants(), ts(), pureCodecs()],
     // ESM only: a `require` under the browser condition (jest's jsdom environment, webpack's CommonJS) gets the
     // CJS build (package.json), which picks `ws` or the global WebSocket at connect time as on Node.
-    output: { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs', sourcemap: true },
+    output: { dir: 'dist/browser', format: 'es', entryFileNames: '[name].mjs', chunkFileNames: 'chunks/[name]-[hash].mjs' },
   },
   {
     // Every entry's types in one build, so the types two entries share are declared once, in a chunk both import
     // (`dist/types/chunks/`), as the JS builds share theirs: `MarketStreams` of `ex-streams/redis` is the very
     // `MarketStreams` of `ex-streams` (a copy per entry would be another type wherever it holds a `unique symbol`
     // or a class with private members, such as `OrdersState`). `.d.ts` for `require` and Node (whose `node`
-    // condition loads the CJS build), `.d.mts` for `import` (bundlers); their chunks import each other as `.js` and
-    // `.mjs` (rollup-plugin-dts rewrites the names), so each set is whole in its own resolution mode.
+    // condition loads the CJS build); the `.d.mts` of `import` (bundlers) re-exports the entry's `.d.ts`.
     input: entries,
     external,
-    plugins: [dts({ tsconfig: './tsconfig.json', compilerOptions: { stripInternal: true } })],
-    output: [
-      { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
-      { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.mts', chunkFileNames: 'chunks/[name]-[hash].d.mts' },
-    ],
+    plugins: [dts({ tsconfig: './tsconfig.json', compilerOptions: { stripInternal: true } }), esmTypeStubs()],
+    output: { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: 'chunks/[name]-[hash].d.ts' },
   },
 ];

@@ -42,6 +42,11 @@ const BROWSER_CASES = [
   { label: "import { userStream } from 'ex-streams'", source: "export { userStream } from 'ex-streams';\n", forbid: ['ws', 'fflate'] },
   { label: "import * from 'ex-streams'", source: "export * from 'ex-streams';\n", forbid: ['ws', 'fflate'] },
   { label: "import * from 'ex-streams/codecs'", source: "export * from 'ex-streams/codecs';\n", forbid: ['ws', 'fflate'] },
+  ...['signing', 'connection', 'orders', 'folds', 'history', 'rest'].map((entry) => ({
+    label: `import * from 'ex-streams/${entry}'`,
+    source: `export * from 'ex-streams/${entry}';\n`,
+    forbid: ['ws', 'fflate'],
+  })),
   {
     label: "import { inflateRaw } from 'ex-streams/zip'",
     source: "export { inflateRaw } from 'ex-streams/zip';\n",

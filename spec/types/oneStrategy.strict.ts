@@ -12,17 +12,16 @@ import { filter, map, merge, Observable, type Subscription } from 'rxjs';
 import {
   marketStreams,
   orderBook,
-  ordersState,
   restClient,
   userStream,
   type ExecutionReport,
   type MarketStreams,
   type OrderBook,
-  type OrdersState,
   type TradeRecord,
   type UserStream,
 } from 'ex-streams';
-import type { DepthRecord as CodecsDepthRecord, TradeRecord as CodecsTradeRecord } from 'ex-streams/codecs';
+import type { DepthRecord as CodecsDepthRecord, TradeRecord as CodecsTradeRecord } from 'ex-streams';
+import { ordersState, type OrdersState } from 'ex-streams/folds';
 import { loadRecording, recordMarket, recordUser, type MarketRecording, type UserRecording } from 'ex-streams/node';
 import { redisMarketStreams, type RedisMarketStreams } from 'ex-streams/redis';
 import { startSimulator } from 'ex-streams/simulator';

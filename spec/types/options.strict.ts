@@ -6,7 +6,9 @@
  * strictest settings (`tsconfig.strictest.json`, `scripts/check-strict-consumers.ts`), never run.
  */
 import type { SchedulerLike } from 'rxjs';
-import { marketStreams, orderBook, reconnect, restClient, signer } from 'ex-streams';
+import { marketStreams, orderBook, restClient } from 'ex-streams';
+import { reconnect } from 'ex-streams/connection';
+import { signer } from 'ex-streams/signing';
 import { startSimulator } from 'ex-streams/simulator';
 import { testExchange } from 'ex-streams/testing';
 

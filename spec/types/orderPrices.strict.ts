@@ -7,25 +7,18 @@
  */
 import { map, type Observable } from 'rxjs';
 import {
-  fitOrder,
-  fitPrice,
-  fitQuantity,
-  isDecimalText,
   marketStreams,
   orderBook,
-  symbolRules,
-  toDecimalText,
   type Balance,
-  type DecimalText,
   type ExecutionReport,
-  type ExchangeInfo,
   type KlineRecord,
   type NewOrderRequest,
   type OrderBook,
   type OrderState,
-  type RestTrade,
   type TradeRecord,
 } from 'ex-streams';
+import { fitOrder, fitPrice, fitQuantity, isDecimalText, symbolRules, toDecimalText, type DecimalText } from 'ex-streams/orders';
+import type { ExchangeInfo, RestTrade } from 'ex-streams/rest';
 
 /** A limit buy at the best bid, for the best bid's quantity. */
 export function joinBestBid(book: OrderBook): NewOrderRequest | undefined {
