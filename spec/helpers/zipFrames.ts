@@ -1,8 +1,12 @@
 import { strToU8, Zip, ZipDeflate, zipSync } from 'fflate';
+import { zipFrame } from '../../lib/testing/zipFrame';
 
-/** A zip file holding one entry with `text` (sizes in the local header, as `zipSync` writes them). */
+/**
+ * A zip file holding one entry with `text` (sizes in the local header, as `zipSync` writes them): the testing kit's
+ * `zipFrame`, or its entry stored (`level` 0).
+ */
 export function zipText(text: string, level: 0 | 6 = 6): Uint8Array {
-  return zipBytes(strToU8(text), level);
+  return level === 6 ? zipFrame(text) : zipBytes(strToU8(text), level);
 }
 
 /** A zip file holding one entry with `bytes`. */

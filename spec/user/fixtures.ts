@@ -4,9 +4,9 @@ import { of } from 'rxjs';
 import type { TestScheduler } from 'rxjs/testing';
 import { fakeWebSocket } from '../../lib/testing/fakeWebSocket';
 import { userStream, type UserStream, type UserStreamConfig } from '../../lib/user/userStream';
-import { executionReport } from '../../lib/testing/privateMessages';
+import { executionReport, outboundAccountInfo, ticketInfo } from '../../lib/testing/privateMessages';
 import type { ExecutionReport } from '../../lib/codecs/executionReport';
-import type { OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
+import type { Balance, OutboundAccountInfo } from '../../lib/codecs/outboundAccountInfo';
 import type { TicketInfo } from '../../lib/codecs/ticketInfo';
 
 /** A decoded execution report with sensible defaults (the testing builder's, at E = O = U = 1000). */
@@ -14,37 +14,14 @@ export function report(over: Partial<ExecutionReport> = {}): ExecutionReport {
   return executionReport({ E: 1000, r: '1', O: 1000, U: 1000, ...over });
 }
 
-/** A decoded account update. */
+/** A decoded account update (the testing builder's, with these balances: `[asset, free, locked]`). */
 export function account(E: number, balances: ReadonlyArray<readonly [string, string, string]>): OutboundAccountInfo {
-  return {
-    e: 'outboundAccountInfo',
-    E,
-    T: true,
-    W: true,
-    D: true,
-    B: balances.map(([a, f, l]) => ({ a, f, l })),
-  } as OutboundAccountInfo;
+  return outboundAccountInfo({ E, B: balances.map(([a, f, l]) => ({ a, f, l }) as Balance) });
 }
 
-/** A decoded trade ticket. */
+/** A decoded trade ticket (the testing builder's, at E = t = 1000, account '9'; with the ignored `A` the service sends). */
 export function ticket(T: string, over: Partial<TicketInfo> = {}): TicketInfo {
-  return {
-    e: 'ticketInfo',
-    E: 1000,
-    s: 'BTCUSDT',
-    q: '0.5',
-    t: 1000,
-    p: '100',
-    T,
-    o: '1',
-    c: 'c-1',
-    O: '2',
-    a: '9',
-    A: 0,
-    m: false,
-    S: 'BUY',
-    ...over,
-  } as TicketInfo;
+  return { ...ticketInfo({ E: 1000, t: 1000, T, a: '9', ...over }), A: 0 } as TicketInfo;
 }
 
 /**
