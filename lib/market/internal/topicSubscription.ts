@@ -76,6 +76,16 @@ function lastRecordTime(data: readonly unknown[]): number | undefined {
 /** What comes after a `sub` went out: no answer in time, a silence once answered, or the batcher's resend (a delay). */
 type NextStep = 'unanswered' | 'stale' | 'resync' | number;
 
+/** What one subscription knows of its answers, written as messages come and read by its `sub` loop. */
+interface Hearing {
+  /** Whether the current `sub` was answered (a data message, or the service's acknowledgement). */
+  heard: boolean;
+  /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
+  lastHeardAt: number;
+  /** Where the batcher's request to send the `sub` again (after a delay) goes: the wait in progress, if any. */
+  onResend: ((delayMs: number) => void) | undefined;
+}
+
 /**
  * Data path, market side (docs/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
  * message's records. One server subscription as a cold, reference-counted observable: on subscribe it registers
@@ -94,11 +104,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
   return new Observable<MarketMessage<R>>((subscriber) => {
     const binary = request.binary();
     let ended = false;
-    let heard = false;
-    /** When the last data message (or the current `sub`) came: the staleness watch measures silence from it. */
-    let lastHeardAt = 0;
-    /** Where the batcher's request to send the `sub` again (after a delay) goes: the wait in progress, if any. */
-    let onResend: ((delayMs: number) => void) | undefined;
+    const hearing: Hearing = { heard: false, lastHeardAt: 0, onResend: undefined };
     const kept = ctx.keptMessage(topic);
     const entry: RoutedTopic<R> & BatchedTopic = {
       symbol,
@@ -108,8 +114,8 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       codec,
       check,
       deliver: (envelope: PublicEnvelope<unknown>, data: readonly R[], epoch: number) => {
-        if (!heard) {
-          heard = true;
+        if (!hearing.heard) {
+          hearing.heard = true;
           ctx.requests.answered(entry);
         }
         // The last message of this topic name (any symbol), kept until the next one: it keeps the hidden classes (V8
@@ -119,7 +125,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
         // per subscription, every message lived until its topic's next one (a book 2 s), so each outlived a scavenge
         // and was copied and promoted (~85 MB per 10 s in a process following 300 pairs; notes/performance-history.md).
         kept.last = envelope;
-        lastHeardAt = ctx.frameAt();
+        hearing.lastHeardAt = ctx.frameAt();
         const first = envelope.f === true;
         const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
         if (sentAt !== undefined) ctx.onDelivered(sentAt, epoch);
@@ -131,93 +137,20 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
         );
       },
       acknowledge: () => {
-        heard = true;
+        hearing.heard = true;
       },
       refuse: (error) => {
         ended = true;
         ctx.onRejected();
         subscriber.error(error);
       },
-      resend: (delayMs) => onResend?.(delayMs),
+      resend: (delayMs) => hearing.onResend?.(delayMs),
     };
     ctx.router.add(entry);
     ctx.onTopicsChanged();
     const subscriptions = new Subscription();
     subscriptions.add(ctx.feed$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
-    /** Hands `sub` to the batcher; emits when its frame left (with a new id). */
-    const subscribe = (epoch: number): Observable<number> =>
-      ctx.requests.sub(entry, epoch).pipe(
-        map(({ id }) => {
-          ctx.router.setId(entry, id);
-          heard = false;
-          lastHeardAt = ctx.scheduler.now();
-          return epoch;
-        }),
-      );
-    // The service does not acknowledge a `sub` (some deployments answer code 0): its first message is the
-    // answer (it always comes at once, with the current snapshot or the last 60 trades). A `sub` lost on the way (a stalled server dropping frames
-    // while the socket itself stays healthy) would otherwise leave the topic silent for good.
-    const { subscribeTimeoutMs: timeout, scheduler, random } = ctx;
-    const maxWait = Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS);
-    const watched = (epoch: number): Observable<number> => {
-      /** `sub`s sent in a row without an answer. */
-      let sends = 0;
-      /** Data silence once answered (`Infinity`: never). */
-      const silence = (): Observable<NextStep> =>
-        Number.isFinite(stale) ? silenceWatchdog(stale, () => lastHeardAt, scheduler).pipe(catchError(() => of<NextStep>('stale'))) : NEVER;
-      /**
-       * After each `sub`: wait for its answer, then watch for silence; unanswered, send it again. The wait is the
-       * library's one backoff (`reconnect`'s jittered formula), never shorter than the timeout: every `sub` gets
-       * `subscribeTimeoutMs` to be answered. Whatever comes first (that, or a resend the batcher asks for) decides.
-       */
-      const afterSubscribe = (): Observable<number> => {
-        let waitForAnswer: Observable<NextStep>;
-        if (Number.isFinite(timeout)) {
-          sends += 1;
-          const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
-          waitForAnswer = timer(delay, scheduler).pipe(switchMap(() => (heard ? silence() : of<NextStep>('unanswered'))));
-        } else waitForAnswer = silence();
-        // The first of: the wait's outcome (at most one), or a resend the batcher asks for. Not `merge` and `take`:
-        // a live topic holds this wait, two fewer subscribers each (notes/performance-history.md, memory).
-        const next$ = new Observable<NextStep>((subscriber) => {
-          const resend = (delayMs: number): void => {
-            subscriber.next(delayMs);
-            subscriber.complete();
-          };
-          onResend = resend;
-          const waiting = waitForAnswer.subscribe(subscriber);
-          const resyncing = resync$?.subscribe(() => {
-            subscriber.next('resync');
-            subscriber.complete();
-          });
-          return () => {
-            if (onResend === resend) onResend = undefined;
-            waiting.unsubscribe();
-            resyncing?.unsubscribe();
-          };
-        });
-        return next$.pipe(
-          switchMap((step) => {
-            if (step === 'unanswered') {
-              ctx.onResubscribed();
-              return subscribe(epoch);
-            }
-            if (step === 'stale' || step === 'resync') {
-              // Data silence once answered, or a fresh start asked for: `cancel`, then `sub` again (the wait for its
-              // answer starts over).
-              if (step === 'stale') ctx.onStale();
-              ctx.requests.cancel(entry);
-              sends = 0;
-              return subscribe(epoch);
-            }
-            sends = 0;
-            return timer(step, scheduler).pipe(switchMap(() => subscribe(epoch)));
-          }),
-        );
-      };
-      return subscribe(epoch).pipe(expand(afterSubscribe));
-    };
-    subscriptions.add(ctx.conn.opened$.pipe(switchMap(watched)).subscribe());
+    subscriptions.add(ctx.conn.opened$.pipe(switchMap(subLoop(ctx, entry, hearing, stale, resync$))).subscribe());
     return () => {
       ctx.requests.forget(entry, !ended);
       ctx.router.remove(entry);
@@ -225,4 +158,92 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       subscriptions.unsubscribe();
     };
   }).pipe(lightShare());
+}
+
+/**
+ * The `sub` loop of one subscription, per socket (`epoch`): hands its `sub` to the batcher, then waits for its
+ * answer (sent again when none came in time, after `reconnect`'s jittered backoff, at least `subscribeTimeoutMs`,
+ * capped at a minute), watches for silence once answered (`staleAfterMs`: `cancel`, then `sub` again), and follows
+ * the batcher's resends and the fresh starts `resync$` asks for. Emits the epoch whenever a `sub` left.
+ */
+function subLoop<R>(
+  ctx: TopicContext,
+  entry: RoutedTopic<R> & BatchedTopic,
+  hearing: Hearing,
+  stale: number,
+  resync$: Observable<unknown> | undefined,
+): (epoch: number) => Observable<number> {
+  /** Hands `sub` to the batcher; emits when its frame left (with a new id). */
+  const subscribe = (epoch: number): Observable<number> =>
+    ctx.requests.sub(entry, epoch).pipe(
+      map(({ id }) => {
+        ctx.router.setId(entry, id);
+        hearing.heard = false;
+        hearing.lastHeardAt = ctx.scheduler.now();
+        return epoch;
+      }),
+    );
+  // The service does not acknowledge a `sub` (some deployments answer code 0): its first message is the
+  // answer (it always comes at once, with the current snapshot or the last 60 trades). A `sub` lost on the way (a stalled server dropping frames
+  // while the socket itself stays healthy) would otherwise leave the topic silent for good.
+  const { subscribeTimeoutMs: timeout, scheduler, random } = ctx;
+  const maxWait = Math.max(timeout, MAX_SUBSCRIBE_WAIT_MS);
+  return (epoch: number): Observable<number> => {
+    /** `sub`s sent in a row without an answer. */
+    let sends = 0;
+    /** Data silence once answered (`Infinity`: never). */
+    const silence = (): Observable<NextStep> =>
+      Number.isFinite(stale) ? silenceWatchdog(stale, () => hearing.lastHeardAt, scheduler).pipe(catchError(() => of<NextStep>('stale'))) : NEVER;
+    /**
+     * After each `sub`: wait for its answer, then watch for silence; unanswered, send it again. The wait is the
+     * library's one backoff (`reconnect`'s jittered formula), never shorter than the timeout: every `sub` gets
+     * `subscribeTimeoutMs` to be answered. Whatever comes first (that, or a resend the batcher asks for) decides.
+     */
+    const afterSubscribe = (): Observable<number> => {
+      let waitForAnswer: Observable<NextStep>;
+      if (Number.isFinite(timeout)) {
+        sends += 1;
+        const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
+        waitForAnswer = timer(delay, scheduler).pipe(switchMap(() => (hearing.heard ? silence() : of<NextStep>('unanswered'))));
+      } else waitForAnswer = silence();
+      // The first of: the wait's outcome (at most one), or a resend the batcher asks for. Not `merge` and `take`:
+      // a live topic holds this wait, two fewer subscribers each (notes/performance-history.md, memory).
+      const next$ = new Observable<NextStep>((subscriber) => {
+        const resend = (delayMs: number): void => {
+          subscriber.next(delayMs);
+          subscriber.complete();
+        };
+        hearing.onResend = resend;
+        const waiting = waitForAnswer.subscribe(subscriber);
+        const resyncing = resync$?.subscribe(() => {
+          subscriber.next('resync');
+          subscriber.complete();
+        });
+        return () => {
+          if (hearing.onResend === resend) hearing.onResend = undefined;
+          waiting.unsubscribe();
+          resyncing?.unsubscribe();
+        };
+      });
+      return next$.pipe(
+        switchMap((step) => {
+          if (step === 'unanswered') {
+            ctx.onResubscribed();
+            return subscribe(epoch);
+          }
+          if (step === 'stale' || step === 'resync') {
+            // Data silence once answered, or a fresh start asked for: `cancel`, then `sub` again (the wait for its
+            // answer starts over).
+            if (step === 'stale') ctx.onStale();
+            ctx.requests.cancel(entry);
+            sends = 0;
+            return subscribe(epoch);
+          }
+          sends = 0;
+          return timer(step, scheduler).pipe(switchMap(() => subscribe(epoch)));
+        }),
+      );
+    };
+    return subscribe(epoch).pipe(expand(afterSubscribe));
+  };
 }
