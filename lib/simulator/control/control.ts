@@ -1,4 +1,4 @@
-import { startChaos } from '../chaos/chaos';
+import { type ChaosDeps, startChaos } from '../chaos/chaos';
 import type { SimContext } from '../core/context';
 import { parseDecimal } from '../../decimal/fixed';
 import type { ListenKeys } from '../streams/listenKeys';
@@ -27,9 +27,19 @@ export interface ControlDeps {
  * @internal
  */
 export function createControl(d: ControlDeps): SimulatorControl {
-  const { ctx } = d;
-  const { counts } = ctx.faults;
   const control: SimulatorControl = {
+    ...socketFaults(d.ctx),
+    ...venueControls(d),
+    ...reports(d.ctx),
+    startChaos: (options) => startChaos(chaosDeps(control, d), options),
+  };
+  return control;
+}
+
+/** The faults of the sockets: drops, stalls, half-open sockets, raw frames. */
+function socketFaults(ctx: SimContext): Pick<SimulatorControl, 'drop' | 'stall' | 'resume' | 'halfOpen' | 'sendRaw'> {
+  const { counts } = ctx.faults;
+  return {
     drop: ({ stream, code, reason }) => {
       if (code === undefined) counts.drop += 1;
       else counts.close += 1;
@@ -56,13 +66,21 @@ export function createControl(d: ControlDeps): SimulatorControl {
       });
       return cut.length;
     },
-    pushPrivateEvent: (event, options) => {
-      if (d.privateStreams === undefined) throw new Error('pushPrivateEvent: this control has no private streams');
-      d.privateStreams.push(privateEventOnDemand(event, ctx.serverTime()), options?.withNext === true);
-    },
     sendRaw: ({ stream, data }) => {
       counts.rawFrame += 1;
       for (const p of ctx.peers.of(stream)) if (p.open && !p.blackHoled) p.ws.send(data, { binary: typeof data !== 'string' });
+    },
+  };
+}
+
+/** The venue's controls: private events and chaos, listen keys, request faults, the clock, 2FA, trades and steps. */
+function venueControls(d: ControlDeps): Omit<SimulatorControl, keyof ReturnType<typeof socketFaults> | keyof ReturnType<typeof reports> | 'startChaos'> {
+  const { ctx } = d;
+  const { counts } = ctx.faults;
+  return {
+    pushPrivateEvent: (event, options) => {
+      if (d.privateStreams === undefined) throw new Error('pushPrivateEvent: this control has no private streams');
+      d.privateStreams.push(privateEventOnDemand(event, ctx.serverTime()), options?.withNext === true);
     },
     privateChaos: (options) => ctx.faults.setChaos(options),
     expireListenKey: () => {
@@ -93,6 +111,12 @@ export function createControl(d: ControlDeps): SimulatorControl {
     step: (n = 1) => {
       for (let i = 0; i < n; i++) d.step();
     },
+  };
+}
+
+/** What the simulator saw and sent, and its traffic. */
+function reports(ctx: SimContext): Pick<SimulatorControl, 'observed' | 'sent' | 'traffic'> {
+  return {
     observed: () => ({
       subscriptions: [...ctx.recorder.subscriptions],
       cancels: [...ctx.recorder.cancels],
@@ -101,20 +125,19 @@ export function createControl(d: ControlDeps): SimulatorControl {
       connections: { public: ctx.peers.count('public'), private: ctx.peers.count('private') },
       accepted: { ...ctx.peers.accepted },
     }),
-    sent: () => ctx.recorder.sent(counts),
-    startChaos: (options) =>
-      startChaos(
-        {
-          control,
-          timers: ctx.timers,
-          now: () => ctx.clock.now(),
-          symbols: [...ctx.markets.keys()],
-          openSockets: (stream) => ctx.peers.of(stream).filter((p) => p.open).length,
-          defaultSeed: d.chaosSeed,
-        },
-        options,
-      ),
+    sent: () => ctx.recorder.sent(ctx.faults.counts),
     traffic: () => ctx.recorder.trafficReport(),
   };
-  return control;
+}
+
+/** What a chaos schedule of this control drives. */
+function chaosDeps(control: SimulatorControl, { ctx, chaosSeed }: ControlDeps): ChaosDeps {
+  return {
+    control,
+    timers: ctx.timers,
+    now: () => ctx.clock.now(),
+    symbols: [...ctx.markets.keys()],
+    openSockets: (stream) => ctx.peers.of(stream).filter((p) => p.open).length,
+    defaultSeed: chaosSeed,
+  };
 }
