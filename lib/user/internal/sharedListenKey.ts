@@ -21,6 +21,7 @@ import {
   repeat,
   ReplaySubject,
   retry,
+  type SchedulerLike,
   share,
   Subject,
   switchMap,
@@ -91,6 +92,25 @@ export function sharedListenKey(rest: ListenKeyApi, config: ListenKeyConfig, hoo
   });
 }
 
+/** One lifecycle of a shared key: what its steps (calls, retries, the key's maintenance) share. */
+interface KeyLife {
+  readonly rest: ListenKeyApi;
+  readonly state: ApiState;
+  readonly keepAliveIntervalMs: number;
+  readonly retryDelayMs: number;
+  readonly maxRetryDelayMs: number;
+  readonly random: () => number;
+  readonly closeOnUnsubscribe: boolean;
+  readonly scheduler: SchedulerLike;
+  readonly listeners: SharedKey['listeners'];
+  /** The lifecycle ended (its last subscriber left). */
+  ended: boolean;
+  /** The subscribers at the end: a DELETE's failure after the end is still theirs to hear. */
+  lastListeners: readonly Listener[];
+}
+
+type Listener = SharedKey['listeners'] extends Set<infer L> ? L : never;
+
 function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiState): SharedKey {
   const {
     keepAliveIntervalMs = 30 * 60 * 1000,
@@ -100,109 +120,141 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
     closeOnUnsubscribe = true,
     scheduler = asyncScheduler,
   } = config;
+  const life: KeyLife = {
+    rest,
+    state,
+    keepAliveIntervalMs,
+    retryDelayMs,
+    maxRetryDelayMs,
+    random,
+    closeOnUnsubscribe,
+    scheduler,
+    listeners: new Set(),
+    ended: false,
+    lastListeners: [],
+  };
   const recreate = new Subject<void>();
-  const listeners: SharedKey['listeners'] = new Set();
-  let ended = false;
-  /** The subscribers at the end: a DELETE's failure after the end is still theirs to hear. */
-  let lastListeners: readonly (typeof listeners extends Set<infer L> ? L : never)[] = [];
+  const shared: SharedKey = { key$: sharedKey$(life, recreate, () => shared), recreate, listeners: life.listeners };
+  return shared;
+}
 
-  const report = (error: unknown): void => {
-    for (const l of ended ? lastListeners : [...listeners]) {
-      try {
-        l.onError?.(error);
-      } catch {
-        // a failing hook must not stop the keepalive
-      }
+/** Tells the subscribers (those at the end, once it ended) of `error`. */
+function report(life: KeyLife, error: unknown): void {
+  for (const l of life.ended ? life.lastListeners : [...life.listeners]) {
+    try {
+      l.onError?.(error);
+    } catch {
+      // a failing hook must not stop the keepalive
     }
-  };
-  const retrying = (info: ReconnectInfo): void => {
-    for (const l of [...listeners]) {
-      try {
-        l.onRetrying?.(info);
-      } catch {
-        // idem
-      }
+  }
+}
+
+/** Tells the subscribers of a wait to retry a failed creation. */
+function retrying(life: KeyLife, info: ReconnectInfo): void {
+  for (const l of [...life.listeners]) {
+    try {
+      l.onRetrying?.(info);
+    } catch {
+      // idem
     }
-  };
-  const delayFor = (attempt: number): number => backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random);
+  }
+}
 
-  const settle = (): void => {
-    if (--state.pending === 0) state.idle.next();
-  };
-  const whenIdle = (): Observable<unknown> =>
-    state.pending === 0 ? of(undefined) : race(state.idle.pipe(take(1)), timer(MAX_SETTLE_WAIT_MS, scheduler));
-  const closeKey = (key: string): void => {
-    state.pending += 1;
-    defer(() => rest.closeListenKey(key))
-      .pipe(finalize(settle))
-      .subscribe({ error: report });
-  };
+const delayFor = (life: KeyLife, attempt: number): number => backoffDelayMs(attempt, life.retryDelayMs, life.maxRetryDelayMs, 2, life.random);
 
-  /** One POST, not aborted by unsubscription: an answer nobody waits for after the end is deleted. */
-  const post = (): Observable<string> =>
-    new Observable<string>((subscriber) => {
-      state.pending += 1;
-      let settled = false;
-      const done = (): void => {
-        if (settled) return;
-        settled = true;
-        settle();
-      };
-      defer(() => rest.createListenKey())
-        .pipe(take(1))
-        .subscribe({
-          next: (key) => {
-            if (!subscriber.closed) subscriber.next(key);
-            else if (ended && closeOnUnsubscribe && typeof key === 'string' && key !== '') closeKey(key);
-          },
-          error: (error: unknown) => {
-            done();
-            subscriber.error(error);
-          },
-          complete: () => {
-            done();
-            subscriber.complete();
-          },
-        });
-    });
+/** A POST or DELETE answered. */
+function settle(state: ApiState): void {
+  if (--state.pending === 0) state.idle.next();
+}
 
-  const create = (): Observable<string> => {
-    let attempt = 0;
-    return defer(() => concat(whenIdle().pipe(ignoreElements()), post())).pipe(
-      retry({
-        delay: (error: unknown) => {
-          if (error instanceof ConfigError) return throwError(() => error);
-          attempt += 1;
-          const delayMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), delayFor(attempt));
-          report(error);
-          retrying({ attempt, delayMs, cause: error });
-          return timer(delayMs, scheduler);
+/** Emits once no POST or DELETE of an earlier lifecycle is in flight (or after `MAX_SETTLE_WAIT_MS`). */
+const whenIdle = ({ state, scheduler }: KeyLife): Observable<unknown> =>
+  state.pending === 0 ? of(undefined) : race(state.idle.pipe(take(1)), timer(MAX_SETTLE_WAIT_MS, scheduler));
+
+/** DELETE of `key`, counted in flight; a failure goes to the subscribers. */
+function closeKey(life: KeyLife, key: string): void {
+  life.state.pending += 1;
+  defer(() => life.rest.closeListenKey(key))
+    .pipe(finalize(() => settle(life.state)))
+    .subscribe({ error: (error: unknown) => report(life, error) });
+}
+
+/** One POST, not aborted by unsubscription: an answer nobody waits for after the end is deleted. */
+function post(life: KeyLife): Observable<string> {
+  return new Observable<string>((subscriber) => {
+    life.state.pending += 1;
+    let settled = false;
+    const done = (): void => {
+      if (settled) return;
+      settled = true;
+      settle(life.state);
+    };
+    defer(() => life.rest.createListenKey())
+      .pipe(take(1))
+      .subscribe({
+        next: (key) => {
+          if (!subscriber.closed) subscriber.next(key);
+          else if (life.ended && life.closeOnUnsubscribe && typeof key === 'string' && key !== '') closeKey(life, key);
         },
-      }),
-    );
-  };
-
-  const extendOrRecreate = (key: string): Observable<string> =>
-    defer(() => rest.extendListenKey(key)).pipe(
-      retry({
-        delay: (error: unknown, count: number) => {
-          // A network failure or a rate limit says nothing about the key: extend it again (after the limit's
-          // wait); any other answer may mean the key is dead.
-          const limitMs = rateLimitWaitMs(error, maxRetryDelayMs);
-          if (!(error instanceof RequestFailedError) && limitMs === 0) return throwError(() => error);
-          report(error);
-          return timer(Math.max(limitMs, delayFor(count)), scheduler);
+        error: (error: unknown) => {
+          done();
+          subscriber.error(error);
         },
-      }),
-      ignoreElements(),
-      catchError((error: unknown) => {
+        complete: () => {
+          done();
+          subscriber.complete();
+        },
+      });
+  });
+}
+
+/** A key created (once no earlier call is in flight), retried with backoff until one comes; a `ConfigError` ends it. */
+function create(life: KeyLife): Observable<string> {
+  let attempt = 0;
+  return defer(() => concat(whenIdle(life).pipe(ignoreElements()), post(life))).pipe(
+    retry({
+      delay: (error: unknown) => {
         if (error instanceof ConfigError) return throwError(() => error);
-        report(error); // a rejected (or unreadable) extension: the key may be dead, get the active one
-        return create();
-      }),
-    );
+        attempt += 1;
+        const delayMs = Math.max(rateLimitWaitMs(error, life.maxRetryDelayMs), delayFor(life, attempt));
+        report(life, error);
+        retrying(life, { attempt, delayMs, cause: error });
+        return timer(delayMs, life.scheduler);
+      },
+    }),
+  );
+}
 
-  const key$ = defer(() => {
+/** `key` extended (network failures and rate limits retried); rejected: the key may be dead, the active one is created. */
+function extendOrRecreate(life: KeyLife, key: string): Observable<string> {
+  return defer(() => life.rest.extendListenKey(key)).pipe(
+    retry({
+      delay: (error: unknown, count: number) => {
+        // A network failure or a rate limit says nothing about the key: extend it again (after the limit's
+        // wait); any other answer may mean the key is dead.
+        const limitMs = rateLimitWaitMs(error, life.maxRetryDelayMs);
+        if (!(error instanceof RequestFailedError) && limitMs === 0) return throwError(() => error);
+        report(life, error);
+        return timer(Math.max(limitMs, delayFor(life, count)), life.scheduler);
+      },
+    }),
+    ignoreElements(),
+    catchError((error: unknown) => {
+      if (error instanceof ConfigError) return throwError(() => error);
+      report(life, error); // a rejected (or unreadable) extension: the key may be dead, get the active one
+      return create(life);
+    }),
+  );
+}
+
+/**
+ * The shared key of a lifecycle: created, extended on the keepalive grid, recreated when forced (`recreate`), shared
+ * (`share` with a replay of the current key), closed after the last subscriber (`shared()`: the lifecycle's own entry,
+ * forgotten then).
+ */
+function sharedKey$(life: KeyLife, recreate: Subject<void>, shared: () => SharedKey): Observable<string> {
+  const { scheduler, keepAliveIntervalMs, state } = life;
+  return defer(() => {
     let current: string | undefined;
     let lastKeyAt = scheduler.now();
     let forcedInRow = 0;
@@ -212,8 +264,8 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
       defer(() => {
         if (scheduler.now() - lastKeyAt >= HEALTHY_KEY_MS) forcedInRow = 0;
         forcedInRow += 1;
-        const delayMs = forcedInRow === 1 ? 0 : delayFor(forcedInRow - 1);
-        return delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(create)) : create();
+        const delayMs = forcedInRow === 1 ? 0 : delayFor(life, forcedInRow - 1);
+        return delayMs > 0 ? timer(delayMs, scheduler).pipe(switchMap(() => create(life))) : create(life);
       });
     const maintenance$ = merge(
       // `timer` repeated, not `interval`: one action at a time on a virtual scheduler too (lib/internal/scheduleRepeating.ts)
@@ -229,13 +281,13 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
     ).pipe(
       switchMap((force) => {
         forcing = force;
-        return (force ? forced() : current === undefined ? create() : extendOrRecreate(current)).pipe(
+        return (force ? forced() : current === undefined ? create(life) : extendOrRecreate(life, current)).pipe(
           map((key) => ({ key, force })),
         );
       }),
     );
 
-    return create().pipe(
+    return create(life).pipe(
       switchMap((first) => concat(of({ key: first, force: true }), maintenance$)),
       tap(({ key, force }) => {
         current = key;
@@ -247,10 +299,10 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
       distinctUntilChanged((previous, next) => !next.force && previous.key === next.key),
       map(({ key }) => key),
       finalize(() => {
-        ended = true;
-        lastListeners = [...listeners];
-        if (state.shared === shared) state.shared = undefined;
-        if (closeOnUnsubscribe && current !== undefined) closeKey(current);
+        life.ended = true;
+        life.lastListeners = [...life.listeners];
+        if (state.shared === shared()) state.shared = undefined;
+        if (life.closeOnUnsubscribe && current !== undefined) closeKey(life, current);
       }),
     );
   }).pipe(
@@ -261,8 +313,6 @@ function startShared(rest: ListenKeyApi, config: ListenKeyConfig, state: ApiStat
       resetOnRefCountZero: true,
     }),
   );
-  const shared: SharedKey = { key$, recreate, listeners };
-  return shared;
 }
 
 /**
