@@ -118,6 +118,7 @@ describe('ex-streams-simulator (CLI)', () => {
     expect(port).toBeGreaterThan(0);
     expect(info).toEqual({
       marketStreams: { url: `ws://127.0.0.1:${port}/quote/ws/v1` },
+      marketStreamsV2: { url: `ws://127.0.0.1:${port}/quote/ws/v2` },
       userStream: { url: `ws://127.0.0.1:${port}/api/v1/ws` },
       restClient: {
         baseUrl: `http://127.0.0.1:${port}`,
@@ -139,6 +140,9 @@ describe('ex-streams-simulator (CLI)', () => {
     const market = marketStreams({ ...info.marketStreams, WebSocketCtor: WS });
     const trades = await firstValueFrom(market.trades('BTCUSDT').pipe(take(2), toArray()));
     expect(trades[0]!.p).toMatch(/^\d+(\.\d+)?$/);
+    // The V2 stream: the printed url as is (its own dialect, its bbo topic).
+    const top = await firstValueFrom(marketStreams({ ...info.marketStreamsV2, WebSocketCtor: WS }).bbo('BTCUSDT'));
+    expect(top).toMatchObject({ s: 'BTCUSDT', b: expect.stringMatching(/^\d+(\.\d+)?$/) });
 
     // The simulator requires the header name given: the default one is refused.
     const rest = restClient(info.restClient);
@@ -173,6 +177,7 @@ describe('ex-streams-simulator (CLI)', () => {
     const port = /listening on 127\.0\.0\.1:(\d+)/.exec(out)?.[1];
     expect(port).toMatch(/^\d+$/);
     expect(out).toContain(`const market = marketStreams({ url: 'ws://127.0.0.1:${port}/quote/ws/v1' });`);
+    expect(out).toContain(`marketStreams({ url: 'ws://127.0.0.1:${port}/quote/ws/v2' })`);
     expect(out).toContain(`const user = userStream({ url: 'ws://127.0.0.1:${port}/api/v1/ws', rest });`);
     expect(out).toContain(`  baseUrl: 'http://127.0.0.1:${port}',`);
     expect(out).toMatch(/ {2}apiKey: 'sim[A-Za-z0-9]{61}',/);

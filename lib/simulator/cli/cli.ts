@@ -23,6 +23,8 @@ import type { SimulatorOptions } from '../core/simulatorOptions';
 export interface SimulatorCliInfo {
   /** `ws://HOST:PORT/quote/ws/v1`, the `url` of `marketStreams`. */
   readonly marketStreams: { readonly url: string };
+  /** `ws://HOST:PORT/quote/ws/v2`, the `url` of `marketStreams` over HashKey's V2 stream (`depth` every 100 ms, `bbo`). */
+  readonly marketStreamsV2: { readonly url: string };
   /** `ws://HOST:PORT/api/v1/ws`, the `url` of `userStream`: WITHOUT the listen key, `userStream` appends `/{listenKey}`. */
   readonly userStream: { readonly url: string };
   /** The HTTP API base (`http://HOST:PORT`) and the account's credentials, as `restClient` takes them. */
@@ -156,6 +158,7 @@ export async function runSimulatorCli(host: SimulatorCliHost): Promise<number | 
 function cliInfo(sim: Simulator, options: SimulatorOptions): SimulatorCliInfo {
   return {
     marketStreams: { url: sim.publicStreamUrl },
+    marketStreamsV2: { url: sim.publicStreamV2Url },
     userStream: { url: sim.privateStreamUrl },
     restClient: { baseUrl: sim.baseUrl, apiKey: sim.apiKey, secretKey: sim.secretKey, apiKeyHeader: sim.apiKeyHeader },
     control: { url: `${sim.baseUrl}/__control`, token: sim.controlToken ?? null },
@@ -181,6 +184,7 @@ function textOutput(info: SimulatorCliInfo, docs: string | undefined): string {
     `import { marketStreams, restClient, userStream } from 'ex-streams';`,
     '',
     `const market = marketStreams({ url: ${q(info.marketStreams.url)} });`,
+    `// or the V2 stream (one symbol a frame, acknowledged; depth every 100 ms, bbo): marketStreams({ url: ${q(info.marketStreamsV2.url)} })`,
     'const rest = restClient({',
     `  baseUrl: ${q(r.baseUrl)},`,
     `  apiKey: ${q(r.apiKey)},`,
