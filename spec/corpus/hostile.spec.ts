@@ -7,6 +7,8 @@ import type { TradeRecord } from '../../lib/codecs/trade';
 import { ConnectionClosedError, DecodeError } from '../../lib/errors';
 import { marketStreams } from '../../lib/market/marketStreams';
 import type { WebSocketCtor } from '../../lib/socket/webSocketLike';
+import { outboundAccountInfo, ticketInfo } from '../../lib/testing/privateMessages';
+import { tradeEnvelope, tradeRecord } from '../../lib/testing/publicMessages';
 import { userStream } from '../../lib/user/userStream';
 import { zipBytes, zipText } from '../helpers/zipFrames';
 import { leakedParts } from './leakedParts';
@@ -87,8 +89,7 @@ describe('hostile frames (public API, real sockets)', () => {
 
   describe('marketStreams', () => {
     let seq = 0;
-    const trade = (v: string | number): string =>
-      JSON.stringify({ symbol: 'BTCUSDT', topic: 'trade', data: [{ v: String(v), t: 1_700_000_000_000 + seq, p: '1', q: '1', m: true }] });
+    const trade = (v: string | number): string => JSON.stringify(tradeEnvelope(tradeRecord({ v: String(v), t: 1_700_000_000_000 + seq, p: '1', q: '1', m: true })));
     const envelope = (data: string): string => `{"symbol":"BTCUSDT","topic":"trade","data":[${data}]}`;
     const big = envelope(badRecords());
     const cases: Case[] = [
@@ -187,8 +188,8 @@ describe('hostile frames (public API, real sockets)', () => {
 
   describe('userStream', () => {
     let E = Date.now();
-    const account = (): Record<string, unknown> => ({ e: 'outboundAccountInfo', E: ++E, B: [{ a: 'BTC', f: '1', l: '0' }] });
-    const ticket = (T: string | number) => ({ e: 'ticketInfo', E: ++E, s: 'BTCUSDT', q: '1', t: E, p: '1', T, o: '8', S: 'BUY' });
+    const account = () => outboundAccountInfo({ E: ++E, B: [{ a: 'BTC', f: '1', l: '0' }] });
+    const ticket = (T: string | number) => ({ ...ticketInfo({ E: ++E, q: '1', t: E, p: '1', o: '8' }), T });
     const big = `[${badRecords()}]`;
     const cases: Case[] = [
       { name: 'arrays nested 100 000 deep', frame: () => nestedArrays(100_000) },

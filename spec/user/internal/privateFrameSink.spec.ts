@@ -3,11 +3,12 @@ import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
 import { DecodeError } from '../../../lib/errors';
 import type { SessionItem } from '../../../lib/user/internal/items';
 import { frameSink } from '../../../lib/user/internal/privateFrameSink';
+import { outboundAccountInfo, ticketInfo } from '../../../lib/testing/privateMessages';
 import { leakedParts } from '../../corpus/leakedParts';
 
 const LISTEN_KEY = 'Xc7Lq0Tz1pR9vMfW3kYb8nHd2sJg5aQe6uVt4oPi0lKr7yBm1wNx3zCf9hGj';
-const account = (E: number) => ({ e: 'outboundAccountInfo', E, B: [{ a: 'BTC', f: '1', l: '0' }] });
-const ticket = { e: 'ticketInfo', E: 5, s: 'BTCUSDT', q: '1', t: 5, p: '1', T: '7', o: '8', S: 'BUY' };
+const account = (E: number) => outboundAccountInfo({ E, B: [{ a: 'BTC', f: '1', l: '0' }] });
+const ticket = ticketInfo({ E: 5, q: '1', t: 5, p: '1', T: '7', o: '8' });
 
 /** A sink whose events and items are recorded, in order, as they are handed on. */
 function setup() {

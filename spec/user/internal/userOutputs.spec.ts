@@ -2,6 +2,7 @@ import { type Observable, Subject, Subscription, take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import type { PrivateEvent } from '../../../lib/codecs/privateEvents';
 import { ConnectionClosedError } from '../../../lib/errors';
+import { ticketInfo } from '../../../lib/testing/privateMessages';
 import type { UserItem } from '../../../lib/user/internal/items';
 import { type UserCore, UserOutputs } from '../../../lib/user/internal/userOutputs';
 
@@ -24,7 +25,7 @@ class ItemHub extends UserOutputs {
 }
 
 const ev = (E: number, extra: Record<string, unknown> = {}): PrivateEvent =>
-  ({ e: 'ticketInfo', E, s: 'X', q: '1', t: E, p: '1', T: String(E), o: '1', S: 'BUY', ...extra }) as PrivateEvent;
+  ({ ...ticketInfo({ E, s: 'X', q: '1', t: E, p: '1', T: String(E), o: '1' }), ...extra }) as PrivateEvent;
 const err = (n: number): CoreItem => ({ type: 'error', error: new Error(`e${n}`) });
 
 describe('UserOutputs', () => {
