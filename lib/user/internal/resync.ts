@@ -81,103 +81,12 @@ const names = (ref: OrderIdentity, order: RestOrder): boolean =>
  * the state does not call itself authoritative while an order it knew is unaccounted for. @internal
  */
 export function resync(options: ResyncOptions): OperatorFunction<UserItem, UserItem | SyncItem> {
-  const { api, latest, followed, serverNow, scheduler, retryDelayMs, maxRetryDelayMs, random } = options;
+  const { serverNow, scheduler } = options;
   return (source) =>
     new Observable<UserItem | SyncItem>((subscriber) => {
-      const retried = <A>(call: () => Observable<A>, optional = false): Observable<A> =>
-        defer(call).pipe(
-          retry({
-            delay: (error: unknown, attempt: number) => {
-              subscriber.next({ type: 'error', error: error instanceof Error ? error : new Error(String(error)) });
-              // An optional call the service refuses outright (not a rate limit) is left out: lookups cover for it.
-              if (optional && error instanceof RequestRejectedError && !(error instanceof RateLimitedError)) throw error;
-              const waitMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random));
-              return timer(waitMs, scheduler);
-            },
-          }),
-        );
-      /** What may have changed: the orders not final in the state, and the followed ones not final there. */
-      const inDoubtNow = (): OrderIdentity[] => {
-        const doubts: OrderIdentity[] = [];
-        const orders = latest.orders;
-        const open = new Set<string>();
-        for (const o of orders?.values() ?? []) {
-          if (statusRank(o.status) >= FINISHED) continue;
-          open.add(o.orderId);
-          doubts.push({ orderId: o.orderId, clientOrderId: o.clientOrderId, symbol: o.symbol });
-        }
-        for (const f of followed()) {
-          const known = f.orderId !== undefined ? orders?.get(f.orderId) : [...(orders?.values() ?? [])].find((o) => f.clientOrderId !== undefined && o.clientOrderId === f.clientOrderId && (f.symbol === undefined || o.symbol === f.symbol));
-          if (known !== undefined && (statusRank(known.status) >= FINISHED || open.has(known.orderId))) continue;
-          doubts.push(f);
-        }
-        return doubts;
-      };
-      /** One order looked up until accounted for: its answer, or `undefined` when it proved not placed. */
-      const lookUp = (ref: OrderIdentity & { readonly notPlacedAfter?: number | undefined }): Observable<RestOrder | undefined> =>
-        retried(() =>
-          api.getOrder(ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId! }).pipe(
-            map((answer) => {
-              const mismatch = identityMismatch('snapshot', ref, answer);
-              if (mismatch !== undefined) throw mismatch;
-              return answer as RestOrder | undefined;
-            }),
-            catchError((error: unknown) => {
-              if (!noSuchOrder(error) || ref.orderId !== undefined || ref.notPlacedAfter === undefined) return throwError(() => error);
-              // A placement in doubt: "no such order" proves it was not placed once it can no longer arrive.
-              const waitMs = ref.notPlacedAfter - scheduler.now();
-              return waitMs <= 0 ? of(undefined) : timer(waitMs, scheduler).pipe(concatMap(() => lookUp(ref)));
-            }),
-          ),
-        );
-      const history = typeof api.orderHistory === 'function' ? api.orderHistory.bind(api) : undefined;
       /** The service's time a little before the last gap began (`undefined` before any gap). */
       let gapFrom: number | undefined;
-      const reconcile = (epoch: number): Observable<SyncItem> =>
-        defer(() => {
-          let doubts = inDoubtNow();
-          const settle = (orders: readonly RestOrder[], also?: OrderIdentity): SyncItem => {
-            doubts = doubts.filter((ref) => ref !== also && !orders.some((order) => names(ref, order)));
-            return { type: 'restOrders', orders, inDoubt: doubts, receivedAtMs: serverNow() };
-          };
-          // An order a report of the reconnected stream made final meanwhile needs no lookup.
-          const settledByStream = (ref: OrderIdentity): boolean => {
-            const now = ref.orderId === undefined ? undefined : latest.orders?.get(ref.orderId);
-            return now !== undefined && statusRank(now.status) >= FINISHED;
-          };
-          const balances$ = retried(() => {
-            const sentAtMs = serverNow();
-            return api.account().pipe(map((a): readonly [readonly RestBalance[], number] => [a.balances, a.updateTime ?? sentAtMs]));
-          });
-          // The account is fetched beside the orders; `sync` comes once both are done.
-          let account: readonly [readonly RestBalance[], number] | undefined;
-          const orders$ = concat(
-            of<SyncItem>({ type: 'reconcile', epoch, inDoubt: doubts }),
-            retried(() => api.openOrders()).pipe(map((open) => settle(open))),
-            // After a gap: the orders created since it began, as far as the history tells (the ones it misses are looked up).
-            history === undefined || gapFrom === undefined
-              ? EMPTY
-              : retried(() => history({ startTime: gapFrom!, limit: 1000 }), true).pipe(
-                  map((orders) => settle(orders)),
-                  catchError(() => EMPTY),
-                ),
-            defer(() => from(doubts)).pipe(
-              concatMap((ref) =>
-                settledByStream(ref)
-                  ? of(settle([], ref))
-                  : lookUp(ref).pipe(map((answer) => settle(answer === undefined ? [] : [answer], ref))),
-              ),
-            ),
-          );
-          return concat(
-            merge(orders$, balances$.pipe(tap((fetched) => (account = fetched)), ignoreElements())),
-            defer(() => {
-              const [balances, balancesTimeMs] = account!;
-              return of<SyncItem>({ type: 'sync', epoch, orders: [], balances, balancesTimeMs, receivedAtMs: serverNow() });
-            }),
-          );
-        });
-
+      const calls: Calls = { options, tell: (error) => subscriber.next({ type: 'error', error }), gapFrom: () => gapFrom };
       let fetching: Subscription | undefined;
       let openEpoch: number | undefined;
       const stop = (): void => {
@@ -194,7 +103,7 @@ export function resync(options: ResyncOptions): OperatorFunction<UserItem, UserI
           stop();
           subscriber.next({ type: 'unsync' }); // nothing when the state is neither authoritative nor reconciling
           openEpoch = status.type === 'open' ? status.epoch : undefined;
-          if (status.type === 'open') fetching = reconcile(status.epoch).subscribe((sync) => subscriber.next(sync));
+          if (status.type === 'open') fetching = reconcile(calls, status.epoch).subscribe((sync) => subscriber.next(sync));
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
@@ -204,4 +113,116 @@ export function resync(options: ResyncOptions): OperatorFunction<UserItem, UserI
         stop();
       };
     });
+}
+
+/** What the calls of one `resync` subscription share. */
+interface Calls {
+  readonly options: ResyncOptions;
+  /** A failed call, told on the output (an `error` item). */
+  readonly tell: (error: Error) => void;
+  /** The service's time a little before the last gap began (`undefined` before any gap). */
+  readonly gapFrom: () => number | undefined;
+}
+
+/** `call`, retried with backoff (never before a rate limit's wait), each failure told; `optional`: a refusal ends it. */
+function retried<A>(c: Calls, call: () => Observable<A>, optional = false): Observable<A> {
+  const { scheduler, retryDelayMs, maxRetryDelayMs, random } = c.options;
+  return defer(call).pipe(
+    retry({
+      delay: (error: unknown, attempt: number) => {
+        c.tell(error instanceof Error ? error : new Error(String(error)));
+        // An optional call the service refuses outright (not a rate limit) is left out: lookups cover for it.
+        if (optional && error instanceof RequestRejectedError && !(error instanceof RateLimitedError)) throw error;
+        const waitMs = Math.max(rateLimitWaitMs(error, maxRetryDelayMs), backoffDelayMs(attempt, retryDelayMs, maxRetryDelayMs, 2, random));
+        return timer(waitMs, scheduler);
+      },
+    }),
+  );
+}
+
+/** What may have changed: the orders not final in the state, and the followed ones not final there. */
+function inDoubtNow({ latest, followed }: ResyncOptions): OrderIdentity[] {
+  const doubts: OrderIdentity[] = [];
+  const orders = latest.orders;
+  const open = new Set<string>();
+  for (const o of orders?.values() ?? []) {
+    if (statusRank(o.status) >= FINISHED) continue;
+    open.add(o.orderId);
+    doubts.push({ orderId: o.orderId, clientOrderId: o.clientOrderId, symbol: o.symbol });
+  }
+  for (const f of followed()) {
+    const known = f.orderId !== undefined ? orders?.get(f.orderId) : [...(orders?.values() ?? [])].find((o) => f.clientOrderId !== undefined && o.clientOrderId === f.clientOrderId && (f.symbol === undefined || o.symbol === f.symbol));
+    if (known !== undefined && (statusRank(known.status) >= FINISHED || open.has(known.orderId))) continue;
+    doubts.push(f);
+  }
+  return doubts;
+}
+
+/** One order looked up until accounted for: its answer, or `undefined` when it proved not placed. */
+function lookUp(c: Calls, ref: OrderIdentity & { readonly notPlacedAfter?: number | undefined }): Observable<RestOrder | undefined> {
+  const { api, scheduler } = c.options;
+  return retried(c, () =>
+    api.getOrder(ref.orderId !== undefined ? { orderId: ref.orderId } : { clientOrderId: ref.clientOrderId! }).pipe(
+      map((answer) => {
+        const mismatch = identityMismatch('snapshot', ref, answer);
+        if (mismatch !== undefined) throw mismatch;
+        return answer as RestOrder | undefined;
+      }),
+      catchError((error: unknown) => {
+        if (!noSuchOrder(error) || ref.orderId !== undefined || ref.notPlacedAfter === undefined) return throwError(() => error);
+        // A placement in doubt: "no such order" proves it was not placed once it can no longer arrive.
+        const waitMs = ref.notPlacedAfter - scheduler.now();
+        return waitMs <= 0 ? of(undefined) : timer(waitMs, scheduler).pipe(concatMap(() => lookUp(c, ref)));
+      }),
+    ),
+  );
+}
+
+/** The reconciliation after the open of `epoch` (see {@link resync}): `reconcile`, `restOrders` as they come, then `sync`. */
+function reconcile(c: Calls, epoch: number): Observable<SyncItem> {
+  const { api, latest, serverNow } = c.options;
+  const history = typeof api.orderHistory === 'function' ? api.orderHistory.bind(api) : undefined;
+  return defer(() => {
+    let doubts = inDoubtNow(c.options);
+    const settle = (orders: readonly RestOrder[], also?: OrderIdentity): SyncItem => {
+      doubts = doubts.filter((ref) => ref !== also && !orders.some((order) => names(ref, order)));
+      return { type: 'restOrders', orders, inDoubt: doubts, receivedAtMs: serverNow() };
+    };
+    // An order a report of the reconnected stream made final meanwhile needs no lookup.
+    const settledByStream = (ref: OrderIdentity): boolean => {
+      const now = ref.orderId === undefined ? undefined : latest.orders?.get(ref.orderId);
+      return now !== undefined && statusRank(now.status) >= FINISHED;
+    };
+    const balances$ = retried(c, () => {
+      const sentAtMs = serverNow();
+      return api.account().pipe(map((a): readonly [readonly RestBalance[], number] => [a.balances, a.updateTime ?? sentAtMs]));
+    });
+    // The account is fetched beside the orders; `sync` comes once both are done.
+    let account: readonly [readonly RestBalance[], number] | undefined;
+    const orders$ = concat(
+      of<SyncItem>({ type: 'reconcile', epoch, inDoubt: doubts }),
+      retried(c, () => api.openOrders()).pipe(map((open) => settle(open))),
+      // After a gap: the orders created since it began, as far as the history tells (the ones it misses are looked up).
+      history === undefined || c.gapFrom() === undefined
+        ? EMPTY
+        : retried(c, () => history({ startTime: c.gapFrom()!, limit: 1000 }), true).pipe(
+            map((orders) => settle(orders)),
+            catchError(() => EMPTY),
+          ),
+      defer(() => from(doubts)).pipe(
+        concatMap((ref) =>
+          settledByStream(ref)
+            ? of(settle([], ref))
+            : lookUp(c, ref).pipe(map((answer) => settle(answer === undefined ? [] : [answer], ref))),
+        ),
+      ),
+    );
+    return concat(
+      merge(orders$, balances$.pipe(tap((fetched) => (account = fetched)), ignoreElements())),
+      defer(() => {
+        const [balances, balancesTimeMs] = account!;
+        return of<SyncItem>({ type: 'sync', epoch, orders: [], balances, balancesTimeMs, receivedAtMs: serverNow() });
+      }),
+    );
+  });
 }
