@@ -272,6 +272,41 @@ const streamsOf = (stream: ExchangeStream | 'all' = 'all'): ExchangeStream[] =>
  * ```
  */
 export function testExchange(config: TestExchangeConfig = {}): TestExchange {
+  const { scheduler, server, limit, listenKeys, Socket } = wire(config);
+  const publicUrl = 'ws://test.exchange/quote/ws/v1';
+  const privateUrl = 'ws://test.exchange/api/v1/ws';
+  return {
+    WebSocketCtor: Socket,
+    scheduler,
+    publicUrl,
+    privateUrl,
+    listenKeys,
+    server: serverScripts(server, scheduler, limit),
+    marketConfig: ({ connection, ...overrides } = {}) => ({
+      url: publicUrl,
+      WebSocketCtor: Socket,
+      scheduler,
+      ...overrides,
+      connection: deterministic(connection),
+    }),
+    userConfig: ({ connection, ...overrides } = {}) => ({
+      url: privateUrl,
+      rest: listenKeys,
+      WebSocketCtor: Socket,
+      scheduler,
+      ...overrides,
+      connection: deterministic(connection),
+    }),
+    sent: (f = {}) => server.frames.filter((s) => matchesFilter(s, f)),
+    sent$: (f = {}) => server.sent$.pipe(filter((s) => matchesFilter(s, f))),
+    ...serverFaults(server, limit),
+    sockets: (stream) => server.sides[stream].sockets,
+    logs: (stream) => server.sides[stream].logs,
+  };
+}
+
+/** The exchange's parts wired together: the server, its run limit and listen keys, and the socket class. */
+function wire(config: TestExchangeConfig) {
   const {
     scheduler = asyncScheduler,
     openDelayMs = 0,
@@ -298,6 +333,11 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
       super(url, scheduler, server);
     }
   }
+  return { scheduler, server, limit, listenKeys, Socket };
+}
+
+/** {@link TestExchange.server}: frames scripted from marbles, hot or per connection, and recordings replayed. */
+function serverScripts(server: ExchangeServer, scheduler: SchedulerLike, limit: RunLimit): TestExchangeServer {
   const script =
     (stream: ExchangeStream) =>
     (marbles: string, values?: Readonly<Record<string, unknown>>, options: ScriptOptions = {}): void => {
@@ -307,50 +347,29 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
         server.play(stream, steps);
       } else server.playPerConnection(stream, options.connection, steps);
     };
-  const publicUrl = 'ws://test.exchange/quote/ws/v1';
-  const privateUrl = 'ws://test.exchange/api/v1/ws';
-
   return {
-    WebSocketCtor: Socket,
-    scheduler,
-    publicUrl,
-    privateUrl,
-    listenKeys,
-    server: {
-      public: script('public'),
-      private: script('private'),
-      replay: (recording, { speed = 1, stream } = {}) => {
-        if (!(speed > 0)) throw new RangeError(`exchange.server.replay: speed must be a positive number (or Infinity), got ${String(speed)}`);
-        const ended$ = new ReplaySubject<void>(1);
-        const start = recording.events.find((e) => e.k === 'start');
-        const player = new ReplayPlayer(server, scheduler, recording.events, {
-          stream: stream ?? (start?.k === 'start' ? start.stream : 'public'),
-          speed,
-          onEnd: () => {
-            ended$.next();
-            ended$.complete();
-          },
-        }, limit);
-        return { ended$: ended$.asObservable(), timeOf: (t) => player.timeOf(t) };
-      },
+    public: script('public'),
+    private: script('private'),
+    replay: (recording, { speed = 1, stream } = {}) => {
+      if (!(speed > 0)) throw new RangeError(`exchange.server.replay: speed must be a positive number (or Infinity), got ${String(speed)}`);
+      const ended$ = new ReplaySubject<void>(1);
+      const start = recording.events.find((e) => e.k === 'start');
+      const player = new ReplayPlayer(server, scheduler, recording.events, {
+        stream: stream ?? (start?.k === 'start' ? start.stream : 'public'),
+        speed,
+        onEnd: () => {
+          ended$.next();
+          ended$.complete();
+        },
+      }, limit);
+      return { ended$: ended$.asObservable(), timeOf: (t) => player.timeOf(t) };
     },
-    marketConfig: ({ connection, ...overrides } = {}) => ({
-      url: publicUrl,
-      WebSocketCtor: Socket,
-      scheduler,
-      ...overrides,
-      connection: deterministic(connection),
-    }),
-    userConfig: ({ connection, ...overrides } = {}) => ({
-      url: privateUrl,
-      rest: listenKeys,
-      WebSocketCtor: Socket,
-      scheduler,
-      ...overrides,
-      connection: deterministic(connection),
-    }),
-    sent: (f = {}) => server.frames.filter((s) => matchesFilter(s, f)),
-    sent$: (f = {}) => server.sent$.pipe(filter((s) => matchesFilter(s, f))),
+  };
+}
+
+/** The faults of {@link TestExchange}: drops, refusals, stalls and their end, each at a virtual time. */
+function serverFaults(server: ExchangeServer, limit: RunLimit): Pick<TestExchange, 'drop' | 'refuse' | 'stall' | 'resume'> {
+  return {
     drop: ({ stream, at, code, reason } = {}) =>
       server.at(at, () => {
         for (const name of streamsOf(stream)) {
@@ -376,7 +395,5 @@ export function testExchange(config: TestExchangeConfig = {}): TestExchange {
       if (until !== undefined) server.at(until, () => streamsOf(stream).forEach((name) => server.setStalled(name, false)));
     },
     resume: ({ stream, at } = {}) => server.at(at, () => streamsOf(stream).forEach((name) => server.setStalled(name, false))),
-    sockets: (stream) => server.sides[stream].sockets,
-    logs: (stream) => server.sides[stream].logs,
   };
 }
