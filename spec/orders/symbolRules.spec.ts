@@ -6,7 +6,7 @@ import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, ticksAway, ty
 import type { NewOrderRequest } from '../../lib/rest/callTypes';
 import { thrown } from '../helpers/thrown';
 
-// ---- an exact model of plain decimal text, independent of lib/internal/decimal.ts ----------------------------
+// ---- an exact model of plain decimal text, independent of lib/decimal/ -------------------------------------
 
 /** A plain decimal as `units / 10^scale`. */
 interface Exact {
