@@ -201,119 +201,156 @@ export function reorderBuffer<T>(
   validate(maxDelayMs, maxBuffered, late, dedupeWindowMs, dedupeMaxKeys);
   const drained = maxDelayMs === 0 && driver.releasedByCaller === true;
   const timed = maxDelayMs !== Infinity && !drained;
+  const settings: BufferSettings<T> = { eventTime, maxDelayMs, maxBuffered, late, onLate, dedupeWindowMs, dedupeMaxKeys, scheduler, remember, drained, timed };
+  return (out) => openBuffer(settings, out);
+}
 
-  return (out) => {
-    const heap = new EventHeap<T>();
-    // (deadline, running max of E) per new maximum, arrival order; one entry per distinct deadline.
-    const deadlines: { readonly deadline: number; time: number }[] = [];
-    const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
-    let watermark = -Infinity; // E of the last event emitted in order
-    let queuedMax = -Infinity; // highest E pushed to `deadlines`
-    let timer: Subscription | undefined;
+/** The settings of {@link reorderBuffer}'s buffers: its config with defaults applied, checked. */
+interface BufferSettings<T> {
+  readonly eventTime: (event: T) => number | undefined;
+  readonly maxDelayMs: number;
+  readonly maxBuffered: number;
+  readonly late: LatePolicy;
+  readonly onLate: ((event: T, watermark: number) => void) | undefined;
+  readonly dedupeWindowMs: number;
+  readonly dedupeMaxKeys: number;
+  readonly scheduler: SchedulerLike;
+  readonly remember: ((seen: RecentKeys, event: T, now: number) => boolean) | undefined;
+  /** A zero hold the caller releases (`drain()`): no timer. */
+  readonly drained: boolean;
+  /** Events are held until a deadline (a timer releases them). */
+  readonly timed: boolean;
+}
 
-    const release = (threshold: number): void => {
-      while (heap.size > 0 && heap.peekTime() <= threshold && !out.closed) {
+/** A hold deadline and the running max of `E` when it was set (one entry per distinct deadline). */
+interface Deadline {
+  readonly deadline: number;
+  time: number;
+}
+
+/** One buffer of {@link reorderBuffer}, writing to `out`. */
+function openBuffer<T>(settings: BufferSettings<T>, out: ReorderOutput<T>): ReorderInput<T> {
+  const { eventTime, maxDelayMs, maxBuffered, late, onLate, dedupeWindowMs, dedupeMaxKeys, scheduler, remember, drained, timed } = settings;
+  const heap = new EventHeap<T>();
+  // (deadline, running max of E) per new maximum, arrival order; one entry per distinct deadline.
+  const deadlines: Deadline[] = [];
+  const seen = remember !== undefined ? new RecentKeys(dedupeWindowMs, dedupeMaxKeys) : undefined;
+  let watermark = -Infinity; // E of the last event emitted in order
+  let queuedMax = -Infinity; // highest E pushed to `deadlines`
+  let timer: Subscription | undefined;
+
+  const release = (threshold: number): void => {
+    while (heap.size > 0 && heap.peekTime() <= threshold && !out.closed) {
+      watermark = heap.peekTime();
+      out.next(heap.pop());
+    }
+  };
+
+  // re-armed with a fresh action, not `this.schedule`: on a virtual scheduler that chains one action per re-arm
+  // (see lib/internal/scheduleRepeating.ts), and a busy stream re-arms for as long as it runs
+  function onTimer(): void {
+    const now = scheduler.now();
+    release(takeDue(deadlines, now));
+    while (deadlines.length > 0 && deadlines[0]!.time < watermark) deadlines.shift();
+    timer = deadlines.length > 0 && !out.closed ? scheduler.schedule(onTimer, deadlines[0]!.deadline - now) : undefined;
+  }
+
+  const stopTimer = (): void => {
+    timer?.unsubscribe();
+    timer = undefined;
+  };
+
+  const fail = (err: unknown): void => {
+    stopTimer();
+    release(Infinity);
+    out.error(err);
+  };
+
+  const next = (event: T, arrivedAt?: number): void => {
+    if (out.closed) return;
+    try {
+      const time = eventTime(event);
+      if (typeof time !== 'number' || time !== time) {
+        out.next(event);
+        return;
+      }
+      // One clock read per event (none when the caller passed it), shared by the de-duplication window and
+      // the hold deadline.
+      const now = arrivedAt ?? (seen !== undefined || timed ? scheduler.now() : 0);
+      if (seen !== undefined && !remember!(seen, event, now)) return;
+      if (time < watermark) {
+        const error = lateEvent(late, onLate, out, event, time, watermark);
+        if (error !== undefined) fail(error);
+        return;
+      }
+      heap.push(time, event);
+      if (timed && time >= queuedMax) {
+        queuedMax = time;
+        // Same deadline as the newest entry (same clock reading): raise its time instead of adding one.
+        addDeadline(deadlines, now + maxDelayMs, time);
+        // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
+        if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
+      }
+      if (heap.size > maxBuffered) {
         watermark = heap.peekTime();
         out.next(heap.pop());
       }
-    };
-
-    // re-armed with a fresh action, not `this.schedule`: on a virtual scheduler that chains one action per re-arm
-    // (see lib/internal/scheduleRepeating.ts), and a busy stream re-arms for as long as it runs
-    function onTimer(): void {
-      const now = scheduler.now();
-      let threshold = -Infinity;
-      while (deadlines.length > 0 && deadlines[0]!.deadline <= now) threshold = deadlines.shift()!.time;
-      release(threshold);
-      while (deadlines.length > 0 && deadlines[0]!.time < watermark) deadlines.shift();
-      timer = deadlines.length > 0 && !out.closed ? scheduler.schedule(onTimer, deadlines[0]!.deadline - now) : undefined;
+    } catch (err) {
+      fail(err);
     }
+  };
 
-    const stopTimer = (): void => {
-      timer?.unsubscribe();
-      timer = undefined;
-    };
-
-    const fail = (err: unknown): void => {
+  return {
+    next,
+    error: fail,
+    complete: () => {
       stopTimer();
       release(Infinity);
-      out.error(err);
-    };
-
-    const onLateEvent = (event: T, time: number): void => {
-      switch (late) {
-        case 'emit':
-          onLate?.(event, watermark);
-          out.next(event);
-          return;
-        case 'drop':
-          onLate?.(event, watermark);
-          return;
-        case 'error':
-          fail(new LateEventError(time, watermark));
-          return;
-        default: {
-          const never: never = late;
-          throw new ConfigError('late', `is not a known policy: ${String(never)}`);
-        }
-      }
-    };
-
-    const next = (event: T, arrivedAt?: number): void => {
-      if (out.closed) return;
-      try {
-        const time = eventTime(event);
-        if (typeof time !== 'number' || time !== time) {
-          out.next(event);
-          return;
-        }
-        // One clock read per event (none when the caller passed it), shared by the de-duplication window and
-        // the hold deadline.
-        const now = arrivedAt ?? (seen !== undefined || timed ? scheduler.now() : 0);
-        if (seen !== undefined && !remember!(seen, event, now)) return;
-        if (time < watermark) {
-          onLateEvent(event, time);
-          return;
-        }
-        heap.push(time, event);
-        if (timed && time >= queuedMax) {
-          queuedMax = time;
-          // Same deadline as the newest entry (same clock reading): raise its time instead of adding one.
-          const deadline = now + maxDelayMs;
-          const newest = deadlines[deadlines.length - 1];
-          if (newest !== undefined && newest.deadline === deadline) newest.time = time;
-          else deadlines.push({ deadline, time });
-          // No timer pending means `deadlines` was empty, so this entry is the earliest deadline.
-          if (timer === undefined) timer = scheduler.schedule(onTimer, maxDelayMs);
-        }
-        if (heap.size > maxBuffered) {
-          watermark = heap.peekTime();
-          out.next(heap.pop());
-        }
-      } catch (err) {
-        fail(err);
-      }
-    };
-
-    return {
-      next,
-      error: fail,
-      complete: () => {
-        stopTimer();
-        release(Infinity);
-        out.complete();
-      },
-      dispose: () => {
-        stopTimer();
-        heap.clear();
-        deadlines.length = 0;
-        seen?.clear();
-      },
-      drain: () => {
-        if (drained && heap.size > 0) release(Infinity);
-      },
-    };
+      out.complete();
+    },
+    dispose: () => {
+      stopTimer();
+      heap.clear();
+      deadlines.length = 0;
+      seen?.clear();
+    },
+    drain: () => {
+      if (drained && heap.size > 0) release(Infinity);
+    },
   };
+}
+
+/** Takes the deadlines passed at `now`: the running max of `E` of the last one (everything up to it is released). */
+function takeDue(deadlines: Deadline[], now: number): number {
+  let threshold = -Infinity;
+  while (deadlines.length > 0 && deadlines[0]!.deadline <= now) threshold = deadlines.shift()!.time;
+  return threshold;
+}
+
+/** Notes the hold `deadline` of a new maximum `time`: the same deadline as the newest entry (same clock reading) raises its time. */
+function addDeadline(deadlines: Deadline[], deadline: number, time: number): void {
+  const newest = deadlines[deadlines.length - 1];
+  if (newest !== undefined && newest.deadline === deadline) newest.time = time;
+  else deadlines.push({ deadline, time });
+}
+
+/** What the `late` policy does with an event below the `watermark`: emitted or dropped (told to `onLate`), or the error to end with. */
+function lateEvent<T>(late: LatePolicy, onLate: ((event: T, watermark: number) => void) | undefined, out: ReorderOutput<T>, event: T, time: number, watermark: number): LateEventError | undefined {
+  switch (late) {
+    case 'emit':
+      onLate?.(event, watermark);
+      out.next(event);
+      return undefined;
+    case 'drop':
+      onLate?.(event, watermark);
+      return undefined;
+    case 'error':
+      return new LateEventError(time, watermark);
+    default: {
+      const never: never = late;
+      throw new ConfigError('late', `is not a known policy: ${String(never)}`);
+    }
+  }
 }
 
 function validate(
