@@ -6,11 +6,13 @@ import { excerpt } from '../../internal/redact';
 import { backoffDelayMs } from '../../operators/reconnect';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import { FrameQueue, type QueueGate } from './frameQueue';
-import { framePump } from './framePump';
+import { type FramePump, framePump } from './framePump';
 import { InFlight } from './inFlight';
-import type { Pacer } from './pacer';
 import { serviceCodeKind, verdictOf } from './serviceCodes';
 import type { RequestFrames } from './v2Frames';
+import type { BatchedTopic, RequestBatcher, RequestBatcherConfig, SentSub } from './batchedTopic';
+
+export type { BatchedTopic, RequestBatcher, RequestBatcherConfig, SentSub } from './batchedTopic';
 
 /**
  * Data path, market side: the requests of every topic (`topicSubscription`) on their way to the socket and the
@@ -30,77 +32,6 @@ import type { RequestFrames } from './v2Frames';
  * @internal
  * @module
  */
-
-/** A topic subscription as the batcher sees it: what goes in its frames, and how it hears the verdicts. @internal */
-export interface BatchedTopic {
-  readonly symbol: string;
-  readonly topic: string;
-  readonly binary: boolean;
-  /** Params of its frames besides `binary` (`limit`, `dumpScale`). Default: none. */
-  readonly params?: SubscriptionExtraParams | undefined;
-  /** The service acknowledged its `sub` (code 0). */
-  acknowledge(): void;
-  /** The service refused it for good: end it with `error`. */
-  refuse(error: Error): void;
-  /** Send its `sub` again after `delayMs`. */
-  resend(delayMs: number): void;
-}
-
-/** A `sub` that left: on the socket of `epoch`; `id` is its frame's id when the frame named this topic alone. @internal */
-export interface SentSub {
-  readonly epoch: number;
-  readonly id: string | undefined;
-}
-
-/** @internal */
-export interface RequestBatcherConfig {
-  /** Sends a frame if a socket is open (`Connection.sendIfOpen`). */
-  readonly send: (frame: SubscriptionRequest | object) => boolean;
-  /** How the frames are written. Default: V1's (`subscribeFrame`, `cancelFrame`). */
-  readonly frames?: RequestFrames | undefined;
-  readonly pacer: Pacer;
-  readonly scheduler: SchedulerLike;
-  readonly random: () => number;
-  readonly nextId: () => number;
-  /** Most symbols in one frame. */
-  readonly maxSymbolsPerFrame: number;
-  /** Closes in a row right after a topic's lone `sub` that end it. */
-  readonly quarantineAfterCloses: number;
-  /** How long a `sub` frame waits for its answer before it no longer counts as in flight, in ms. */
-  readonly answerWindowMs: number;
-  /**
-   * How long a socket must have been open before a suspect goes out on it, in ms: a service that closes every
-   * socket at once, whatever it is sent, closes it before any suspect is sent (and is not taken for a poison topic).
-   */
-  readonly suspectDelayMs: number;
-  /** Where `SubscriptionRetriedError`s go (`errors$`). */
-  readonly report: (error: Error) => void;
-}
-
-/** @internal */
-export interface RequestBatcher {
-  /**
-   * Cold: queues `topic`'s `sub` for the socket of `epoch` and emits once when its frame left (or was dropped, the
-   * socket being down). Unsubscribing before that takes it out of the queue (a slot it waited for is given back).
-   */
-  sub(topic: BatchedTopic, epoch: number): Observable<SentSub>;
-  /** Takes `topic`'s `sub` out of the queue, and queues its `cancel` when its `sub` went out on the current socket. */
-  cancel(topic: BatchedTopic): void;
-  /** `topic` ended: as {@link cancel} when `sendCancel`, then everything about it is forgotten. */
-  forget(topic: BatchedTopic, sendCancel: boolean): void;
-  /** A data message answered `topic`'s `sub`. */
-  answered(topic: BatchedTopic): void;
-  /**
-   * An error frame of the service (`byId`: the topic its `id` routes to, if any). False when it concerns no
-   * subscription (the router reports it as a `DecodeError`).
-   */
-  serviceFrame(frame: PublicErrorFrame, byId: object | undefined): boolean;
-  /**
-   * Follows the connection (new sockets, lost ones) while subscribed; emits nothing. When unsubscribed (the last
-   * topic left: put it first in the feed, before the socket closes), sends the cancels still queued at once.
-   */
-  watch(status$: Observable<ConnectionStatus>): Observable<never>;
-}
 
 /** The first wait of a topic the service refused for now, and the cap of the doubling waits, in ms. @internal */
 export const RETRY_MIN_MS = 1000;
@@ -144,132 +75,108 @@ interface TopicState {
 
 /** @internal */
 export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
-  const { send, pacer, scheduler, random, nextId, maxSymbolsPerFrame, quarantineAfterCloses, answerWindowMs, suspectDelayMs, report, frames = V1_FRAMES } = config;
-  const queue = new FrameQueue<TopicState>(maxSymbolsPerFrame);
-  const states = new Map<object, TopicState>();
-  const byKey = new Map<string, TopicState>();
+  return new Batcher(config);
+}
+
+/** The batcher of one `marketStreams` (see the module doc): its queue, its topics, the frames in flight. */
+class Batcher implements RequestBatcher {
+  private readonly send: RequestBatcherConfig['send'];
+  private readonly frames: RequestFrames;
+  private readonly scheduler: SchedulerLike;
+  private readonly random: () => number;
+  private readonly nextId: () => number;
+  private readonly quarantineAfterCloses: number;
+  private readonly suspectDelayMs: number;
+  private readonly report: (error: Error) => void;
+  private readonly queue: FrameQueue<TopicState>;
+  private readonly states = new Map<object, TopicState>();
+  private readonly byKey = new Map<string, TopicState>();
   /** Keys whose `sub` went out on the current socket and were not cancelled since. */
-  const live = new Set<string>();
-  const inFlight = new InFlight<TopicState>(answerWindowMs);
-  let epoch = 0;
+  private readonly live = new Set<string>();
+  private readonly inFlight: InFlight<TopicState>;
+  private readonly pump: FramePump;
+  private epoch = 0;
   /** When the current socket opened (as far as the batcher knows). */
-  let openedAt = 0;
-  let lossSeen = 0;
-  let lastTag = 0;
+  private openedAt = 0;
+  private lossSeen = 0;
+  private lastTag = 0;
 
-  const stateOf = (owner: BatchedTopic): TopicState => {
-    let state = states.get(owner);
-    if (state === undefined) {
-      const { symbol, topic, binary, params } = owner;
-      const key = `${symbol}|${topic}`;
-      state = { owner, symbol, topic, binary, params, key, tag: 0, pending: undefined, strikes: 0, refusals: 0 };
-      states.set(owner, state);
-      byKey.set(key, state);
+  constructor(config: RequestBatcherConfig) {
+    const { pacer, scheduler, maxSymbolsPerFrame, answerWindowMs, frames = V1_FRAMES } = config;
+    this.send = config.send;
+    this.frames = frames;
+    this.scheduler = scheduler;
+    this.random = config.random;
+    this.nextId = config.nextId;
+    this.quarantineAfterCloses = config.quarantineAfterCloses;
+    this.suspectDelayMs = config.suspectDelayMs;
+    this.report = config.report;
+    this.queue = new FrameQueue<TopicState>(maxSymbolsPerFrame);
+    this.inFlight = new InFlight<TopicState>(answerWindowMs);
+    this.pump = framePump(pacer, scheduler, {
+      ready: () => this.queue.ready(this.gate(scheduler.now())),
+      sendNext: () => this.sendNext(),
+      // suspects held back by frames in flight, or by a socket too young: when the first of those ends
+      wakeAt: () => {
+        if (!this.queue.waitingSubs) return Infinity;
+        const now = scheduler.now();
+        const youngUntil = this.openedAt + this.suspectDelayMs;
+        return Math.min(youngUntil > now ? youngUntil : Infinity, this.inFlight.firstExpiry());
+      },
+    });
+  }
+
+  sub(owner: BatchedTopic, e: number): Observable<SentSub> {
+    return new Observable<SentSub>((subscriber) => {
+      this.newEpoch(e);
+      const s = this.stateOf(owner);
+      const emit = (sent: SentSub): void => {
+        subscriber.next(sent);
+        subscriber.complete();
+      };
+      s.pending = emit;
+      this.queue.addSub(s);
+      this.pump.kick();
+      return () => {
+        if (s.pending !== emit) return;
+        this.dequeue(s);
+        this.pump.settle();
+      };
+    });
+  }
+
+  cancel(owner: BatchedTopic): void {
+    const s = this.states.get(owner);
+    if (s !== undefined) {
+      this.dequeue(s);
+      this.leaveFrame(s);
     }
-    return state;
-  };
+    const key = s?.key ?? `${owner.symbol}|${owner.topic}`;
+    if (this.live.delete(key)) {
+      this.queue.addCancel(owner.symbol, owner.topic, owner.binary, owner.params);
+      this.pump.kick();
+    } else this.pump.settle();
+  }
 
-  const newEpoch = (e: number): void => {
-    if (e <= epoch) return;
-    epoch = e;
-    openedAt = scheduler.now();
-    live.clear();
-    queue.clearCancels();
-    inFlight.clear();
-  };
+  forget(owner: BatchedTopic, sendCancel: boolean): void {
+    const s = this.states.get(owner);
+    if (sendCancel) this.cancel(owner);
+    if (s === undefined) return;
+    this.dequeue(s);
+    this.leaveFrame(s);
+    if (!sendCancel) this.live.delete(s.key);
+    this.states.delete(owner);
+    if (this.byKey.get(s.key) === s) this.byKey.delete(s.key);
+    this.pump.settle();
+  }
 
-  /**
-   * A suspect group goes out alone: only when no `sub` is in flight, on a socket open for `suspectDelayMs`, and
-   * nothing else while one is.
-   */
-  const gate = (now: number): QueueGate => {
-    inFlight.prune(now);
-    return { normal: !inFlight.suspect, suspects: inFlight.size === 0 && now >= openedAt + suspectDelayMs };
-  };
+  answered(owner: BatchedTopic): void {
+    const s = this.states.get(owner);
+    if (s !== undefined) this.answeredState(s);
+  }
 
-  /** `s` waits for no answer any more; a frame that has nothing left waiting lets the next one go. */
-  const leaveFrame = (s: TopicState): void => {
-    if (inFlight.leave(s)) pump.kick();
-  };
-
-  const dequeue = (s: TopicState): void => {
-    queue.removeSub(s);
-    s.pending = undefined;
-  };
-
-  /** Moves a queued `sub` to the group of its (changed) tag. */
-  const retag = (s: TopicState, tag: number): void => {
-    s.tag = tag;
-    if (queue.hasSub(s)) queue.addSub(s);
-  };
-
-  const sendNext = (): void => {
-    const now = scheduler.now();
-    const next = queue.next(gate(now));
-    if (next === undefined) return;
-    const id = nextId();
-    if (next.kind === 'cancel') {
-      send(frames.cancel(next.symbols.join(','), next.topic, next.binary, id, next.params));
-      return;
-    }
-    const { members } = next;
-    const sent = send(frames.sub(members.map((s) => s.symbol).join(','), next.topic, next.binary, id, next.params));
-    const emits: ((sent: SentSub) => void)[] = [];
-    for (const s of members) {
-      if (s.pending !== undefined) emits.push(s.pending);
-      s.pending = undefined;
-      if (sent) live.add(s.key);
-    }
-    if (sent) inFlight.sent(String(id), next.topic, now, next.tag !== 0, members);
-    const answer: SentSub = { epoch, id: members.length === 1 ? String(id) : undefined };
-    for (const emit of emits) emit(answer);
-  };
-
-  const pump = framePump(pacer, scheduler, {
-    ready: () => queue.ready(gate(scheduler.now())),
-    sendNext,
-    // suspects held back by frames in flight, or by a socket too young: when the first of those ends
-    wakeAt: () => {
-      if (!queue.waitingSubs) return Infinity;
-      const now = scheduler.now();
-      return Math.min(openedAt + suspectDelayMs > now ? openedAt + suspectDelayMs : Infinity, inFlight.firstExpiry());
-    },
-  });
-
-  /** The units an error frame concerns: the topics it names, the topic or frame its id names, or (it names nothing) each frame in flight. */
-  const attribute = (frame: PublicErrorFrame, byId: object | undefined): TopicState[][] => {
-    inFlight.prune(scheduler.now());
-    const sentFrame = frame.id !== undefined ? inFlight.get(frame.id) : undefined;
-    const topic = frame.topic ?? sentFrame?.topic;
-    if (frame.symbol !== undefined) {
-      const symbols = frame.symbol.split(',');
-      const named =
-        topic !== undefined ? symbols.flatMap((symbol) => byKey.get(`${symbol}|${topic}`) ?? []) : inFlight.withSymbols(symbols, (s) => s.symbol);
-      return named.length > 0 ? [named] : [];
-    }
-    const routed = byId !== undefined ? states.get(byId) : undefined;
-    if (routed !== undefined) return [[routed]];
-    if (sentFrame !== undefined) return [[...sentFrame.waiting]];
-    return frame.id !== undefined ? [] : inFlight.units();
-  };
-
-  /** Splits a refused unit in halves (suspect groups of their own), or marks a lone topic to go out alone. */
-  const split = (unit: readonly TopicState[]): void => {
-    const half = Math.ceil(unit.length / 2);
-    const first = ++lastTag;
-    const second = unit.length > 1 ? ++lastTag : first;
-    unit.forEach((s, i) => retag(s, i < half ? first : second));
-  };
-
-  const answeredState = (s: TopicState): void => {
-    s.strikes = 0;
-    s.refusals = 0;
-    if (s.tag !== 0) retag(s, 0);
-    leaveFrame(s);
-  };
-
-  const serviceFrame = (frame: PublicErrorFrame, byId: object | undefined): boolean => {
-    const verdict = verdictOf(serviceCodeKind(frame.code), attribute(frame, byId));
+  serviceFrame(frame: PublicErrorFrame, byId: object | undefined): boolean {
+    const verdict = verdictOf(serviceCodeKind(frame.code), this.attribute(frame, byId));
     const code = typeof frame.code === 'string' ? excerpt(frame.code, undefined, CODE_LENGTH) : frame.code;
     const words = frame.desc ?? frame.msg;
     const msg = words === undefined ? undefined : excerpt(words, undefined, MSG_LENGTH);
@@ -278,7 +185,7 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
         return false;
       case 'answered':
         for (const s of verdict.topics) {
-          answeredState(s);
+          this.answeredState(s);
           s.owner.acknowledge();
         }
         return true;
@@ -286,117 +193,173 @@ export function requestBatcher(config: RequestBatcherConfig): RequestBatcher {
         verdict.topic.owner.refuse(new SubscriptionRejectedError(verdict.topic.symbol, verdict.topic.topic, code, msg));
         return true;
       case 'split':
-        for (const unit of verdict.units) split(unit);
+        for (const unit of verdict.units) this.split(unit);
         for (const s of verdict.units.flat()) {
-          leaveFrame(s);
+          this.leaveFrame(s);
           s.owner.resend(0);
         }
         return true;
-      case 'retry': {
-        const refused = verdict.topics;
-        const topic = new Set(refused.map((s) => s.topic)).size === 1 ? refused[0]!.topic : frame.topic;
-        report(new SubscriptionRetriedError(refused.map((s) => s.symbol), topic, code, msg, verdict.reason));
-        for (const s of refused) {
-          s.refusals += 1;
-          leaveFrame(s);
-          s.owner.resend(Math.max(RETRY_MIN_MS, backoffDelayMs(s.refusals, RETRY_MIN_MS, RETRY_MAX_MS, 2, random)));
-        }
+      case 'retry':
+        this.retry(verdict.topics, verdict.reason, frame.topic, code, msg);
         return true;
-      }
       default: {
         const never: never = verdict;
         return never;
       }
     }
-  };
+  }
+
+  watch(status$: Observable<ConnectionStatus>): Observable<never> {
+    return status$.pipe(
+      mergeMap((status) => {
+        if (status.type === 'open') this.newEpoch(status.epoch);
+        else if ((status.type === 'reconnecting' || status.type === 'closed') && status.cause !== undefined) this.lost(status.epoch, status.cause);
+        return EMPTY;
+      }),
+      finalize(() => {
+        // The last topic left: the socket closes right after this (watch comes first in the feed). The cancels
+        // queued leave now, unpaced (a goodbye, one frame per request topic at most), the rest is dropped.
+        for (let next = this.queue.next(CANCELS_ONLY); next?.kind === 'cancel'; next = this.queue.next(CANCELS_ONLY)) {
+          this.send(this.frames.cancel(next.symbols.join(','), next.topic, next.binary, this.nextId(), next.params));
+        }
+        this.pump.stop();
+      }),
+    );
+  }
+
+  private stateOf(owner: BatchedTopic): TopicState {
+    let state = this.states.get(owner);
+    if (state === undefined) {
+      const { symbol, topic, binary, params } = owner;
+      const key = `${symbol}|${topic}`;
+      state = { owner, symbol, topic, binary, params, key, tag: 0, pending: undefined, strikes: 0, refusals: 0 };
+      this.states.set(owner, state);
+      this.byKey.set(key, state);
+    }
+    return state;
+  }
+
+  private newEpoch(e: number): void {
+    if (e <= this.epoch) return;
+    this.epoch = e;
+    this.openedAt = this.scheduler.now();
+    this.live.clear();
+    this.queue.clearCancels();
+    this.inFlight.clear();
+  }
+
+  /**
+   * A suspect group goes out alone: only when no `sub` is in flight, on a socket open for `suspectDelayMs`, and
+   * nothing else while one is.
+   */
+  private gate(now: number): QueueGate {
+    this.inFlight.prune(now);
+    return { normal: !this.inFlight.suspect, suspects: this.inFlight.size === 0 && now >= this.openedAt + this.suspectDelayMs };
+  }
+
+  /** `s` waits for no answer any more; a frame that has nothing left waiting lets the next one go. */
+  private leaveFrame(s: TopicState): void {
+    if (this.inFlight.leave(s)) this.pump.kick();
+  }
+
+  private dequeue(s: TopicState): void {
+    this.queue.removeSub(s);
+    s.pending = undefined;
+  }
+
+  /** Moves a queued `sub` to the group of its (changed) tag. */
+  private retag(s: TopicState, tag: number): void {
+    s.tag = tag;
+    if (this.queue.hasSub(s)) this.queue.addSub(s);
+  }
+
+  private sendNext(): void {
+    const now = this.scheduler.now();
+    const next = this.queue.next(this.gate(now));
+    if (next === undefined) return;
+    const id = this.nextId();
+    if (next.kind === 'cancel') {
+      this.send(this.frames.cancel(next.symbols.join(','), next.topic, next.binary, id, next.params));
+      return;
+    }
+    const { members } = next;
+    const sent = this.send(this.frames.sub(members.map((s) => s.symbol).join(','), next.topic, next.binary, id, next.params));
+    const emits: ((sent: SentSub) => void)[] = [];
+    for (const s of members) {
+      if (s.pending !== undefined) emits.push(s.pending);
+      s.pending = undefined;
+      if (sent) this.live.add(s.key);
+    }
+    if (sent) this.inFlight.sent(String(id), next.topic, now, next.tag !== 0, members);
+    const answer: SentSub = { epoch: this.epoch, id: members.length === 1 ? String(id) : undefined };
+    for (const emit of emits) emit(answer);
+  }
+
+  /** The units an error frame concerns: the topics it names, the topic or frame its id names, or (it names nothing) each frame in flight. */
+  private attribute(frame: PublicErrorFrame, byId: object | undefined): TopicState[][] {
+    const { inFlight, byKey } = this;
+    inFlight.prune(this.scheduler.now());
+    const sentFrame = frame.id !== undefined ? inFlight.get(frame.id) : undefined;
+    const topic = frame.topic ?? sentFrame?.topic;
+    if (frame.symbol !== undefined) {
+      const symbols = frame.symbol.split(',');
+      const named =
+        topic !== undefined ? symbols.flatMap((symbol) => byKey.get(`${symbol}|${topic}`) ?? []) : inFlight.withSymbols(symbols, (s) => s.symbol);
+      return named.length > 0 ? [named] : [];
+    }
+    const routed = byId !== undefined ? this.states.get(byId) : undefined;
+    if (routed !== undefined) return [[routed]];
+    if (sentFrame !== undefined) return [[...sentFrame.waiting]];
+    return frame.id !== undefined ? [] : inFlight.units();
+  }
+
+  /** Splits a refused unit in halves (suspect groups of their own), or marks a lone topic to go out alone. */
+  private split(unit: readonly TopicState[]): void {
+    const half = Math.ceil(unit.length / 2);
+    const first = ++this.lastTag;
+    const second = unit.length > 1 ? ++this.lastTag : first;
+    unit.forEach((s, i) => this.retag(s, i < half ? first : second));
+  }
+
+  private answeredState(s: TopicState): void {
+    s.strikes = 0;
+    s.refusals = 0;
+    if (s.tag !== 0) this.retag(s, 0);
+    this.leaveFrame(s);
+  }
+
+  /** Topics refused for now (a rate limit, a busy service, an unknown code): reported, then sent again after a backoff. */
+  private retry(refused: readonly TopicState[], reason: 'rate-limit' | 'busy' | 'unknown', frameTopic: string | undefined, code: PublicErrorFrame['code'], msg: string | undefined): void {
+    const topic = new Set(refused.map((s) => s.topic)).size === 1 ? refused[0]!.topic : frameTopic;
+    this.report(new SubscriptionRetriedError(refused.map((s) => s.symbol), topic, code, msg, reason));
+    for (const s of refused) {
+      s.refusals += 1;
+      this.leaveFrame(s);
+      s.owner.resend(Math.max(RETRY_MIN_MS, backoffDelayMs(s.refusals, RETRY_MIN_MS, RETRY_MAX_MS, 2, this.random)));
+    }
+  }
 
   /**
    * The socket of `lostEpoch` was lost: the topics it left waiting for an answer become suspects; one alone takes a
    * strike. Lost with nothing waiting: the service closes sockets whatever it is sent, no topic is to blame (every
    * strike is cleared).
    */
-  const lost = (lostEpoch: number, cause: Error): void => {
-    if (lostEpoch !== epoch || lossSeen >= lostEpoch) return;
-    lossSeen = lostEpoch;
-    inFlight.prune(scheduler.now());
-    const units = inFlight.units();
-    inFlight.clear();
+  private lost(lostEpoch: number, cause: Error): void {
+    if (lostEpoch !== this.epoch || this.lossSeen >= lostEpoch) return;
+    this.lossSeen = lostEpoch;
+    this.inFlight.prune(this.scheduler.now());
+    const units = this.inFlight.units();
+    this.inFlight.clear();
     const all = units.flat();
-    if (all.length === 0) for (const s of states.values()) s.strikes = 0;
+    if (all.length === 0) for (const s of this.states.values()) s.strikes = 0;
     const lone = all.length === 1 ? all[0]! : undefined;
     if (lone === undefined) {
-      for (const unit of units) split(unit);
+      for (const unit of units) this.split(unit);
       return;
     }
     lone.strikes += 1;
-    if (lone.strikes >= quarantineAfterCloses) {
+    if (lone.strikes >= this.quarantineAfterCloses) {
       lone.owner.refuse(new TopicQuarantinedError(lone.symbol, lone.topic, cause instanceof ConnectionClosedError ? cause.code : undefined, lone.strikes));
-    } else split([lone]);
-  };
-
-  const cancel = (owner: BatchedTopic): void => {
-    const s = states.get(owner);
-    if (s !== undefined) {
-      dequeue(s);
-      leaveFrame(s);
-    }
-    const key = s?.key ?? `${owner.symbol}|${owner.topic}`;
-    if (live.delete(key)) {
-      queue.addCancel(owner.symbol, owner.topic, owner.binary, owner.params);
-      pump.kick();
-    } else pump.settle();
-  };
-
-  return {
-    sub: (owner, e) =>
-      new Observable<SentSub>((subscriber) => {
-        newEpoch(e);
-        const s = stateOf(owner);
-        const emit = (sent: SentSub): void => {
-          subscriber.next(sent);
-          subscriber.complete();
-        };
-        s.pending = emit;
-        queue.addSub(s);
-        pump.kick();
-        return () => {
-          if (s.pending !== emit) return;
-          dequeue(s);
-          pump.settle();
-        };
-      }),
-    cancel,
-    forget: (owner, sendCancel) => {
-      const s = states.get(owner);
-      if (sendCancel) cancel(owner);
-      if (s === undefined) return;
-      dequeue(s);
-      leaveFrame(s);
-      if (!sendCancel) live.delete(s.key);
-      states.delete(owner);
-      if (byKey.get(s.key) === s) byKey.delete(s.key);
-      pump.settle();
-    },
-    answered: (owner) => {
-      const s = states.get(owner);
-      if (s !== undefined) answeredState(s);
-    },
-    serviceFrame,
-    watch: (status$) =>
-      status$.pipe(
-        mergeMap((status) => {
-          if (status.type === 'open') newEpoch(status.epoch);
-          else if ((status.type === 'reconnecting' || status.type === 'closed') && status.cause !== undefined) lost(status.epoch, status.cause);
-          return EMPTY;
-        }),
-        finalize(() => {
-          // The last topic left: the socket closes right after this (watch comes first in the feed). The cancels
-          // queued leave now, unpaced (a goodbye, one frame per request topic at most), the rest is dropped.
-          for (let next = queue.next(CANCELS_ONLY); next?.kind === 'cancel'; next = queue.next(CANCELS_ONLY)) {
-            send(frames.cancel(next.symbols.join(','), next.topic, next.binary, nextId(), next.params));
-          }
-          pump.stop();
-        }),
-      ),
-  };
+    } else this.split([lone]);
+  }
 }

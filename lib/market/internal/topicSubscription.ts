@@ -8,7 +8,7 @@ import { backoffDelayMs } from '../../operators/reconnect';
 import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
-import type { BatchedTopic, RequestBatcher } from './requestBatcher';
+import type { BatchedTopic, RequestBatcher } from './batchedTopic';
 import type { RoutedTopic, TopicRouter } from './topicRouter';
 
 /** What every topic subscription of one `marketStreams` shares. @internal */
