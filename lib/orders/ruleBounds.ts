@@ -7,8 +7,14 @@
  */
 
 /**
- * The bounds of one symbol's trading rules, each a `T` (decimal text for the client, a scaled integer in the
- * simulator).
+ * The bounds of one symbol's trading rules, each a `T`: `SymbolRules` holds them as decimal text (each optional).
+ *
+ * @example
+ * ```ts
+ * import type { DecimalText, RuleBounds } from 'ex-streams/orders';
+ *
+ * const steps: Pick<RuleBounds<DecimalText>, 'tickSize' | 'stepSize'> = { tickSize: '0.01', stepSize: '0.0001' };
+ * ```
  */
 export interface RuleBounds<T> {
   /** Price step (`PRICE_FILTER.tickSize`): a price is a whole multiple of it. */

@@ -1,6 +1,6 @@
 import { decimalsOf, formatDecimal, mul, parseDecimal, SCALE, unit } from '../../decimal/fixed';
 import { isStepMultiple, type Scaled } from '../../decimal/scaled';
-import { RULE_FILTERS, type RuleBounds } from '../../orders/ruleBounds';
+import { RULE_FILTERS, type RuleBound, type RuleBounds } from '../../orders/ruleBounds';
 import { rejections, type HttpRejection } from '../http/httpErrors';
 
 /**
@@ -12,11 +12,6 @@ import { rejections, type HttpRejection } from '../http/httpErrors';
  * tick; `maxPrice` 100000000; `minQty` the step; `maxQty` 100000000; `minNotional` 0; `minAmount` the
  * `minNotional`; `maxAmount` 100000000. The decimals of `tickSize` and `stepSize` add up to at most 18.
  *
- * An order that breaks them is refused with the service's code: a price not a multiple of `tickSize` -1134,
- * below `minPrice` -1133, above `maxPrice` -1132; a quantity not a multiple of `stepSize` -1137, below `minQty`
- * -1136, above `maxQty` -1135; a limit order's price × quantity below `minNotional`, or a market buy's amount
- * below `minAmount`, -1140; an amount above `maxAmount` -1206.
- *
  * @example
  * ```ts
  * import { startSimulator, type SymbolRulesOptions } from 'ex-streams/simulator';
@@ -27,9 +22,28 @@ import { rejections, type HttpRejection } from '../http/httpErrors';
  * await sim.close();
  * ```
  */
-export interface SymbolRulesOptions extends Partial<RuleBounds<string | undefined>> {}
+export interface SymbolRulesOptions {
+  /** Price increment (`PRICE_FILTER.tickSize`); prices must be multiples of it (-1134). */
+  readonly tickSize?: string | undefined;
+  /** Lowest limit price (`PRICE_FILTER.minPrice`; -1133 below). */
+  readonly minPrice?: string | undefined;
+  /** Highest limit price (`PRICE_FILTER.maxPrice`; -1132 above). */
+  readonly maxPrice?: string | undefined;
+  /** Quantity increment (`LOT_SIZE.stepSize`); quantities must be multiples of it (-1137). */
+  readonly stepSize?: string | undefined;
+  /** Lowest quantity (`LOT_SIZE.minQty`; -1136 below). */
+  readonly minQty?: string | undefined;
+  /** Highest quantity (`LOT_SIZE.maxQty`; -1135 above). */
+  readonly maxQty?: string | undefined;
+  /** Lowest price × quantity of a limit order (`MIN_NOTIONAL.minNotional`; -1140 below). */
+  readonly minNotional?: string | undefined;
+  /** Lowest quote amount of a market buy by amount (`TRADE_AMOUNT.minAmount`; -1140 below). */
+  readonly minAmount?: string | undefined;
+  /** Highest quote amount of a market buy by amount (`TRADE_AMOUNT.maxAmount`; -1206 above). */
+  readonly maxAmount?: string | undefined;
+}
 
-/** The rules of one pair, scaled decimals. @internal */
+/** The rules of one pair, scaled decimals: the bounds of `RuleBounds`, the shape the client reads them in. @internal */
 export type SymbolRules = RuleBounds<bigint>;
 
 const MAX = 100_000_000n * unit(0);
@@ -41,7 +55,7 @@ const MAX = 100_000_000n * unit(0);
  * @internal
  */
 export function symbolRules(symbol: string, priceDecimals: number, qtyDecimals: number, options: SymbolRulesOptions = {}): SymbolRules {
-  const read = (name: keyof SymbolRulesOptions, fallback: bigint): bigint => {
+  const read = (name: RuleBound, fallback: bigint): bigint => {
     const text = options[name];
     if (text === undefined) return fallback;
     const value = parseDecimal(text);
