@@ -12,9 +12,12 @@
  *    - the README's two "A first stream" blocks saved as `market.mjs` / `user.mjs` (the example hosts replaced by a
  *      simulator's, as the README says), which must show data and end on SIGTERM with nothing on stderr.
  * Every runtime is tried; the script fails (exit 1) when any step of any runtime failed, with a summary table.
- * About 1 min once the runtimes are in npx's cache (each fetch takes a few seconds the first time).
+ * About 30 s once the runtimes are in npx's cache (each fetch takes a few seconds the first time).
  *
- *   node -r ts-node/register/transpile-only scripts/check-runtimes.ts [--only=node22,bun]
+ * `--jest` also runs the unit suite (`npm test`'s jest config, on the TypeScript sources) on each Node of the list,
+ * `--jest=<spec paths>` a part of it: not in CI (each run takes as long as `npm test`).
+ *
+ *   node -r ts-node/register/transpile-only scripts/check-runtimes.ts [--only=node22,bun] [--jest[=spec/user,spec/rest]]
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -84,6 +87,8 @@ interface Outcome {
 async function main(): Promise<void> {
   const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
   const runtimes = RUNTIMES.filter((r) => only === undefined || only.includes(r.id));
+  const jestArg = process.argv.find((a) => a === '--jest' || a.startsWith('--jest='));
+  const jestPaths = jestArg === undefined ? undefined : jestArg.slice('--jest='.length).split(',').filter((p) => p !== '');
   if (runtimes.length === 0) fail(`--only: none of ${RUNTIMES.map((r) => r.id).join(', ')}`);
 
   fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
@@ -153,6 +158,17 @@ async function main(): Promise<void> {
         if (end !== 'SIGTERM' || p.stderr() !== '') fail(`ended ${String(end)}\n${p.stderr()}`);
         return '';
       });
+      if (jestPaths !== undefined && runtime.id.startsWith('node')) {
+        await step(`jest ${jestPaths.join(' ') || '(npm test)'}`, async () => {
+          const jest = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js');
+          const p = runNode(`${name} jest`, ['--max-old-space-size=384', jest, '--maxWorkers=2', ...jestPaths], { cwd: root, runtime: runtimeCommand });
+          running.push(p);
+          const end = await exitOf(p, 600_000);
+          const summary = p.stderr().split('\n').filter((l) => /^(Tests|Test Suites):/.test(l)).join('\n');
+          if (end !== 0) fail(`exit ${String(end)}\n${p.stderr().split('\n').filter((l) => /^(FAIL|  ●)/.test(l)).join('\n')}\n${summary}`);
+          return summary;
+        });
+      }
     }
     await sim.stop();
   } finally {
