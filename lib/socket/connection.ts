@@ -196,8 +196,8 @@ export interface CoreOptions {
   readonly sentAt?: ((epoch: number) => number | undefined) | undefined;
 }
 
-/** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
-export function connectionCore(config: ConnectionConfig, options: CoreOptions = {}): ConnectionCore {
+/** A {@link ConnectionConfig} with its defaults, checked (a `ConfigError` for a value it cannot take). */
+function resolved(config: ConnectionConfig) {
   const {
     url,
     WebSocketCtor,
@@ -218,11 +218,81 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
   if (!Number.isInteger(maxQueuedFrames) || maxQueuedFrames < 0) {
     throw new ConfigError('maxQueuedFrames', 'must be an integer >= 0');
   }
+  return { url, WebSocketCtor, scheduler, pingIntervalMs, heartbeatTimeoutMs, maxFrameBytes, maxInflatedBytes, inflateRaw, maxQueuedFrames, reconnectConfig };
+}
+
+/**
+ * Where the gap of a lost socket starts: the last frame received (`lastSeenAt`), or earlier, when the last frame whose
+ * server time is known (`sent`: a data message, a public pong) was written, if it arrived late; never before the
+ * socket opened (`openedAt`). `offsetMs`: the server clock's offset plus how far off it can be.
+ */
+function gapStart(lastSeenAt: number, openedAt: number, sent: number | undefined, offsetMs: number): number {
+  const written = sent === undefined ? undefined : sent - offsetMs;
+  return written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
+}
+
+/** The frame sinks of one connection, in subscription order, copied on change (a sink may leave while a frame is delivered). */
+class FrameSinks {
+  private sinks: readonly FrameSink[] = [];
+  /** Hands a frame to every sink, in one plain call each. */
+  readonly deliver: FrameSink = (message, now, exact, text, scanned) => {
+    const current = this.sinks;
+    if (current.length === 1) current[0]!(message, now, exact, text, scanned);
+    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact, text, scanned);
+  };
+  add(sink: FrameSink): void {
+    this.sinks = [...this.sinks, sink];
+  }
+  remove(sink: FrameSink): void {
+    this.sinks = this.sinks.filter((s) => s !== sink);
+  }
+}
+
+/** The frames sent on a connection: on the open socket at once, else queued (at most `max`) for the next one. */
+class Outbox {
+  private socket: WebSocketLike | undefined;
+  private readonly queue: string[] = [];
+  constructor(private readonly max: number) {}
+  /** A socket opened: the queued frames go first, in order. */
+  open(socket: WebSocketLike): void {
+    this.socket = socket;
+    for (const frame of this.queue) socket.send(frame);
+    this.queue.length = 0;
+  }
+  /** The socket can no longer send. */
+  close(): void {
+    this.socket = undefined;
+  }
+  /** Drops the queued frames (the connection closed for good). */
+  clear(): void {
+    this.queue.length = 0;
+  }
+  /** See {@link Connection.send}. */
+  send(frame: unknown): void {
+    const text = JSON.stringify(frame);
+    if (this.socket) {
+      this.socket.send(text);
+      return;
+    }
+    if (this.queue.length >= this.max) throw new SendQueueFullError(this.max);
+    this.queue.push(text);
+  }
+  /** See {@link Connection.sendIfOpen}. */
+  sendIfOpen(frame: unknown): boolean {
+    if (!this.socket) return false;
+    this.socket.send(JSON.stringify(frame));
+    return true;
+  }
+}
+
+/** {@link connection} with its frame sink (see {@link ConnectionCore}). @internal */
+export function connectionCore(config: ConnectionConfig, options: CoreOptions = {}): ConnectionCore {
+  const { url, WebSocketCtor, scheduler, pingIntervalMs, heartbeatTimeoutMs, maxFrameBytes, maxInflatedBytes, inflateRaw, maxQueuedFrames, reconnectConfig } =
+    resolved(config);
   const status = new BehaviorSubject<ConnectionStatus>({ type: 'closed', epoch: 0 });
   const errors = new Subject<Error>();
   const clock = serverClockSampler();
-  const queue: string[] = [];
-  let openSocket: WebSocketLike | undefined;
+  const outbox = new Outbox(maxQueuedFrames);
   let epoch = 0;
   let attempt = 0;
   let downSince: number | undefined;
@@ -230,16 +300,14 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
   let openedAt = 0;
 
   const onOpen = (socket: WebSocketLike): void => {
-    openSocket = socket;
-    for (const frame of queue) socket.send(frame);
-    queue.length = 0;
+    outbox.open(socket);
     const since = scheduler.now();
     openedAt = since;
     epoch += 1;
     status.next(epoch > 1 && downSince !== undefined ? { type: 'open', epoch, since, downSince } : { type: 'open', epoch, since });
   };
   const onEnd = (wasOpen: boolean, lastSeenAt: number, lastPongServerTime: number | undefined): void => {
-    openSocket = undefined;
+    outbox.close();
     if (!wasOpen) return;
     // Delivery stopped with the last frame received, not when the loss was noticed (a heartbeat timeout
     // fires `heartbeatTimeoutMs` later): whatever the service sent after it may be lost. Or earlier: when the
@@ -248,22 +316,15 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
     // it; a server clock far behind does not stretch the gap).
     const message = options.sentAt?.(epoch);
     const sent = message === undefined ? lastPongServerTime : lastPongServerTime === undefined ? message : Math.max(message, lastPongServerTime);
-    const written = sent === undefined ? undefined : sent - (clock.offsetMs() + clock.offsetErrorMs());
-    downSince = written === undefined || !(written < lastSeenAt) ? lastSeenAt : Math.max(openedAt, written);
+    downSince = gapStart(lastSeenAt, openedAt, sent, clock.offsetMs() + clock.offsetErrorMs());
   };
   const finish = (cause?: Error): void => {
-    queue.length = 0;
+    outbox.clear();
     attempt = 0;
     status.next(cause ? { type: 'closed', epoch, cause } : { type: 'closed', epoch });
   };
 
-  // Frame sinks in subscription order, copied on change (a sink may leave while a frame is delivered).
-  let sinks: readonly FrameSink[] = [];
-  const deliver: FrameSink = (message, now, exact, text, scanned) => {
-    const current = sinks;
-    if (current.length === 1) current[0]!(message, now, exact, text, scanned);
-    else for (let i = 0; i < current.length; i++) current[i]!(message, now, exact, text, scanned);
-  };
+  const sinks = new FrameSinks();
 
   const session$ = defer(() => {
     status.next({ type: 'connecting', epoch, attempt });
@@ -279,7 +340,7 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
         clock,
         onOpen,
         onEnd,
-        onMessage: deliver,
+        onMessage: sinks.deliver,
         onDecodeError: (e) => errors.next(e),
         exactIntegers: options.exactIntegers,
         readFrame: options.readFrame,
@@ -311,13 +372,13 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
   );
   const frames = (sink: FrameSink): Observable<never> =>
     new Observable<never>((subscriber) => {
-      sinks = [...sinks, sink];
+      sinks.add(sink);
       const subscription = lifecycle$.subscribe({
         error: (e: unknown) => subscriber.error(e),
         complete: () => subscriber.complete(),
       });
       return () => {
-        sinks = sinks.filter((s) => s !== sink);
+        sinks.remove(sink);
         subscription.unsubscribe();
       };
     });
@@ -337,20 +398,8 @@ export function connectionCore(config: ConnectionConfig, options: CoreOptions = 
     status$: status.asObservable(),
     errors$: errors.asObservable(),
     serverClock: clock,
-    send(frame) {
-      const text = JSON.stringify(frame);
-      if (openSocket) {
-        openSocket.send(text);
-        return;
-      }
-      if (queue.length >= maxQueuedFrames) throw new SendQueueFullError(maxQueuedFrames);
-      queue.push(text);
-    },
-    sendIfOpen(frame) {
-      if (!openSocket) return false;
-      openSocket.send(JSON.stringify(frame));
-      return true;
-    },
+    send: (frame) => outbox.send(frame),
+    sendIfOpen: (frame) => outbox.sendIfOpen(frame),
   };
   return { connection: conn, frames };
 }
