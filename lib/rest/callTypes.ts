@@ -133,7 +133,7 @@ export type OrderRef =
   | { readonly clientOrderId: string; readonly orderId?: never };
 
 /**
- * The typed calls of {@link RestClient}: each returns a cold observable making one call per subscription
+ * The typed calls of {@link index!RestClient}: each returns a cold observable making one call per subscription
  * (aborted on unsubscribe), emitting the decoded answer once. A body the codec refuses fails with a
  * `DecodeError`; rejections, timeouts and rate limits fail as `request()` does.
  *

@@ -44,7 +44,7 @@ import type { RestClient, RestClientConfig, RestRequest } from './types';
  * anything is sent. No secret key, signature, 2FA token or listen key appears in any of these errors.
  *
  * The listen-key calls are signed (as in the service's samples) and use `/api/v1/userDataStream`. The typed
- * calls of {@link RestCalls} (`serverTime`, `exchangeInfo`, `depth`, `trades`, `klines`, `newOrder`,
+ * calls of {@link rest!RestCalls} (`serverTime`, `exchangeInfo`, `depth`, `trades`, `klines`, `newOrder`,
  * `batchOrders`, `testOrder`, `cancelOrder`, `cancelOrdersByIds`, `getOrder`, `openOrders`, `cancelOpenOrders`,
  * `orderHistory`, `account`, `myTrades`, `myTradesByClientOrderId`) are built on `request()` with their paths,
  * security types, documented weights and tolerant codecs (docs/rest.md); `newOrder` places through

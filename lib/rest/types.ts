@@ -83,7 +83,7 @@ export interface RestRequest<A = unknown> {
 }
 
 /**
- * An optional client-side rate limit of {@link restClient}: calls beyond it wait in a queue (in order, on the
+ * An optional client-side rate limit of {@link index!restClient}: calls beyond it wait in a queue (in order, on the
  * client's scheduler) instead of earning a 429 or a ban. Each limit counts call starts in any one-second
  * window; the clock call and a -1021 retry count too.
  *

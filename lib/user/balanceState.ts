@@ -7,7 +7,7 @@ const sameAmounts = (a: BalanceState, b: BalanceState): boolean =>
   compareDecimal(a.free, b.free) === 0 && compareDecimal(a.locked, b.locked) === 0;
 
 /**
- * The current balance of one asset, folded from account updates by {@link balancesState}.
+ * The current balance of one asset, folded from account updates by {@link folds!balancesState}.
  * Amounts are exact decimal text (`DecimalText`).
  *
  * @example

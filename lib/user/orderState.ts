@@ -6,7 +6,7 @@ import { type DecimalText, isDecimalGrammar } from '../decimal/grammar';
 import { exactQuotient } from '../decimal/small';
 
 /**
- * The current state of one order, folded from its execution reports by {@link ordersState}.
+ * The current state of one order, folded from its execution reports by {@link folds!ordersState}.
  *
  * Quantities and prices stay exact decimal text (`DecimalText`: an order's price goes into a new order as it is);
  * convert at the edge (e.g. with `decimalToNumber`).

@@ -1,7 +1,7 @@
 import type { PrivateEvent } from '../codecs/privateEvents';
 
 /**
- * The identity of a private event, used by {@link userStream} to drop the duplicates the service may push.
+ * The identity of a private event, used by {@link index!userStream} to drop the duplicates the service may push.
  *
  * - `executionReport`: `er:{i}:{X}:{z}:{U}` — order id, status, cumulative filled quantity and update time
  *   (`E` when `U` is absent): one report per state of an order;
