@@ -67,11 +67,35 @@ export interface IncrementalBookConfig {
   readonly onGap?: ((gap: BookGap) => void) | undefined;
 }
 
-/** The `o` of a record as a bigint: `0n` when absent; `undefined` when it is not an integer. */
-function sequenceOf(o: string | number | undefined): bigint | undefined {
-  if (o === undefined) return 0n;
-  if (typeof o === 'number') return Number.isSafeInteger(o) ? BigInt(o) : undefined;
-  return /^\d{1,30}$/.test(o) ? BigInt(o) : undefined;
+/**
+ * A sequence number: a `number` below 2^53, a `bigint` from there on (one form per value, so `===` compares them).
+ * Numbers spare a `bigint` per record; `o` may be 64-bit text.
+ */
+type Sequence = number | bigint;
+
+/** `b` in its {@link Sequence} form. */
+const sequence = (b: bigint): Sequence => (b <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(b) : b);
+
+/** The sequence number after `s`. */
+const after = (s: Sequence): Sequence => (typeof s === 'number' && s < Number.MAX_SAFE_INTEGER ? s + 1 : sequence(BigInt(s) + 1n));
+
+/** Whether `a` is above `b`. */
+const above = (a: Sequence, b: Sequence): boolean => (typeof a === typeof b ? a > b : typeof a === 'bigint');
+
+/** The `o` of a record: 0 when absent; `undefined` when it is not an integer (up to 30 digits as text). */
+function sequenceOf(o: string | number | undefined): Sequence | undefined {
+  if (o === undefined) return 0;
+  if (typeof o === 'number') return Number.isSafeInteger(o) ? o : undefined;
+  const n = o.length;
+  if (n === 0 || n > 30) return undefined;
+  let value = 0;
+  for (let i = 0; i < n; i++) {
+    const d = o.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    value = value * 10 + d;
+  }
+  // up to 15 digits the number is exact; longer text through a bigint
+  return n <= 15 ? value : sequence(BigInt(o));
 }
 
 /** Price order of one side: bids descending (`sign` -1), asks ascending (1). */
@@ -157,18 +181,20 @@ class BookSide {
   }
 }
 
-/** The spread and mid of the last best prices, worked out again only when one of them changed. */
+/** The spread, mid and crossing of the last best prices, worked out again only when one of them changed. */
 class Spread {
   private bid = '';
   private ask = '';
   spread: string | undefined;
   mid: string | undefined;
+  crossed = false;
 
-  /** Sets `spread` and `mid` to those of `bid` and `ask`. */
+  /** Sets `spread`, `mid` and `crossed` to those of `bid` and `ask`. */
   of(bid: string, ask: string): this {
     if (bid !== this.bid || ask !== this.ask || this.spread === undefined) {
       this.spread = subtractDecimal(ask, bid);
       this.mid = midDecimal(bid, ask);
+      this.crossed = compareDecimal(bid, ask) >= 0;
       this.bid = bid;
       this.ask = ask;
     }
@@ -184,8 +210,14 @@ class Spread {
 function viewOf(symbol: string, time: number, bids: BookSide, asks: BookSide, limit: number, invalidLevels: number, spreads: Spread): OrderBook {
   const bestBid = bids.best;
   const bestAsk = asks.best;
-  const both = bestBid !== undefined && bestAsk !== undefined;
-  const top = both ? spreads.of(bestBid[0], bestAsk[0]) : undefined;
+  if (bestBid !== undefined && bestAsk !== undefined) {
+    const { spread, mid, crossed } = spreads.of(bestBid[0], bestAsk[0]);
+    // the usual book: one literal (no object per optional field)
+    if (spread !== undefined && mid !== undefined) {
+      return { symbol, time, bids: bids.emitted(limit), asks: asks.emitted(limit), bestBid, bestAsk, spread, mid, crossed, sorted: true, invalidLevels };
+    }
+  }
+  const top = bestBid !== undefined && bestAsk !== undefined ? spreads : undefined;
   return {
     symbol,
     time,
@@ -195,7 +227,7 @@ function viewOf(symbol: string, time: number, bids: BookSide, asks: BookSide, li
     ...(bestAsk && { bestAsk }),
     ...(top?.spread !== undefined && { spread: top.spread }),
     ...(top?.mid !== undefined && { mid: top.mid }),
-    crossed: both && compareDecimal(bestBid[0], bestAsk[0]) >= 0,
+    crossed: top?.crossed ?? false,
     sorted: true,
     invalidLevels,
   };
@@ -236,7 +268,7 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
       const asks = new BookSide(1);
       const spreads = new Spread();
       /** The `o` of the last record applied; `undefined`: waiting for a snapshot. */
-      let last: bigint | undefined;
+      let last: Sequence | undefined;
       /** A break was signalled and no snapshot came since: the deltas meanwhile are dropped silently. */
       let broken = false;
       const emit = (record: T, invalidLevels: number): void => {
@@ -253,13 +285,13 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
       return source.subscribe({
         next: (record) => {
           const o = sequenceOf(record.o);
-          if (o === 0n) {
+          if (o === 0) {
             broken = false;
             bids.clear();
             asks.clear();
             // a snapshot may come unsorted or with repeated prices: applied level by level, it is kept sorted
             const invalid = bids.apply(record.b ?? []) + asks.apply(record.a ?? []);
-            last = 0n;
+            last = 0;
             emit(record, invalid);
             return;
           }
@@ -269,11 +301,12 @@ export function incrementalBook<T extends IncrementalDepth>(config: IncrementalB
           }
           if (o === undefined) {
             // not a sequence number: the chain cannot be checked
-            gap(record, 'skipped', String(last + 1n));
+            gap(record, 'skipped', String(after(last)));
             return;
           }
-          if (o !== last + 1n) {
-            gap(record, o > last ? 'skipped' : 'repeated', String(last + 1n));
+          const expected = after(last);
+          if (o !== expected) {
+            gap(record, above(o, last) ? 'skipped' : 'repeated', String(expected));
             return;
           }
           last = o;

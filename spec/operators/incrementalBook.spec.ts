@@ -205,6 +205,38 @@ describe('incrementalBook', () => {
     );
   });
 
+  it('property: sequence numbers of any form (numbers, text of up to 30 digits, leading zeros, past 2^53, junk) are judged as bigints are', async () => {
+    /** The reference: the `o` of a record as a bigint, as the operator reads it (`undefined`: not a sequence number). */
+    const reference = (o: string | number | undefined): bigint | undefined =>
+      o === undefined ? 0n : typeof o === 'number' ? (Number.isSafeInteger(o) ? BigInt(o) : undefined) : /^\d{1,30}$/.test(o) ? BigInt(o) : undefined;
+    const digits = fc.stringMatching(/^[0-9]{1,32}$/);
+    const o = fc.oneof(
+      fc.nat(12),
+      fc.nat(12).map(String),
+      fc.nat(12).map((n) => `000${n}`),
+      digits,
+      fc.constantFrom(2 ** 53, 2 ** 53 - 1, -1, 1.5, 1e21, '9007199254740993', '18446744073709551616', '', ' 1', '1e3', '-1', '0x1'),
+      fc.constant(undefined),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.nat(10), fc.boolean(), o, async (k, asText, last) => {
+        const records: IncrementalDepth[] = [{ s: 'X', t: 0, o: 0, b: [], a: [] }];
+        for (let i = 1; i <= k; i++) records.push({ s: 'X', t: i, o: asText ? String(i) : i, b: [], a: [] });
+        records.push({ s: 'X', t: k + 1, o: last, b: [], a: [] });
+        const { books, gaps } = await run(records);
+        const r = reference(last);
+        if (r === 0n || r === BigInt(k + 1)) {
+          expect(gaps).toEqual([]);
+          expect(books).toHaveLength(k + 2);
+        } else {
+          expect(books).toHaveLength(k + 1);
+          expect(gaps).toEqual([{ symbol: 'X', reason: r !== undefined && r < BigInt(k + 1) ? 'repeated' : 'skipped', expected: String(k + 1), received: String(last), time: k + 1 }]);
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
   it('property: every injected sequence fault is signalled once, no book is emitted until the next snapshot, which heals it', async () => {
     /** A fault before delta `at`: its `o` skips (+1 or more) or repeats one. */
     const fault = fc.record({ at: fc.nat(), kind: fc.constantFrom('skip', 'repeat'), by: fc.integer({ min: 1, max: 3 }) });
