@@ -116,22 +116,7 @@ export function socketSession(s: SessionSettings): Observable<never> {
       opened = true;
       lastSeenAt = scheduler.now();
       s.onOpen(socket);
-      let pingDueAt = lastSeenAt;
-      // One action at a time, for a socket open any length of time (see `scheduleRepeating`: not `timer(0, period)`).
-      timers.add(
-        scheduleRepeating(
-          scheduler,
-          () => {
-            const at = scheduler.now();
-            if (at - pingDueAt > toleranceMs) stalledAt = at;
-            pingDueAt = at + s.pingIntervalMs;
-            pingSent(heartbeat, at);
-            socket.send(`{"ping":${at}}`);
-            return s.pingIntervalMs;
-          },
-          0,
-        ),
-      );
+      timers.add(pings(socket, scheduler, lastSeenAt, s.pingIntervalMs, heartbeat, toleranceMs, (at) => (stalledAt = at)));
     };
     /** Whether zip frames can be inflated: always, but in the browser build without `inflateRaw`. */
     const inflates = (s.limits.inflateRaw ?? defaultInflateRaw) !== undefined;
@@ -190,6 +175,35 @@ export function socketSession(s: SessionSettings): Observable<never> {
       if (socket.readyState === WS_OPEN || socket.readyState === WS_CONNECTING) socket.close(1000);
     };
   });
+}
+
+/**
+ * Sends `{"ping":now}` on `socket` (opened at `openedAt`) now and every `pingIntervalMs` (noted in `heartbeat`), one action at a time for a
+ * socket open any length of time (see `scheduleRepeating`: not `timer(0, period)`); `onStall(at)` when a ping ran
+ * more than `toleranceMs` late (the process was stalled).
+ */
+function pings(
+  socket: WebSocketLike,
+  scheduler: SchedulerLike,
+  openedAt: number,
+  pingIntervalMs: number,
+  heartbeat: HeartbeatState,
+  toleranceMs: number,
+  onStall: (at: number) => void,
+): Subscription {
+  let pingDueAt = openedAt;
+  return scheduleRepeating(
+    scheduler,
+    () => {
+      const at = scheduler.now();
+      if (at - pingDueAt > toleranceMs) onStall(at);
+      pingDueAt = at + pingIntervalMs;
+      pingSent(heartbeat, at);
+      socket.send(`{"ping":${at}}`);
+      return pingIntervalMs;
+    },
+    0,
+  );
 }
 
 /**
