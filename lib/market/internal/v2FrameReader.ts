@@ -84,25 +84,31 @@ export function v2FrameReader(): MarketFrameReader | undefined {
 }
 
 function compileV2FrameReader(): MarketFrameReader | undefined {
-  const readers = new Map<string, { readonly codec: t.Mixed; readonly reader: Reader }>();
-  for (const [topic, { codec, array }] of Object.entries(V2_TOPICS)) {
+  const readers: { readonly name: string; readonly codec: t.Mixed; readonly reader: Reader }[] = [];
+  for (const [name, { codec, array }] of Object.entries(V2_TOPICS)) {
     // `code` makes it an answer (`v2Message`), `ping` / `pong` a heartbeat's to answer: such a frame is parsed.
     const reader = structReader(v2DataCodec(array ? t.array(codec) : codec), { refuse: ['code', 'ping', 'pong'] });
     if (reader === undefined) return undefined;
-    readers.set(topic, { codec, reader });
+    readers.push({ name, codec, reader });
   }
   return (text) => {
     // The topic chooses the reader; it is read again with the message, which must end with the same topic.
     const at = text.indexOf(TOPIC_KEY);
     if (at < 0) return FAIL;
     const from = at + TOPIC_KEY.length;
-    const end = text.indexOf('"', from);
-    const topic = end < 0 ? undefined : readers.get(text.slice(from, end));
+    let topic: (typeof readers)[number] | undefined;
+    for (let r = 0; r < readers.length; r++) {
+      const { name } = readers[r]!;
+      if (text.charCodeAt(from + name.length) === 34 && text.startsWith(name, from)) {
+        topic = readers[r];
+        break;
+      }
+    }
     if (topic === undefined) return FAIL;
     const value = readText(text, topic.reader);
     if (value === FAIL) return FAIL;
     const message = value as V2Data;
-    if (readers.get(message.topic) !== topic) return FAIL;
+    if (message.topic !== topic.name) return FAIL;
     const { params, data } = message;
     // the pair: `params.symbol`, else the record's `s` (`v2Message`); neither: not a message the router takes
     const symbol = params.symbol ?? (Array.isArray(data) ? undefined : (data as { readonly s: string }).s);
