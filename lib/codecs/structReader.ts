@@ -215,45 +215,8 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   line('    if (c !== 34) return FAIL;');
   line('    const k0 = i + 1;');
   line('    let f = -1, ke = -1;');
-  // A declared key is recognised by its characters and its closing quote (no search, no call); any other key's
-  // end is searched.
-  // A trie of `switch`es over the key's characters (the closing quote ends a key), so each key costs one test
-  // per character whatever the keys beside it.
-  // Refused keys are in it too: numbered after the declared ones, they end the read (FAIL).
-  const trieKeys = [...keys, ...(options.refuse ?? [])];
-  const found = (n: number, at: number): string => (n < keys.length ? `f = ${n}; ke = k0 + ${at};` : 'return FAIL;');
-  const dispatch = (ns: readonly number[], at: number, indent: string): void => {
-    const charAt = (n: number): number => {
-      const key = trieKeys[n] as string;
-      return at < key.length ? key.charCodeAt(at) : QUOTE;
-    };
-    if (ns.length === 1) {
-      const n = ns[0]!;
-      const key = trieKeys[n] as string;
-      const rest = [...Array(key.length + 1).keys()].slice(at).map((j) => `s.charCodeAt(k0 + ${j}) === ${j < key.length ? key.charCodeAt(j) : QUOTE}`);
-      line(`${indent}if (${rest.length > 0 ? rest.join(' && ') : 'true'}) { ${found(n, key.length)} }`);
-      return;
-    }
-    const groups = new Map<number, number[]>();
-    for (const n of ns) groups.set(charAt(n), [...(groups.get(charAt(n)) ?? []), n]);
-    if (groups.size === 1) {
-      // A prefix the keys share: one test, no switch.
-      line(`${indent}if (s.charCodeAt(k0 + ${at}) === ${charAt(ns[0]!)}) {`);
-      dispatch(ns, at + 1, `${indent}  `);
-      line(`${indent}}`);
-      return;
-    }
-    line(`${indent}switch (s.charCodeAt(k0 + ${at})) {`);
-    for (const [char, group] of groups) {
-      line(`${indent}  case ${char}:`);
-      if (char === QUOTE) line(`${indent}    ${found(group[0]!, at)}`);
-      else dispatch(group, at + 1, `${indent}    `);
-      line(`${indent}    break;`);
-    }
-    line(`${indent}}`);
-  };
-  const named = trieKeys.map((_, n) => n).filter((n) => (trieKeys[n] as string).length > 0);
-  if (named.length > 0) dispatch(named, 0, '    ');
+  // Refused keys are in the key trie too: numbered after the declared ones, they end the read (FAIL).
+  keyTrie([...keys, ...(options.refuse ?? [])], keys.length, line);
   // Any other key: its end, its text plain (no escape, no control character), or FAIL.
   line('    if (ke < 0) { ke = plainStringEnd(s, k0); if (ke < 0) return FAIL; }');
   line('    if (s.charCodeAt(ke + 1) !== 58) return FAIL;');
@@ -409,4 +372,46 @@ export function readText(text: string, reader: Reader): unknown {
   position.i = 0;
   const value = reader(text, position);
   return value === FAIL || position.i !== text.length ? FAIL : value;
+}
+
+/**
+ * Writes (`line`) the recognition of a key starting at `k0`: a trie of `switch`es over its characters (the closing
+ * quote ends a key), so each key costs one test per character whatever the keys beside it (no search, no call). Sets
+ * `f` to the key's number and `ke` to its closing quote; keys numbered from `declared` on (refused keys) end the
+ * read (`return FAIL`). Any other key is left with `ke < 0` (its end is then searched).
+ */
+function keyTrie(trieKeys: readonly string[], declared: number, line: (text: string) => number): void {
+  const found = (n: number, at: number): string => (n < declared ? `f = ${n}; ke = k0 + ${at};` : 'return FAIL;');
+  const dispatch = (ns: readonly number[], at: number, indent: string): void => {
+    const charAt = (n: number): number => {
+      const key = trieKeys[n]!;
+      return at < key.length ? key.charCodeAt(at) : QUOTE;
+    };
+    if (ns.length === 1) {
+      const n = ns[0]!;
+      const key = trieKeys[n]!;
+      const rest = [...Array(key.length + 1).keys()].slice(at).map((j) => `s.charCodeAt(k0 + ${j}) === ${j < key.length ? key.charCodeAt(j) : QUOTE}`);
+      line(`${indent}if (${rest.length > 0 ? rest.join(' && ') : 'true'}) { ${found(n, key.length)} }`);
+      return;
+    }
+    const groups = new Map<number, number[]>();
+    for (const n of ns) groups.set(charAt(n), [...(groups.get(charAt(n)) ?? []), n]);
+    if (groups.size === 1) {
+      // A prefix the keys share: one test, no switch.
+      line(`${indent}if (s.charCodeAt(k0 + ${at}) === ${charAt(ns[0]!)}) {`);
+      dispatch(ns, at + 1, `${indent}  `);
+      line(`${indent}}`);
+      return;
+    }
+    line(`${indent}switch (s.charCodeAt(k0 + ${at})) {`);
+    for (const [char, group] of groups) {
+      line(`${indent}  case ${char}:`);
+      if (char === QUOTE) line(`${indent}    ${found(group[0]!, at)}`);
+      else dispatch(group, at + 1, `${indent}    `);
+      line(`${indent}    break;`);
+    }
+    line(`${indent}}`);
+  };
+  const named = trieKeys.map((_, n) => n).filter((n) => (trieKeys[n] as string).length > 0);
+  if (named.length > 0) dispatch(named, 0, '    ');
 }
