@@ -357,13 +357,14 @@ function coreSettings(config: UserStreamConfig, state: UserStreamState, followed
   if (!(maxEventTimeSkewMs > 0)) throw new ConfigError('maxEventTimeSkewMs', 'must be a number > 0');
   const serverOffset = rest !== undefined && typeof rest.serverTimeOffsetMs === 'function' ? rest : undefined;
   const serverOffsetError = rest !== undefined && typeof rest.serverTimeOffsetErrorMs === 'function' ? rest : undefined;
+  const { onLate } = reorder;
   const openReorder = reorderBuffer<PrivateEvent>(
     {
       ...reorder,
       scheduler,
       onLate: (event, watermark) => {
         state.count((c) => ({ lateEvents: c.lateEvents + 1 }));
-        reorder.onLate?.(event, watermark);
+        onLate?.(event, watermark);
       },
     },
     undefined,
