@@ -106,14 +106,17 @@ const isLevel = (l: unknown): l is OrderBookLevel =>
 
 /**
  * One side of a kept book: its levels sorted by price (`sign`), each price's integer-part length beside it
- * (`plainIntLength`, -1 when not plain) so a search compares plain prices as text without scanning them again, and
- * the copy last emitted, handed out again while the side is unchanged (an emitted array is never written). A change
- * costs a binary search and one move of the array's tail; only a side that changed is copied for the next book.
+ * (`plainIntLength`, -1 when not plain) so a search compares plain prices as text without scanning them again.
+ * The levels array is handed out as the emitted side when all of it is emitted, and copied on the first change after
+ * that (copy on write: an emitted array is never written), so a delta costs one copy of each side it changes, a binary
+ * search per level and a move of the copy's tail.
  */
 class BookSide {
-  private readonly levels: OrderBookLevel[] = [];
+  private levels: OrderBookLevel[] = [];
   private readonly ints: number[] = [];
-  /** The emitted copy (of at most `viewLimit` levels) while the side is unchanged since. */
+  /** `levels` was handed out (as the emitted side): copied before the next change. */
+  private shared = false;
+  /** The emitted copy of the best `viewLimit` levels (when the side has more) while the side is unchanged since. */
   private view: readonly OrderBookLevel[] | undefined;
   private viewLimit = Infinity;
 
@@ -124,7 +127,10 @@ class BookSide {
   }
 
   clear(): void {
-    this.levels.length = 0;
+    if (this.shared) {
+      this.levels = [];
+      this.shared = false;
+    } else this.levels.length = 0;
     this.ints.length = 0;
     this.view = undefined;
   }
@@ -145,7 +151,17 @@ class BookSide {
     return -lo - 1;
   }
 
-  /** Applies the changed levels in place; returns how many were not valid levels (dropped). */
+  /** The levels, ready to be written (copied first if they were handed out). */
+  private writable(): OrderBookLevel[] {
+    if (this.shared) {
+      this.levels = this.levels.slice();
+      this.shared = false;
+    }
+    this.view = undefined;
+    return this.levels;
+  }
+
+  /** Applies the changed levels; returns how many were not valid levels (dropped). */
   apply(changes: DepthSnapshot['a']): number {
     let invalid = 0;
     for (let i = 0; i < changes.length; i++) {
@@ -159,22 +175,25 @@ class BookSide {
       const remove = compareDecimal(level[1], '0') === 0;
       if (at >= 0) {
         if (remove) {
-          this.levels.splice(at, 1);
+          this.writable().splice(at, 1);
           this.ints.splice(at, 1);
-        } else this.levels[at] = level;
+        } else this.writable()[at] = level;
       } else if (!remove) {
-        this.levels.splice(-at - 1, 0, level);
+        this.writable().splice(-at - 1, 0, level);
         this.ints.splice(-at - 1, 0, int);
-      } else continue; // deleting a level not kept changes nothing
-      this.view = undefined;
+      } // else deleting a level not kept changes nothing
     }
     return invalid;
   }
 
   /** The best `limit` levels, as an array no one writes to. */
   emitted(limit: number): readonly OrderBookLevel[] {
+    if (this.levels.length <= limit) {
+      this.shared = true;
+      return this.levels;
+    }
     if (this.view === undefined || this.viewLimit !== limit) {
-      this.view = this.levels.length > limit ? this.levels.slice(0, limit) : this.levels.slice();
+      this.view = this.levels.slice(0, limit);
       this.viewLimit = limit;
     }
     return this.view;
