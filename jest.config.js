@@ -34,9 +34,19 @@ const SLOW_FILES = [
 ];
 /**
  * Suites of `npm test` that the slow group runs again with their full property counts (jest.slow.config.js sets
- * them): the proof that the compiled checks equal the io-ts codecs (`CODEC_CHECK_RUNS`: 30 here, 300 there).
+ * them): the proof that the compiled checks equal the io-ts codecs (`CODEC_CHECK_RUNS`: 30 here, 300 there), and the
+ * properties of thousands of runs (`propertyRuns()` of spec/helpers/propertyRuns.ts: a tenth here).
  */
-const FULL_RUN_FILES = ['/spec/codecs/fastCheck.spec.ts'];
+const FULL_RUN_FILES = [
+  '/spec/codecs/fastCheck.spec.ts',
+  '/spec/decimal/fixed.spec.ts',
+  '/spec/frame/json.spec.ts',
+  '/spec/orders/symbolRules.spec.ts',
+  '/spec/operators/incrementalBook.spec.ts',
+  '/spec/operators/orderBook.spec.ts',
+  '/spec/market/internal/v2FrameReader.spec.ts',
+  '/spec/internal/plainNumberText.spec.ts',
+];
 
 module.exports = {
   testEnvironment: 'node',

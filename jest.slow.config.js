@@ -8,6 +8,7 @@ const base = require('./jest.config.js');
 
 // The full property counts of the FULL_RUN_FILES (npm test runs them with fewer).
 process.env.CODEC_CHECK_RUNS ??= '300';
+process.env.FULL_PROPERTY_RUNS ??= '1';
 
 module.exports = {
   testEnvironment: base.testEnvironment,

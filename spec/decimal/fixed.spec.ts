@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { formatDecimal, formatFixed, formatUnits, MAX_UNITS, mul, parseDecimal } from '../../lib/decimal/fixed';
 import { RawNumber, rawJson } from '../../lib/simulator/orders/rawJson';
 import { signedPayload } from '../../lib/simulator/http/auth';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 describe('simulator internals', () => {
   it('does decimal arithmetic exactly (0.1 × 3 = 0.3, no float drift)', () => {
@@ -61,7 +62,7 @@ describe('formatUnits', () => {
       fc.property(fc.integer({ min: 0, max: MAX_UNITS - 1 }), fc.integer({ min: 0, max: 18 }), (units, decimals) => {
         expect(formatUnits(units, decimals)).toBe(formatFixed(BigInt(units) * 10n ** BigInt(18 - decimals), decimals));
       }),
-      { numRuns: 5000 },
+      { numRuns: propertyRuns(5000) },
     );
     for (const [units, decimals] of [[0, 2], [5, 2], [MAX_UNITS - 1, 8], [MAX_UNITS - 1, 18], [7632115, 2], [1, 18]] as const) {
       expect(formatUnits(units, decimals)).toBe(formatFixed(BigInt(units) * 10n ** BigInt(18 - decimals), decimals));

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/Either';
 import fc from 'fast-check';
 import { mayHaveLongInteger, parseJson, quoteLongIntegers } from '../../lib/frame/json';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 const right = (text: string): unknown => {
   const r = parseJson(text);
@@ -134,7 +135,7 @@ describe('mayHaveLongInteger', () => {
       fc.property(runText, (text) => {
         expect(mayHaveLongInteger(text)).toBe(longRunModel(text));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -169,7 +170,7 @@ describe('mayHaveLongInteger', () => {
         expect(() => JSON.parse(text)).not.toThrow();
         if (quoteLongIntegers(text) !== text) expect(mayHaveLongInteger(text)).toBe(true);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

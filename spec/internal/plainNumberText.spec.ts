@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { DecimalString } from '../../lib/codecs/primitives';
 import { isDecimalGrammar } from '../../lib/decimal/grammar';
 import { plainNumberText } from '../../lib/internal/plainNumberText';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 const PLAIN = /^-?\d+(?:\.\d+)?$/;
 
@@ -42,7 +43,7 @@ describe('plainNumberText', () => {
         const significant = (s: string): string => s.replace(/^-/, '').replace(/e.*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
         expect(significant(text)).toBe(significant(String(n)));
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 

@@ -3,6 +3,7 @@ import { from, toArray, firstValueFrom } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { incrementalBook, type BookGap, type IncrementalDepth } from '../../lib/operators/incrementalBook';
 import { toOrderBook, type OrderBook } from '../../lib/operators/orderBook';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 /** A full book: price → quantity per side (prices as integers of a tick, written with 2 decimals). */
 interface FullBook {
@@ -233,7 +234,7 @@ describe('incrementalBook', () => {
           expect(gaps).toEqual([{ symbol: 'X', reason: r !== undefined && r < BigInt(k + 1) ? 'repeated' : 'skipped', expected: String(k + 1), received: String(last), time: k + 1 }]);
         }
       }),
-      { numRuns: 1_000 },
+      { numRuns: propertyRuns(1_000) },
     );
   });
 

@@ -2,6 +2,7 @@ import { TestScheduler } from 'rxjs/testing';
 import fc from 'fast-check';
 import { compareDecimal, isNonNegativeDecimal } from '../../lib/decimal/compare';
 import { orderBook, toOrderBook, type DepthSnapshot, type OrderBook, type OrderBookLevel } from '../../lib/operators/orderBook';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 const snapshot = (b: OrderBookLevel[], a: OrderBookLevel[], t = 1) => ({ s: 'BTCUSDT', t, a, b }) satisfies DepthSnapshot;
 
@@ -124,7 +125,7 @@ describe('toOrderBook against a plain model (property)', () => {
         expect(book.sorted).toBe(bids.sorted && asks.sorted);
         expect(book.invalidLevels).toBe(bids.invalid + asks.invalid);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

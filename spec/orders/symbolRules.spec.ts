@@ -5,6 +5,7 @@ import { ConfigError, OrderRuleError } from '../../lib/errors';
 import { checkOrder, fitOrder, fitPrice, fitQuantity, symbolRules, ticksAway, type SymbolRules } from '../../lib/orders/symbolRules';
 import type { NewOrderRequest } from '../../lib/rest/callTypes';
 import { thrown } from '../helpers/thrown';
+import { propertyRuns } from '../helpers/propertyRuns';
 
 // ---- an exact model of plain decimal text, independent of lib/decimal/ -------------------------------------
 
@@ -159,7 +160,7 @@ describe('fitPrice', () => {
         expect(off.units >= 0n).toBe(true);
         expect(cmp(off, k)).toBe(-1);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -190,7 +191,7 @@ describe('fitQuantity', () => {
         expect(cmp(f, q)).toBeLessThanOrEqual(0);
         expect(cmp(minus(q, f), s)).toBe(-1);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -304,7 +305,7 @@ describe('ticksAway', () => {
           expect(checkOrder(open, { symbol: 'BTCUSDT', side: 'BUY', type: 'LIMIT', price: result as DecimalText, quantity: '1' })).toBeUndefined();
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -427,7 +428,7 @@ describe('checkOrder', () => {
         const offStep = textOf(plus(minQ, { units: step.units, scale: step.scale + 1 }));
         expectRule(limit(rules.minPrice, offStep), 'stepSize', rules.stepSize, offStep);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -442,7 +443,7 @@ describe('checkOrder', () => {
         expect(withMin(notional)).toBeUndefined();
         expect(withMin(plus(notional, one))).toMatchObject({ rule: 'minNotional', value: canonical(textOf(notional)) });
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });

@@ -15,6 +15,7 @@ import { v2Message } from '../../../lib/market/internal/v2Frames';
 import { marketStreams } from '../../../lib/market/marketStreams';
 import { realFrame } from '../../bench/realFrames';
 import { standInSockets } from '../../bench/standInSocket';
+import { propertyRuns } from '../../helpers/propertyRuns';
 
 const read = v2FrameReader()!;
 
@@ -195,8 +196,8 @@ describe('v2FrameReader', () => {
   });
 
   it('reads what it reads as the general path does (parse, v2Message, envelope and record codecs), on generated and mutated frames', () => {
-    fc.assert(fc.property(frameText, sameAsGeneral), { numRuns: 2_000 });
-    fc.assert(fc.property(mutated, sameAsGeneral), { numRuns: 4_000 });
+    fc.assert(fc.property(frameText, sameAsGeneral), { numRuns: propertyRuns(2_000) });
+    fc.assert(fc.property(mutated, sameAsGeneral), { numRuns: propertyRuns(4_000) });
   });
 
   it('a read message for a subscription of another codec is read the general way (parsed, then into V1 shapes)', () => {
