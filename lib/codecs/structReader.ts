@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
+// Data path (notes/architecture.md, "The data path"): step 3, the market frames' branch: JSON text → checked envelope and records in one pass.
 import * as t from 'io-ts';
 import { isDecimalGrammar, quotedDecimalEnd, skipDigits } from '../decimal/grammar';
 import { LONG_DIGITS } from '../frame/json';

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 2, a frame's bytes → its JSON text (limits, zip → inflate → UTF-8).
+// Data path (notes/architecture.md, "The data path"): step 2, a frame's bytes → its JSON text (limits, zip → inflate → UTF-8).
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import { parseJsonValue } from './json';

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): steps 2-3 of one frame, its bytes → text → JSON value → the sink.
+// Data path (notes/architecture.md, "The data path"): steps 2-3 of one frame, its bytes → text → JSON value → the sink.
 import { FAIL } from '../codecs/fastCheck';
 import { DecodeError } from '../errors';
 import { redact } from '../internal/redact';
@@ -22,7 +22,7 @@ export interface FrameHandlerSettings {
 }
 
 /**
- * The handler of one socket's frames, data path steps 2-3 (docs/architecture.md): one frame's text (a zip frame
+ * The handler of one socket's frames, data path steps 2-3 (notes/architecture.md): one frame's text (a zip frame
  * inflated) → what `readFrame` reads from it, else its JSON value → `onParsed` and the sink. The one seam of frame
  * handling (one try/catch per frame): whatever the decoder, `onParsed` or a sink throws (a stack overflow on a
  * hostile frame, a bug) becomes a `DecodeError` (`frame handling failed: …`) and the socket keeps going. In

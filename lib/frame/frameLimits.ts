@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): what every step of a frame's bytes → text shares: its limits and the inflater's contract.
+// Data path (notes/architecture.md, "The data path"): what every step of a frame's bytes → text shares: its limits and the inflater's contract.
 /**
  * The guard rails of a frame's decoding and the contract of its inflater, in a module of their own: the containers
  * (`gunzip`, `unzipFirstEntry`), the default inflaters and `ex-streams/zip` need them without importing the

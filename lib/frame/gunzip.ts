@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 2 for a gzip frame, its bytes → the member's bytes.
+// Data path (notes/architecture.md, "The data path"): step 2 for a gzip frame, its bytes → the member's bytes.
 /**
  * A binary frame in gzip form (RFC 1952: `1f 8b`, deflate, then the CRC-32 and the size of the text): the live
  * service has been seen sending gzip where the spec says zip.

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 3, JSON text → value (64-bit ids kept exact: quoted first, or on demand).
+// Data path (notes/architecture.md, "The data path"): step 3, JSON text → value (64-bit ids kept exact: quoted first, or on demand).
 import * as E from 'fp-ts/Either';
 import { DecodeError } from '../errors';
 import { NOT_SCANNED, parseWithScannedLevels, type ScannedLevels } from './levelsJson';

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 3, JSON text → value, the book levels' branch.
+// Data path (notes/architecture.md, "The data path"): step 3, JSON text → value, the book levels' branch.
 import { quotedDecimalEnd } from '../decimal/grammar';
 import { ownQuotedText } from '../internal/ownText';
 /**

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): the multicast of a topic's messages (step 6) and of `trades()` (step 7).
+// Data path (notes/architecture.md, "The data path"): the multicast of a topic's messages (step 6) and of `trades()` (step 7).
 import { type MonoTypeOperatorFunction, type Observer, share, type SubjectLike, Subscriber, Subscription } from 'rxjs';
 
 /**

@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 3, text taken out of a frame by the readers and the levels scanner.
+// Data path (notes/architecture.md, "The data path"): step 3, text taken out of a frame by the readers and the levels scanner.
 
 /**
  * Text taken out of a frame's text that does not keep the frame alive. V8 makes a slice of 13 or more characters

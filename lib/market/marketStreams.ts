@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
+// Data path, market side (notes/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
 import {
   asyncScheduler,
   BehaviorSubject,

@@ -104,7 +104,7 @@ and replayMarket (ex-streams/testing); guide: docs/history-and-replay.md.
   --symbols A,B        pairs to record (required)
   --topics T,U         trade, depth, realtimes, kline_<interval> (default: trade,depth,kline_1m)
   --out DIR            the recording's directory, made if missing (required)
-  --url URL            public stream address (default: ws://127.0.0.1:8080/quote/ws/v1, the simulator's)
+  --url URL            public stream address (default: ws://127.0.0.1:8080/quote/ws/v1: a simulator started with --port 8080)
   --duration D         stop after D: 30s, 5m, 1h, 250ms, 2d (at most 366d); a bare number is seconds (default: until Ctrl-C)
   --max-file-mb N      start a new file at N MiB compressed (default: 64)
   --rotate D           start a new file every D (default: 1h)

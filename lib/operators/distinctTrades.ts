@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 7 of trades() (one id once, in order); also an operator users pipe.
+// Data path, market side (notes/architecture.md, "The data path"): step 7 of trades() (one id once, in order); also an operator users pipe.
 import { defer, type OperatorFunction } from 'rxjs';
 import { flatMapArray } from '../internal/flatMapArray';
 import { compareDecimal, compareDigits } from '../decimal/compare';

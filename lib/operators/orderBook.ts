@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 8, an operator the user pipes after depth().
+// Data path, market side (notes/architecture.md, "The data path"): step 8, an operator the user pipes after depth().
 import { map, type OperatorFunction } from 'rxjs';
 import { comparePlainText, compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
 import { type DecimalText, plainIntLength } from '../decimal/grammar';

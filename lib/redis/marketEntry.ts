@@ -1,5 +1,5 @@
 /**
- * The one declaration of a Redis market stream entry (docs/scaling.md, "Key layout"): what the gateway writes
+ * The one declaration of a Redis market stream entry (notes/scaling.md, "Key layout and why"): what the gateway writes
  * (`entryFields`) and what the consumer reads (`readEntry`), side by side so they cannot drift. An entry is a flat
  * list of field/value pairs (`XADD key id field value ...`):
  *

@@ -1,5 +1,5 @@
 /**
- * Where a symbol's entries live (docs/scaling.md, "Key layout"): symbols are spread over `shards` streams by a
+ * Where a symbol's entries live (notes/scaling.md, "Key layout and why"): symbols are spread over `shards` streams by a
  * stable hash (FNV-1a, 32 bits, of the symbol's UTF-16 code units, modulo `shards`), the stream key
  * `${prefix}{${shard}}` (the braces are a Redis Cluster hash tag: a shard's stream and its `:last` hash share one
  * slot), and the id of each topic's latest entry in the hash `${prefix}{${shard}}:last`, field `${topic}|${symbol}`.

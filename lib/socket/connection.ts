@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): the connection around steps 1-3 (reconnect, epochs, status) and the FrameSink seam (connectionCore.frames).
+// Data path (notes/architecture.md, "The data path"): the connection around steps 1-3 (reconnect, epochs, status) and the FrameSink seam (connectionCore.frames).
 import {
   BehaviorSubject,
   defer,

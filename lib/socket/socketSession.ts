@@ -1,4 +1,4 @@
-// Data path (docs/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its frames go to frameHandler (steps 2-3).
+// Data path (notes/architecture.md, "The data path"): step 1, one websocket (heartbeats, watchdog, close → error); its frames go to frameHandler (steps 2-3).
 import { Observable, type SchedulerLike, Subscription } from 'rxjs';
 import type { DecodeError } from '../errors';
 import { redact } from '../internal/redact';

@@ -1,4 +1,4 @@
-// Data path, private side (docs/architecture.md, "The data path"): the stream's public face; its path is assembled in internal/userCore.ts.
+// Data path, private side (notes/architecture.md, "The data path"): the stream's public face; its path is assembled in internal/userCore.ts.
 /**
  * The user stream's entry: its config validated and resolved, then the private path (`internal/userCore`:
  * key sessions → decode → reorder by `E` → folds) shared by the public streams (`internal/userOutputs`).

@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 5, a message's records through its topic's codec (called by TopicRouter).
+// Data path, market side (notes/architecture.md, "The data path"): step 5, a message's records through its topic's codec (called by TopicRouter).
 import * as E from 'fp-ts/Either';
 import type * as t from 'io-ts';
 import { countedDecodeError, decodeWith } from '../../codecs/decode';

@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 3 for an incremental book's delta, its text read straight into a checked depth record.
+// Data path, market side (notes/architecture.md, "The data path"): step 3 for an incremental book's delta, its text read straight into a checked depth record.
 import * as t from 'io-ts';
 import { DepthLevelCodec, DepthRecordCodec } from '../../codecs/depth';
 import { FAIL, type FastCheck, fastCheckOf } from '../../codecs/fastCheck';

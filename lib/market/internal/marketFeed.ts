@@ -7,7 +7,7 @@ import { ReadMessage } from './marketFrameReader';
 import { IGNORED } from './v2Frames';
 
 /**
- * Data path, market side (docs/architecture.md, "The data path"): step 4, where the connection's parsed frames
+ * Data path, market side (notes/architecture.md, "The data path"): step 4, where the connection's parsed frames
  * enter the market layer. The connection core (`connectionCore(...).frames(sink)`, steps 1-3: socket → bytes →
  * JSON) calls this feed's sink once per frame, in one plain call; the sink hands the frame to the router
  * (`TopicRouter`, step 5), which routes it and decodes its records for the topics (`topicSubscription`, step 6).

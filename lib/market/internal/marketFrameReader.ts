@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 3 for the usual market frame, its text read straight into a checked envelope and records.
+// Data path, market side (notes/architecture.md, "The data path"): step 3 for the usual market frame, its text read straight into a checked envelope and records.
 import * as t from 'io-ts';
 import { type PublicEnvelope, PublicEnvelopeCodec } from '../../codecs/envelope';
 import { DepthRecordCodec } from '../../codecs/depth';

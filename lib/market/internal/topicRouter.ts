@@ -12,7 +12,7 @@ import { decodeRecords } from './decodeRecords';
 import { RawEnvelopeCodec, ReadMessage } from './marketFrameReader';
 
 /**
- * Data path, market side (docs/architecture.md, "The data path"): step 5, after `marketFeed` hands it a parsed
+ * Data path, market side (notes/architecture.md, "The data path"): step 5, after `marketFeed` hands it a parsed
  * frame. Checks each message's envelope, routes it to the topic subscription that asked for it (by the echoed
  * request `id` first, by `(symbol, topic, klineType)` otherwise: the service keeps one subscription per symbol and
  * topic, whatever its `binary` flag; Map lookups only, O(1) per message), decodes its records with that topic's

@@ -87,7 +87,7 @@ interface Hearing {
 }
 
 /**
- * Data path, market side (docs/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
+ * Data path, market side (notes/architecture.md, "The data path"): step 6, after `TopicRouter` decoded a
  * message's records. One server subscription as a cold, reference-counted observable: on subscribe it registers
  * with the router, keeps the connection open and hands its `sub` to the batcher (`requestBatcher`: batched with
  * other topics, paced) on every `opened$` emission, so it is re-sent after each reconnect, and again whenever it

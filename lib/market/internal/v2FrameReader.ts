@@ -1,4 +1,4 @@
-// Data path, market side (docs/architecture.md, "The data path"): step 3 for the usual V2 data frame, its text read straight into a checked V1 envelope and records.
+// Data path, market side (notes/architecture.md, "The data path"): step 3 for the usual V2 data frame, its text read straight into a checked V1 envelope and records.
 import * as t from 'io-ts';
 import { BboRecordCodec } from '../../codecs/bbo';
 import type { PublicEnvelope } from '../../codecs/envelope';

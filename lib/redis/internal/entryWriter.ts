@@ -8,7 +8,7 @@ import { StreamIds } from './streamIds';
 import { scheduleRepeating } from '../../internal/scheduleRepeating';
 
 /**
- * The gateway's writer (docs/scaling.md, "Key layout" and "Failures"): entries wait in one bounded queue, each with
+ * The gateway's writer (notes/scaling.md, "Key layout and why" and "Failures"): entries wait in one bounded queue, each with
  * the stream id the gateway gave it; whatever one event-loop turn queued leaves as one batch of commands per shard
  * (one `HSET key:last topic|symbol id ...` with the newest id of each topic of the batch, then `XADD key MAXLEN ~
  * maxLen id ...` for each entry: one round trip, since the ids are known before the write). The `HSET` goes first:

@@ -1,4 +1,4 @@
-// Data path, private side (docs/architecture.md, "The data path"): step 2 for the usual private frame, its text read straight into checked events.
+// Data path, private side (notes/architecture.md, "The data path"): step 2 for the usual private frame, its text read straight into checked events.
 import type * as t from 'io-ts';
 import { ExecutionReportCodec } from '../../codecs/executionReport';
 import { FAIL } from '../../codecs/fastCheck';
