@@ -1,7 +1,6 @@
 // Data path, market side (notes/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
 import {
   asyncScheduler,
-  BehaviorSubject,
   defer,
   ReplaySubject,
   EMPTY,
@@ -15,7 +14,6 @@ import {
   type SchedulerLike,
   share,
   Subject,
-  type Subscription,
 } from 'rxjs';
 import type * as t from 'io-ts';
 import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
@@ -46,6 +44,7 @@ import { type MarketFrameReader, marketFrameReader } from './internal/marketFram
 import { v2FrameReader } from './internal/v2FrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { symbolChecker } from './internal/symbolCheck';
+import { MarketStatusState } from './internal/marketStatusState';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { KlineGap } from './klineGap';
@@ -328,13 +327,6 @@ export interface MarketStreams {
   readonly serverClock: ServerClock;
 }
 
-/** How often `status$.dataAgeMs` is recomputed, in ms. @internal */
-const DATA_AGE_REFRESH_MS = 1000;
-/** `dataAgeMs` is published again when it moved by at least this many ms … @internal */
-const DATA_AGE_STEP_MS = 250;
-/** … and at least this share of the published value. @internal */
-const DATA_AGE_STEP_RATIO = 0.1;
-
 /**
  * How long a `sub` frame counts as waiting for its answer (the service answers at once): an error frame that names
  * no request, or a lost socket, within this long is put down to the topics still waiting. @internal
@@ -516,35 +508,22 @@ function openMarketStreams(
   // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
   // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
   // The usual data frame (trades, candles, tickers) is read straight into its checked envelope and records.
-  // A lost socket's gap starts when the service wrote the last message it delivered, if that is earlier than its
-  // arrival (a message read late: whatever was written after it is lost too).
-  let lastSentAt: number | undefined;
-  let lastSentEpoch = 0;
+  const status = new MarketStatusState(scheduler, () => conn.serverClock.offsetMs());
   const core = connectionCore(
     { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
     {
       exactIntegers: 'on-demand',
       // V2 frames of the usual shape are read by V2's reader; the others are parsed and read into V1's shapes by `v2Message`
       readFrame: forwarding ?? (v2 ? v2FrameReader() : marketFrameReader()),
-      sentAt: (epoch) => (lastSentEpoch === epoch ? lastSentAt : undefined),
+      sentAt: (epoch) => status.sentAt(epoch),
     },
   );
   const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
   const klineGaps = new Subject<KlineGap>();
-  const counters = new BehaviorSubject<MarketCounters>({
-    topics: 0,
-    tradeGaps: 0,
-    klineRefetches: 0,
-    klineGaps: 0,
-    decodeErrors: 0,
-    rejections: 0,
-    resubscribes: 0,
-    staleResubscribes: 0,
-  });
-  const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void =>
-    counters.next({ ...counters.value, ...change(counters.value) });
+  const { counters } = status;
+  const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void => status.count(change);
 
   const report = (error: DecodeError): void => {
     count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
@@ -565,39 +544,12 @@ function openMarketStreams(
     suspectDelayMs: SUSPECT_DELAY_MS,
     report: (error) => errors.next(error),
   });
-  // Plain numbers written per frame / per delivered message (no allocation); `status$.dataAgeMs` is computed from them.
-  let frameAt = 0;
   const { router, feed$ } = marketFeed(core, {
-    onFrame: (now) => (frameAt = now),
+    onFrame: (now) => (status.frameAt = now),
     onDecodeError: report,
     onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
     readMessage: v2 ? v2Message : undefined,
   });
-  let lastDeliveredAt = 0;
-  let nextRefreshAt = 0;
-  let pendingRefresh: Subscription | undefined;
-  /**
-   * Recomputes `dataAgeMs` at most once per `DATA_AGE_REFRESH_MS`: from the delivery path (a consumer that
-   * starves the event loop starves timers too) and from a timer (so the last value shows when the feed pauses).
-   */
-  const refreshDataAge = (now: number): void => {
-    if (lastSentAt === undefined) return;
-    if (now < nextRefreshAt) {
-      // One one-shot timer at a time (a periodic one chains its virtual actions: a marble run of hours then
-      // overflows the stack when it is torn down).
-      pendingRefresh ??= scheduler.schedule(() => {
-        pendingRefresh = undefined;
-        refreshDataAge(scheduler.now());
-      }, nextRefreshAt - now);
-      return;
-    }
-    nextRefreshAt = now + DATA_AGE_REFRESH_MS;
-    const age = Math.max(0, Math.round(lastDeliveredAt + conn.serverClock.offsetMs() - lastSentAt));
-    const shown = counters.value.dataAgeMs;
-    if (shown === undefined || Math.abs(age - shown) >= Math.max(DATA_AGE_STEP_MS, shown * DATA_AGE_STEP_RATIO)) {
-      count(() => ({ dataAgeMs: age }));
-    }
-  };
   /** Hands a pong's clock sample to `rest` (a throwing `clockSample` is reported, the stream goes on). */
   const feedClock = (offsetMs: number, rttMs: number): void => {
     try {
@@ -606,8 +558,6 @@ function openMarketStreams(
       errors.next(e instanceof Error ? e : new Error(String(e)));
     }
   };
-  /** Each topic name's last message (see `TopicContext.keptMessage`). */
-  const keptMessages = new Map<string, { last: unknown }>();
   const ctx: TopicContext = {
     conn,
     router,
@@ -618,34 +568,14 @@ function openMarketStreams(
       feed$,
       rest === undefined ? EMPTY : conn.serverClock.samples$.pipe(mergeMap(({ offsetMs, rttMs }) => (feedClock(offsetMs, rttMs), EMPTY))),
     ).pipe(
-      finalize(() => {
-        pendingRefresh?.unsubscribe();
-        pendingRefresh = undefined;
-      }),
+      finalize(() => status.stop()),
       share(),
     ),
     requests,
     scheduler,
     subscribeTimeoutMs,
     random,
-    keptMessage: (topic) => {
-      let holder = keptMessages.get(topic);
-      if (holder === undefined) keptMessages.set(topic, (holder = { last: undefined }));
-      return holder;
-    },
-    frameAt: () => frameAt,
-    onDelivered: (sentAt, epoch) => {
-      lastSentAt = sentAt;
-      lastSentEpoch = epoch;
-      lastDeliveredAt = frameAt;
-      refreshDataAge(frameAt);
-    },
-    onResubscribed: () => count((c) => ({ resubscribes: c.resubscribes + 1 })),
-    onStale: () => count((c) => ({ staleResubscribes: c.staleResubscribes + 1 })),
-    onRejected: () => count((c) => ({ rejections: c.rejections + 1 })),
-    onTopicsChanged: () => {
-      if (router.size !== counters.value.topics) count(() => ({ topics: router.size }));
-    },
+    status,
   };
 
   const shared = new Map<string, Observable<unknown>>();

@@ -9,7 +9,11 @@ import type { Connection } from '../../socket/connection';
 import { silenceWatchdog } from '../../socket/silenceWatchdog';
 import type { MarketMessage } from '../marketMessage';
 import type { BatchedTopic, RequestBatcher } from './batchedTopic';
+import type { MarketStatusState } from './marketStatusState';
 import type { RoutedTopic, TopicRouter } from './topicRouter';
+
+/** What a topic subscription reads and updates of the {@link MarketStatusState}. @internal */
+export type TopicStatus = Pick<MarketStatusState, 'frameAt' | 'keptMessage' | 'delivered' | 'resubscribed' | 'stale' | 'rejected' | 'topicsChanged'>;
 
 /** What every topic subscription of one `marketStreams` shares. @internal */
 export interface TopicContext {
@@ -28,20 +32,10 @@ export interface TopicContext {
   /** Jitter of the re-sent `sub`s, in [0, 1). */
   readonly random: () => number;
   /**
-   * Where the last message of `topic` (the request topic's name: `depth`, `trade`, `kline_1m`, …) is kept, shared by
-   * every symbol's subscription of it, to keep its parsed shapes alive (why: at `kept.last` in {@link topicSubscription}).
+   * The status and counters the subscriptions update: the kept messages, the frame time, the deliveries (data age),
+   * the resubscribe, stale, rejection and topic counters.
    */
-  keptMessage(topic: string): { last: unknown };
-  /** The scheduler time at which the frame being dispatched arrived (read by `deliver`, no clock read per message). */
-  frameAt(): number;
-  /** A message with a send time (or a record time) was delivered on the socket of `epoch`, from the frame being dispatched. */
-  onDelivered(sentAt: number, epoch: number): void;
-  /** A `sub` was sent again because the previous one brought nothing. */
-  onResubscribed(): void;
-  /** A topic that went silent for its `staleAfterMs` was cancelled and subscribed again. */
-  onStale(): void;
-  onRejected(): void;
-  onTopicsChanged(): void;
+  readonly status: TopicStatus;
 }
 
 /** Longest wait between two unanswered `sub` frames of one topic. @internal */
@@ -105,7 +99,7 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
     const binary = request.binary();
     let ended = false;
     const hearing: Hearing = { heard: false, lastHeardAt: 0, onResend: undefined };
-    const kept = ctx.keptMessage(topic);
+    const kept = ctx.status.keptMessage(topic);
     const entry: RoutedTopic<R> & BatchedTopic = {
       symbol,
       topic,
@@ -125,10 +119,10 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
         // per subscription, every message lived until its topic's next one (a book 2 s), so each outlived a scavenge
         // and was copied and promoted (~85 MB per 10 s in a process following 300 pairs; notes/performance-history.md).
         kept.last = envelope;
-        hearing.lastHeardAt = ctx.frameAt();
+        hearing.lastHeardAt = ctx.status.frameAt;
         const first = envelope.f === true;
         const sentAt = envelope.sendTime ?? (recordTime ? lastRecordTime(data) : undefined);
-        if (sentAt !== undefined) ctx.onDelivered(sentAt, epoch);
+        if (sentAt !== undefined) ctx.status.delivered(sentAt, epoch);
         // Two literal shapes rather than a spread: no temporary object per message.
         subscriber.next(
           envelope.sendTime !== undefined
@@ -141,20 +135,20 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
       },
       refuse: (error) => {
         ended = true;
-        ctx.onRejected();
+        ctx.status.rejected();
         subscriber.error(error);
       },
       resend: (delayMs) => hearing.onResend?.(delayMs),
     };
     ctx.router.add(entry);
-    ctx.onTopicsChanged();
+    ctx.status.topicsChanged(ctx.router.size);
     const subscriptions = new Subscription();
     subscriptions.add(ctx.feed$.subscribe({ error: (e: unknown) => subscriber.error(e) }));
     subscriptions.add(ctx.conn.opened$.pipe(switchMap(subLoop(ctx, entry, hearing, stale, resync$))).subscribe());
     return () => {
       ctx.requests.forget(entry, !ended);
       ctx.router.remove(entry);
-      ctx.onTopicsChanged();
+      ctx.status.topicsChanged(ctx.router.size);
       subscriptions.unsubscribe();
     };
   }).pipe(lightShare());
@@ -228,13 +222,13 @@ function subLoop<R>(
       return next$.pipe(
         switchMap((step) => {
           if (step === 'unanswered') {
-            ctx.onResubscribed();
+            ctx.status.resubscribed();
             return subscribe(epoch);
           }
           if (step === 'stale' || step === 'resync') {
             // Data silence once answered, or a fresh start asked for: `cancel`, then `sub` again (the wait for its
             // answer starts over).
-            if (step === 'stale') ctx.onStale();
+            if (step === 'stale') ctx.status.stale();
             ctx.requests.cancel(entry);
             sends = 0;
             return subscribe(epoch);

@@ -6,7 +6,7 @@ import { ConnectionClosedError, SubscriptionRejectedError, TopicQuarantinedError
 import { marketFeed } from '../../../lib/market/internal/marketFeed';
 import { type Pacer, pacer } from '../../../lib/market/internal/pacer';
 import { type RequestBatcherConfig, requestBatcher } from '../../../lib/market/internal/requestBatcher';
-import { type TopicContext, type TopicRequest, topicSubscription } from '../../../lib/market/internal/topicSubscription';
+import { type TopicContext, type TopicRequest, type TopicStatus, topicSubscription } from '../../../lib/market/internal/topicSubscription';
 import type { MarketMessage } from '../../../lib/market/marketMessage';
 import type { Connection, ConnectionCore } from '../../../lib/socket/connection';
 import type { ConnectionStatus } from '../../../lib/socket/connectionStatus';
@@ -83,7 +83,6 @@ describe('topicSubscription', () => {
       connection: conn,
       frames: (sink) => inbound.pipe(tap((message) => sink(message, testScheduler.now())), ignoreElements()),
     };
-    let frameAt = 0;
     const log: string[] = [];
     const sizes: number[] = [];
     let lastId = 0;
@@ -100,12 +99,25 @@ describe('topicSubscription', () => {
       report: (e) => log.push(`reported ${e.name}: ${e.message}@${testScheduler.now()}`),
       ...batch,
     });
+    const kept = new Map<string, { last: unknown }>();
+    const topicStatus: TopicStatus = {
+      frameAt: 0,
+      keptMessage: (topic) => {
+        let holder = kept.get(topic);
+        if (holder === undefined) kept.set(topic, (holder = { last: undefined }));
+        return holder;
+      },
+      delivered: (sentAt) => log.push(`delivered ${sentAt}@${testScheduler.now()}`),
+      resubscribed: () => log.push(`resubscribed@${testScheduler.now()}`),
+      stale: () => log.push(`stale@${testScheduler.now()}`),
+      rejected: () => log.push(`rejected@${testScheduler.now()}`),
+      topicsChanged: (size) => sizes.push(size),
+    };
     const { router, feed$ } = marketFeed(core, {
-      onFrame: (now) => (frameAt = now),
+      onFrame: (now) => (topicStatus.frameAt = now),
       onDecodeError: (e) => log.push(`decode error ${e.message}`),
       onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
     });
-    const kept = new Map<string, { last: unknown }>();
     const ctx: TopicContext = {
       conn,
       router,
@@ -114,17 +126,7 @@ describe('topicSubscription', () => {
       scheduler: testScheduler,
       subscribeTimeoutMs: Infinity,
       random: () => 0.5,
-      keptMessage: (topic) => {
-        let holder = kept.get(topic);
-        if (holder === undefined) kept.set(topic, (holder = { last: undefined }));
-        return holder;
-      },
-      frameAt: () => frameAt,
-      onDelivered: (sentAt) => log.push(`delivered ${sentAt}@${testScheduler.now()}`),
-      onResubscribed: () => log.push(`resubscribed@${testScheduler.now()}`),
-      onStale: () => log.push(`stale@${testScheduler.now()}`),
-      onRejected: () => log.push(`rejected@${testScheduler.now()}`),
-      onTopicsChanged: () => sizes.push(router.size),
+      status: topicStatus,
       ...overrides,
     };
     return { ctx, sent$, log, sizes, router, kept };
