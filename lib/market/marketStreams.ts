@@ -1,6 +1,5 @@
 // Data path, market side (notes/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
 import {
-  asyncScheduler,
   defer,
   ReplaySubject,
   EMPTY,
@@ -43,7 +42,7 @@ import { marketFeed } from './internal/marketFeed';
 import { type MarketFrameReader, marketFrameReader } from './internal/marketFrameReader';
 import { v2FrameReader } from './internal/v2FrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
-import { symbolChecker } from './internal/symbolCheck';
+import { intervalMs, marketConfig, mergedParams, staleAfterOf } from './internal/marketConfig';
 import { MarketStatusState } from './internal/marketStatusState';
 import { type TopicContext, topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
@@ -346,38 +345,6 @@ const BACKFILL_LIMIT = 100;
 /** Candles one history page asks for: the most `GET /quote/v1/klines` serves. @internal */
 const KLINE_PAGE_LIMIT = 1000;
 
-const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000, M: 2_592_000_000 };
-
-/** The length of a kline interval (`1m`, `4h`, `1M`…) in ms, 0 when unknown. @internal */
-function intervalMs(interval: string): number {
-  const m = /^(\d{1,4})([smhdwM])$/.exec(interval);
-  return m === null ? 0 : Number(m[1]) * UNIT_MS[m[2]!]!;
-}
-
-/** The `staleAfterMs` of a request topic (see {@link MarketStreamsConfig.staleAfterMs}). @internal */
-function staleAfterOf(topic: string, config: NonNullable<MarketStreamsConfig['staleAfterMs']>): number {
-  if (topic === 'trade') return config.trade ?? Infinity;
-  if (topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth' || topic === 'bbo') return config.depth ?? 30_000;
-  if (topic === 'realtimes') return config.realtimes ?? 60_000;
-  return config.kline ?? Math.max(60_000, 2 * intervalMs(topic.slice('kline_'.length)));
-}
-
-/** The params of a merged book's subscription, or the `ConfigError` that says what is wrong with `options`. */
-function mergedParams(options: MergedDepthOptions | Omit<MergedDepthOptions, 'limit'>, withLimit: boolean): SubscriptionExtraParams | ConfigError {
-  const { dumpScale } = options;
-  if (!(Number.isInteger(dumpScale) && dumpScale >= 0 && dumpScale <= 18)) return new ConfigError('dumpScale', 'must be an integer from 0 to 18');
-  const limit = withLimit ? (options as MergedDepthOptions).limit : undefined;
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) return new ConfigError('limit', 'must be an integer from 1 to 200');
-  return { ...(limit !== undefined && { limit: String(limit) }), dumpScale: String(dumpScale) };
-}
-
-function positive(option: string, value: number, integer: boolean): number {
-  if (!(value > 0) || !Number.isFinite(value) || (integer && !Number.isInteger(value))) {
-    throw new ConfigError(option, integer ? 'must be a positive integer' : 'must be a positive number');
-  }
-  return value;
-}
-
 /**
  * Typed, reference-counted public market streams over one websocket.
  *
@@ -468,42 +435,26 @@ function openMarketStreams(
   forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const {
-    url = config.venue?.publicStreamUrl,
-    connection: connectionOptions = {},
-    binary: defaultBinary = false,
-    resubscribeRatePerSecond = 10,
-    subscribeBurst = 10,
-    tradeReplaySize = 60,
-    subscribeTimeoutMs = 10_000,
-    staleAfterMs = {},
-    scheduler = asyncScheduler,
+    url,
+    connectionOptions,
+    defaultBinary,
+    v2,
+    site,
+    resubscribeRatePerSecond,
+    subscribeBurst,
+    maxSymbolsPerFrame,
+    quarantineAfterCloses,
+    tradeReplaySize,
+    subscribeTimeoutMs,
+    staleAfterMs,
+    scheduler,
     WebSocketCtor,
     tradeBackfill,
     klineHistory,
     rest,
-    random = Math.random,
-    maxSymbolsPerFrame = 20,
-    symbolPattern,
-    symbols,
-    quarantineAfterCloses = 3,
-  } = config;
-  if (url === undefined) throw new ConfigError('url', 'or venue is required');
-  const dialect = config.dialect ?? (typeof url === 'string' && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url) ? 'v2' : 'v1');
-  if (dialect !== 'v1' && dialect !== 'v2') throw new ConfigError('dialect', "must be 'v1' or 'v2'");
-  const v2 = dialect === 'v2';
-  if (v2 && defaultBinary) throw new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)');
-  const site = config.site ?? config.venue?.site;
-  positive('resubscribeRatePerSecond', resubscribeRatePerSecond, false);
-  positive('subscribeBurst', subscribeBurst, true);
-  positive('maxSymbolsPerFrame', maxSymbolsPerFrame, true);
-  positive('quarantineAfterCloses', quarantineAfterCloses, true);
-  const checkSymbol = symbolChecker(symbolPattern, symbols);
-  if (!(subscribeTimeoutMs > 0)) throw new ConfigError('subscribeTimeoutMs', 'must be a positive number (Infinity turns it off)');
-  if (tradeBackfill?.timeoutMs !== undefined) positive('tradeBackfill.timeoutMs', tradeBackfill.timeoutMs, false);
-  if (klineHistory?.timeoutMs !== undefined) positive('klineHistory.timeoutMs', klineHistory.timeoutMs, false);
-  for (const [kind, ms] of Object.entries(staleAfterMs)) {
-    if (ms !== undefined && !(ms > 0)) throw new ConfigError(`staleAfterMs.${kind}`, 'must be a positive number (Infinity turns it off)');
-  }
+    random,
+    checkSymbol,
+  } = marketConfig(config);
 
   // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
   // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
