@@ -2,11 +2,9 @@
 import {
   defer,
   ReplaySubject,
-  EMPTY,
   throwError,
   finalize,
   identity,
-  mergeMap,
   type MonoTypeOperatorFunction,
   merge,
   Observable,
@@ -17,34 +15,29 @@ import {
 import type * as t from 'io-ts';
 import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
 import { type BboRecord, BboRecordCodec } from '../codecs/bbo';
-import { v2Message, v2RequestFrames } from './internal/v2Frames';
 import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
 import { type RealtimesRecord, RealtimesRecordCodec } from '../codecs/realtimes';
 import { type TradeRecord, TradeRecordCodec } from '../codecs/trade';
-import { ConfigError, DecodeError } from '../errors';
+import { ConfigError } from '../errors';
 import { backfillTrades } from '../operators/backfillTrades';
 import { distinctTrades, type TradeGap } from '../operators/distinctTrades';
 import type { RestCalls } from '../rest/callTypes';
 import type { RestClient } from '../rest/types';
-import { connectionCore, type ConnectionConfig } from '../socket/connection';
+import type { ConnectionConfig } from '../socket/connection';
 import type { ServerClock } from '../socket/serverClock';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { VenuePreset } from '../venue/venuePreset';
 import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
-import { pacer } from './internal/pacer';
-import { requestBatcher, v1RequestFrames } from './internal/requestBatcher';
 import { restTrades } from './internal/restTrades';
 import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
-import { marketFeed } from './internal/marketFeed';
-import { type MarketFrameReader, marketFrameReader } from './internal/marketFrameReader';
-import { v2FrameReader } from './internal/v2FrameReader';
+import type { MarketFrameReader } from './internal/marketFrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { intervalMs, marketConfig, mergedParams, staleAfterOf } from './internal/marketConfig';
-import { MarketStatusState } from './internal/marketStatusState';
-import { type TopicContext, topicSubscription } from './internal/topicSubscription';
+import { marketContext } from './internal/marketContext';
+import { topicSubscription } from './internal/topicSubscription';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { KlineGap } from './klineGap';
 import type { DepthOptions, MarketMessage, MergedDepthOptions, TopicOptions } from './marketMessage';
@@ -326,17 +319,6 @@ export interface MarketStreams {
   readonly serverClock: ServerClock;
 }
 
-/**
- * How long a `sub` frame counts as waiting for its answer (the service answers at once): an error frame that names
- * no request, or a lost socket, within this long is put down to the topics still waiting. @internal
- */
-const ANSWER_WINDOW_MS = 1000;
-/**
- * How long a socket must have been open before a suspect topic (one that may have made the service close a socket)
- * is sent on it: a service that closes every socket at once closes it before. @internal
- */
-const SUSPECT_DELAY_MS = 250;
-
 /** The request topics whose `sub` may carry `limit` or `dumpScale`: one set of params per symbol at a time. @internal */
 const PARAM_TOPICS: ReadonlySet<string> = new Set(['depth', 'mergedDepth', 'diffMergedDepth']);
 
@@ -434,100 +416,15 @@ function openMarketStreams(
   config: MarketStreamsConfig,
   forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
-  const {
-    url,
-    connectionOptions,
-    defaultBinary,
-    v2,
-    site,
-    resubscribeRatePerSecond,
-    subscribeBurst,
-    maxSymbolsPerFrame,
-    quarantineAfterCloses,
-    tradeReplaySize,
-    subscribeTimeoutMs,
-    staleAfterMs,
-    scheduler,
-    WebSocketCtor,
-    tradeBackfill,
-    klineHistory,
-    rest,
-    random,
-    checkSymbol,
-  } = marketConfig(config);
+  const cfg = marketConfig(config);
+  const { defaultBinary, v2, tradeReplaySize, staleAfterMs, scheduler, tradeBackfill, klineHistory, checkSymbol } = cfg;
 
-  // Every number the market layer reads is checked (a rounded 64-bit id fails its check), so frames are parsed
-  // as they are and re-parsed with long integers quoted only when a check fails (see `TopicRouter.dispatch`).
-  // The usual data frame (trades, candles, tickers) is read straight into its checked envelope and records.
-  const status = new MarketStatusState(scheduler, () => conn.serverClock.offsetMs());
-  const core = connectionCore(
-    { ...connectionOptions, url, scheduler, ...(WebSocketCtor && { WebSocketCtor }) },
-    {
-      exactIntegers: 'on-demand',
-      // V2 frames of the usual shape are read by V2's reader; the others are parsed and read into V1's shapes by `v2Message`
-      readFrame: forwarding ?? (v2 ? v2FrameReader() : marketFrameReader()),
-      sentAt: (epoch) => status.sentAt(epoch),
-    },
-  );
-  const conn = core.connection;
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
   const klineGaps = new Subject<KlineGap>();
+  const { conn, status, ctx } = marketContext(cfg, forwarding, errors);
   const { counters } = status;
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void => status.count(change);
-
-  const report = (error: DecodeError): void => {
-    count((c) => ({ decodeErrors: c.decodeErrors + 1 }));
-    errors.next(error);
-  };
-  let lastId = 0;
-  const requests = requestBatcher({
-    send: (frame) => conn.sendIfOpen(frame),
-    pacer: pacer(resubscribeRatePerSecond, subscribeBurst, scheduler),
-    scheduler,
-    random,
-    nextId: () => ++lastId,
-    // V2: one symbol a frame (a comma list is refused)
-    maxSymbolsPerFrame: v2 ? 1 : maxSymbolsPerFrame,
-    frames: v2 ? v2RequestFrames(site) : v1RequestFrames(site),
-    quarantineAfterCloses,
-    answerWindowMs: ANSWER_WINDOW_MS,
-    suspectDelayMs: SUSPECT_DELAY_MS,
-    report: (error) => errors.next(error),
-  });
-  const { router, feed$ } = marketFeed(core, {
-    onFrame: (now) => (status.frameAt = now),
-    onDecodeError: report,
-    onServiceFrame: (frame, byId) => requests.serviceFrame(frame, byId),
-    readMessage: v2 ? v2Message : undefined,
-  });
-  /** Hands a pong's clock sample to `rest` (a throwing `clockSample` is reported, the stream goes on). */
-  const feedClock = (offsetMs: number, rttMs: number): void => {
-    try {
-      rest?.clockSample(offsetMs, rttMs);
-    } catch (e) {
-      errors.next(e instanceof Error ? e : new Error(String(e)));
-    }
-  };
-  const ctx: TopicContext = {
-    conn,
-    router,
-    // The feed keeps the socket open and routes its frames; the batcher follows the sockets (first: its last
-    // cancels leave before the socket closes); with `rest`, the pongs' clock samples go along.
-    feed$: merge(
-      requests.watch(conn.status$),
-      feed$,
-      rest === undefined ? EMPTY : conn.serverClock.samples$.pipe(mergeMap(({ offsetMs, rttMs }) => (feedClock(offsetMs, rttMs), EMPTY))),
-    ).pipe(
-      finalize(() => status.stop()),
-      share(),
-    ),
-    requests,
-    scheduler,
-    subscribeTimeoutMs,
-    random,
-    status,
-  };
 
   const shared = new Map<string, Observable<unknown>>();
   /** One shared observable per key, built on first use. */
