@@ -1,9 +1,7 @@
 // Data path, market side (notes/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
 import {
-  defer,
   ReplaySubject,
   throwError,
-  finalize,
   identity,
   type MonoTypeOperatorFunction,
   merge,
@@ -12,7 +10,6 @@ import {
   share,
   Subject,
 } from 'rxjs';
-import type * as t from 'io-ts';
 import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
 import { type BboRecord, BboRecordCodec } from '../codecs/bbo';
 import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
@@ -35,9 +32,9 @@ import { klineFetcher, restKlinePages } from './internal/klineFetcher';
 import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import type { MarketFrameReader } from './internal/marketFrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
-import { intervalMs, marketConfig, mergedParams, staleAfterOf } from './internal/marketConfig';
+import { intervalMs, marketConfig, mergedParams } from './internal/marketConfig';
 import { marketContext } from './internal/marketContext';
-import { topicSubscription } from './internal/topicSubscription';
+import { MarketTopics, type NamedDecoder } from './internal/marketTopics';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { KlineGap } from './klineGap';
 import type { DepthOptions, MarketMessage, MergedDepthOptions, TopicOptions } from './marketMessage';
@@ -319,8 +316,6 @@ export interface MarketStreams {
   readonly serverClock: ServerClock;
 }
 
-/** The request topics whose `sub` may carry `limit` or `dumpScale`: one set of params per symbol at a time. @internal */
-const PARAM_TOPICS: ReadonlySet<string> = new Set(['depth', 'mergedDepth', 'diffMergedDepth']);
 
 /** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
 const BACKFILL_LIMIT = 100;
@@ -417,7 +412,7 @@ function openMarketStreams(
   forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const cfg = marketConfig(config);
-  const { defaultBinary, v2, tradeReplaySize, staleAfterMs, scheduler, tradeBackfill, klineHistory, checkSymbol } = cfg;
+  const { v2, tradeReplaySize, scheduler, tradeBackfill, klineHistory } = cfg;
 
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
@@ -426,89 +421,10 @@ function openMarketStreams(
   const { counters } = status;
   const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void => status.count(change);
 
-  const shared = new Map<string, Observable<unknown>>();
-  /** One shared observable per key, built on first use. */
-  const memo = <A>(key: string, build: () => Observable<A>): Observable<A> => {
-    let found = shared.get(key) as Observable<A> | undefined;
-    if (found === undefined) {
-      found = build();
-      shared.set(key, found);
-    }
-    return found;
-  };
+  const topics = new MarketTopics(ctx, cfg);
   const bookGaps = new Subject<BookGap>();
-  /** Per `(symbol, dumpScale)`: where a broken sequence asks the topic for a fresh start. */
-  const resyncs = new Map<string, Subject<void>>();
-  const resyncOf = (key: string): Subject<void> => {
-    let found = resyncs.get(key);
-    if (found === undefined) resyncs.set(key, (found = new Subject<void>()));
-    return found;
-  };
-  /** The `binary` wish of the observer subscribing last, per `(symbol, topic)`: the first of a shared run wins. */
-  const wanted = new Map<string, boolean>();
-  const withBinary = <A>(key: string, options: TopicOptions | undefined, shared$: Observable<A>): Observable<A> =>
-    defer(() => {
-      wanted.set(key, options?.binary ?? defaultBinary);
-      return shared$;
-    });
-  const sharedTopic = <R>(
-    symbol: string,
-    topic: string,
-    codec: t.Decoder<unknown, R> & { name: string },
-    params?: SubscriptionExtraParams,
-  ) => {
-    const key = `${symbol}|${topic}`;
-    // an incremental book whose sequence broke asks its topic for a fresh snapshot
-    const resync$ = topic === 'diffMergedDepth' ? resyncOf(`${symbol}|${paramsKey(params)}`) : undefined;
-    const binary = (): boolean => wanted.get(key) ?? defaultBinary;
-    const recordTime = topic === 'trade' || topic === 'depth' || topic === 'mergedDepth' || topic === 'diffMergedDepth' || topic === 'bbo';
-    return memo(`${key}|${paramsKey(params)}`, () =>
-      topicSubscription(ctx, { symbol, topic, binary, codec, staleAfterMs: staleAfterOf(topic, staleAfterMs), recordTime, params, resync$ }),
-    );
-  };
-  /**
-   * The params a `(symbol, topic)` is subscribed with now, and by how many observers: the service keeps one
-   * subscription per symbol and topic, so another `limit` or `dumpScale` meanwhile is refused.
-   */
-  const liveParams = new Map<string, { readonly params: string; count: number }>();
-  const withParams = <A>(symbol: string, topic: string, params: SubscriptionExtraParams | undefined, source: () => Observable<A>): Observable<A> =>
-    defer(() => {
-      const key = `${symbol}|${topic}`;
-      const wantedParams = paramsKey(params);
-      const live = liveParams.get(key);
-      if (live !== undefined && live.params !== wantedParams) {
-        const option = params?.dumpScale !== undefined ? 'dumpScale' : 'limit';
-        return throwError(() => new ConfigError(option, `${symbol} ${topic} is subscribed with other params (one limit and dumpScale per symbol and topic at a time)`));
-      }
-      const held = live ?? { params: wantedParams, count: 0 };
-      held.count += 1;
-      liveParams.set(key, held);
-      return source().pipe(
-        finalize(() => {
-          if (--held.count === 0 && liveParams.get(key) === held) liveParams.delete(key);
-        }),
-      );
-    });
-  /** `source()` when `symbol` is one, else an observable that errors with the `ConfigError` that says why (nothing is sent). */
-  const checked = <A>(symbol: string, source: () => Observable<A>): Observable<A> => {
-    const problem = checkSymbol(symbol);
-    return problem === undefined ? source() : throwError(() => problem);
-  };
-  const messages = <R>(
-    symbol: string,
-    topic: string,
-    codec: t.Decoder<unknown, R> & { name: string },
-    options?: TopicOptions,
-    params?: SubscriptionExtraParams,
-  ) =>
-    v2 && options?.binary === true
-      ? throwError(() => new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)'))
-      : checked(symbol, () =>
-          // the topics that take params are held with the params they have (none is one too)
-          params === undefined && !PARAM_TOPICS.has(topic)
-            ? withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec))
-            : withParams(symbol, topic, params, () => withBinary(`${symbol}|${topic}`, options, sharedTopic(symbol, topic, codec, params))),
-        );
+  const messages = <R>(symbol: string, topic: string, codec: NamedDecoder<R>, options?: TopicOptions, params?: SubscriptionExtraParams) =>
+    topics.messages(symbol, topic, codec, options, params);
 
   /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
   const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
@@ -576,19 +492,19 @@ function openMarketStreams(
       const levels = options.levels;
       if (levels !== undefined && !(Number.isInteger(levels) && levels > 0)) return throwError(() => new ConfigError('levels', 'must be a positive integer'));
       const key = `${symbol}|${paramsKey(params)}`;
-      const resync = resyncOf(key);
+      const resync = topics.resyncOf(key);
       const onBookGap = (gap: BookGap): void => {
         count((c) => ({ bookGaps: (c.bookGaps ?? 0) + 1 }));
         bookGaps.next(gap.symbol === '' ? { ...gap, symbol } : gap);
         resync.next();
       };
-      return checked(symbol, () =>
-        withParams(symbol, 'diffMergedDepth', params, () =>
-          withBinary(
+      return topics.checked(symbol, () =>
+        topics.withParams(symbol, 'diffMergedDepth', params, () =>
+          topics.withBinary(
             `${symbol}|diffMergedDepth`,
             options,
-            memo(`${key}|book|${levels ?? ''}`, () =>
-              records(sharedTopic(symbol, 'diffMergedDepth', DepthRecordCodec, params)).pipe(
+            topics.memo(`${key}|book|${levels ?? ''}`, () =>
+              records(topics.sharedTopic(symbol, 'diffMergedDepth', DepthRecordCodec, params)).pipe(
                 incrementalBook({ onGap: onBookGap, ...(levels !== undefined && { levels }) }),
                 share({ connector: () => new ReplaySubject<OrderBook>(1), resetOnError: true, resetOnComplete: true, resetOnRefCountZero: true }),
               ),
@@ -616,12 +532,12 @@ function openMarketStreams(
     realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
     depth: (symbol, options) => records(api.depthMessages(symbol, options)),
     trades: (symbol, options) =>
-      checked(symbol, () =>
-        withBinary(
+      topics.checked(symbol, () =>
+        topics.withBinary(
           `${symbol}|trade`,
           options,
-          memo(`${symbol}|trades`, () =>
-            sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
+          topics.memo(`${symbol}|trades`, () =>
+            topics.sharedTopic(symbol, 'trade', TradeRecordCodec).pipe(
               backfill,
               distinctTrades<TradeRecord>({ onGap, replaySize: tradeReplaySize }),
               lightShare(),
