@@ -2,8 +2,6 @@
 import {
   ReplaySubject,
   throwError,
-  identity,
-  type MonoTypeOperatorFunction,
   merge,
   Observable,
   type SchedulerLike,
@@ -16,7 +14,6 @@ import { type KlineRecord, KlineRecordCodec } from '../codecs/kline';
 import { type RealtimesRecord, RealtimesRecordCodec } from '../codecs/realtimes';
 import { type TradeRecord, TradeRecordCodec } from '../codecs/trade';
 import { ConfigError } from '../errors';
-import { backfillTrades } from '../operators/backfillTrades';
 import { distinctTrades, type TradeGap } from '../operators/distinctTrades';
 import type { RestCalls } from '../rest/callTypes';
 import type { RestClient } from '../rest/types';
@@ -27,12 +24,10 @@ import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { VenuePreset } from '../venue/venuePreset';
 import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
-import { restTrades } from './internal/restTrades';
-import { klineFetcher, restKlinePages } from './internal/klineFetcher';
-import { klineHistory as withKlineHistory, type KlineHistoryGap } from './internal/klineHistory';
 import type { MarketFrameReader } from './internal/marketFrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
-import { intervalMs, marketConfig, mergedParams } from './internal/marketConfig';
+import { marketConfig, mergedParams } from './internal/marketConfig';
+import { klineHistoryOf, tradeBackfillOf } from './internal/marketHistory';
 import { marketContext } from './internal/marketContext';
 import { MarketTopics, type NamedDecoder } from './internal/marketTopics';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
@@ -317,10 +312,6 @@ export interface MarketStreams {
 }
 
 
-/** Trades a backfill asks for: the most `GET /quote/v1/trades` serves. @internal */
-const BACKFILL_LIMIT = 100;
-/** Candles one history page asks for: the most `GET /quote/v1/klines` serves. @internal */
-const KLINE_PAGE_LIMIT = 1000;
 
 /**
  * Typed, reference-counted public market streams over one websocket.
@@ -412,7 +403,7 @@ function openMarketStreams(
   forwarding: MarketFrameReader | undefined,
 ): { readonly api: MarketStreams; hold(symbol: string, topic: string): Observable<MarketMessage<unknown>> } {
   const cfg = marketConfig(config);
-  const { v2, tradeReplaySize, scheduler, tradeBackfill, klineHistory } = cfg;
+  const { v2, tradeReplaySize, scheduler } = cfg;
 
   const errors = new Subject<Error>();
   const gaps = new Subject<TradeGap>();
@@ -433,39 +424,8 @@ function openMarketStreams(
     gaps.next(gap);
   };
 
-  const backfill: MonoTypeOperatorFunction<MarketMessage<TradeRecord>> = tradeBackfill
-    ? backfillTrades<TradeRecord, MarketMessage<TradeRecord>>(restTrades(tradeBackfill.rest, BACKFILL_LIMIT), {
-        onGap,
-        onError: (error) => errors.next(error instanceof Error ? error : new Error(String(error))),
-        replaySize: tradeReplaySize,
-        limit: BACKFILL_LIMIT,
-        scheduler,
-        ...(tradeBackfill.timeoutMs !== undefined && { timeoutMs: tradeBackfill.timeoutMs }),
-      })
-    : identity;
-
-  const klineFetch =
-    klineHistory &&
-    klineFetcher({
-      fetchPage: restKlinePages(klineHistory.rest),
-      pageLimit: KLINE_PAGE_LIMIT,
-      scheduler,
-      ...(klineHistory.timeoutMs !== undefined && { timeoutMs: klineHistory.timeoutMs }),
-      onError: (error) => errors.next(error instanceof Error ? error : new Error(String(error))),
-      onRefetch: () => count((c) => ({ klineRefetches: c.klineRefetches + 1 })),
-      // a month has no fixed length: only the rows' order is checked
-      gridMs: (interval) => (interval.endsWith('M') ? 0 : intervalMs(interval)),
-    });
-  /** The last gap signalled per `(symbol, interval)`: observers sharing a fetch signal its gap once. */
-  const lastKlineGap = new Map<string, string>();
-  const onKlineGap = (symbol: string, interval: string, gap: KlineHistoryGap): void => {
-    const key = `${symbol}|${interval}`;
-    const same = `${gap.reason}|${gap.from}|${gap.to}|${gap.firstLiveTime}|${gap.missing}`;
-    if (lastKlineGap.get(key) === same) return;
-    lastKlineGap.set(key, same);
-    count((c) => ({ klineGaps: c.klineGaps + 1 }));
-    klineGaps.next({ symbol, interval, ...gap });
-  };
+  const backfill = tradeBackfillOf(cfg, onGap, errors);
+  const klineHistoryFor = klineHistoryOf(cfg, status, errors, klineGaps);
 
   const api: MarketStreams = {
     klineMessages: (symbol, interval, options) => messages(symbol, `kline_${interval}`, KlineRecordCodec, options),
@@ -516,18 +476,11 @@ function openMarketStreams(
     klines: (symbol, interval, options) => {
       const history = options?.history;
       if (history !== undefined && !(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));
-      if (klineFetch === undefined) {
+      if (klineHistoryFor === undefined) {
         if (history === undefined) return records(api.klineMessages(symbol, interval, options));
         return throwError(() => new ConfigError('history', 'needs `klineHistory: { rest }` in the marketStreams config (the candles come from GET /quote/v1/klines)'));
       }
-      return api.klineMessages(symbol, interval, options).pipe(
-        withKlineHistory({
-          history: history ?? 0,
-          intervalMs: intervalMs(interval),
-          fetch: (range, kind) => klineFetch(symbol, interval, range, kind),
-          onGap: (gap) => onKlineGap(symbol, interval, gap),
-        }),
-      );
+      return api.klineMessages(symbol, interval, options).pipe(klineHistoryFor(symbol, interval, history ?? 0));
     },
     realtimes: (symbol, options) => records(api.realtimesMessages(symbol, options)),
     depth: (symbol, options) => records(api.depthMessages(symbol, options)),
