@@ -162,7 +162,8 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  *   next ids; it reads the stream's newest id, says so on `errors$`, and writes those entries and the later ones above it.
  *
  * Throws a `ConfigError` at once for a bad `redis` URL, no topics, an unknown topic, a non-positive `shards`,
- * `maxLen` or `maxQueued`, or `symbols: 'all'` without `rest`.
+ * `maxLen` or `maxQueued`, `symbols: 'all'` without `rest`, or the V2 stream (`/quote/ws/v2` or `market.dialect: 'v2'`: the
+ * relay carries the V1 stream's frames).
  *
  * @example
  * ```ts
@@ -246,6 +247,10 @@ function gatewaySettings(config: PublishMarketConfig) {
   for (const topic of topics) if (!KNOWN_TOPIC.test(topic)) throw new ConfigError('topics', `has an unknown topic: ${topic.slice(0, 40)}`);
   for (const [name, value] of [['shards', shards], ['maxLen', maxLen], ['maxQueued', maxQueued], ['answerTimeoutMs', answerTimeoutMs]] as const) {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
+  }
+  // The relay's entries are V1 frames (a top-level symbol, an array of records): V2's would be written nowhere.
+  if (marketOptions.dialect === 'v2' || (marketOptions.dialect === undefined && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url))) {
+    throw new ConfigError('url', 'the relay carries the V1 stream (/quote/ws/v1): the V2 stream is not relayed');
   }
   if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
   return { target, url, wanted, topics, rest, prefix, shards, maxLen, maxQueued, push, answerTimeoutMs, marketOptions, WebSocketCtor, scheduler };

@@ -14,6 +14,9 @@ describe('publishMarket options', () => {
     ['topics', { topics: [] }],
     ['topics', { topics: ['kline'] as unknown as PublishMarketConfig['topics'] }],
     ['redis', { redis: 'http://127.0.0.1:6379' }],
+    // the relay carries V1 frames: a V2 stream would be written nowhere, so it is refused rather than silently empty
+    ['url', { url: 'ws://127.0.0.1:1/quote/ws/v2' }],
+    ['url', { market: { dialect: 'v2' } }],
   ] as const)('refuses a bad %s with a ConfigError naming it', (option, bad) => {
     let thrown: unknown;
     try {
