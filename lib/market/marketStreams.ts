@@ -1,11 +1,9 @@
 // Data path, market side (notes/architecture.md, "The data path"): step 7, the public streams built on the topics (step 6).
 import {
-  ReplaySubject,
   throwError,
   merge,
   Observable,
   type SchedulerLike,
-  share,
   Subject,
 } from 'rxjs';
 import { type DepthRecord, DepthRecordCodec } from '../codecs/depth';
@@ -22,21 +20,20 @@ import type { ServerClock } from '../socket/serverClock';
 import { streamStatus } from '../socket/streamStatus';
 import type { WebSocketCtor } from '../socket/webSocketLike';
 import type { VenuePreset } from '../venue/venuePreset';
-import { flatMapArray } from '../internal/flatMapArray';
 import { lightShare } from '../internal/lightShare';
 import type { MarketFrameReader } from './internal/marketFrameReader';
 import { ForwardedRecordCodec, forwardingFrameReader } from './internal/forwardingFrameReader';
 import { marketConfig, mergedParams } from './internal/marketConfig';
 import { klineHistoryOf, tradeBackfillOf } from './internal/marketHistory';
 import { marketContext } from './internal/marketContext';
-import { MarketTopics, type NamedDecoder } from './internal/marketTopics';
+import { incrementalBookStream } from './internal/incrementalBookStream';
+import { MarketTopics, type NamedDecoder, records } from './internal/marketTopics';
 import type { CustomKlineInterval, KlineInterval } from './klineInterval';
 import type { KlineGap } from './klineGap';
 import type { DepthOptions, MarketMessage, MergedDepthOptions, TopicOptions } from './marketMessage';
-import { type BookGap, incrementalBook } from '../operators/incrementalBook';
+import type { BookGap } from '../operators/incrementalBook';
 import type { OrderBook } from '../operators/orderBook';
 import type { SubscriptionExtraParams } from '../codecs/requests';
-import { paramsKey } from './internal/frameQueue';
 import type { MarketCounters, MarketStatus } from './marketStatus';
 
 /**
@@ -417,8 +414,6 @@ function openMarketStreams(
   const messages = <R>(symbol: string, topic: string, codec: NamedDecoder<R>, options?: TopicOptions, params?: SubscriptionExtraParams) =>
     topics.messages(symbol, topic, codec, options, params);
 
-  /** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. */
-  const records = <R>(source: Observable<MarketMessage<R>>): Observable<R> => source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
   const onGap = (gap: TradeGap): void => {
     count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
     gaps.next(gap);
@@ -446,33 +441,7 @@ function openMarketStreams(
       const params = mergedParams(options, false);
       return params instanceof ConfigError ? throwError(() => params) : records(messages(symbol, 'diffMergedDepth', DepthRecordCodec, options, params));
     },
-    incrementalBook: (symbol, options) => {
-      const params = mergedParams(options, false);
-      if (params instanceof ConfigError) return throwError(() => params);
-      const levels = options.levels;
-      if (levels !== undefined && !(Number.isInteger(levels) && levels > 0)) return throwError(() => new ConfigError('levels', 'must be a positive integer'));
-      const key = `${symbol}|${paramsKey(params)}`;
-      const resync = topics.resyncOf(key);
-      const onBookGap = (gap: BookGap): void => {
-        count((c) => ({ bookGaps: (c.bookGaps ?? 0) + 1 }));
-        bookGaps.next(gap.symbol === '' ? { ...gap, symbol } : gap);
-        resync.next();
-      };
-      return topics.checked(symbol, () =>
-        topics.withParams(symbol, 'diffMergedDepth', params, () =>
-          topics.withBinary(
-            `${symbol}|diffMergedDepth`,
-            options,
-            topics.memo(`${key}|book|${levels ?? ''}`, () =>
-              records(topics.sharedTopic(symbol, 'diffMergedDepth', DepthRecordCodec, params)).pipe(
-                incrementalBook({ onGap: onBookGap, ...(levels !== undefined && { levels }) }),
-                share({ connector: () => new ReplaySubject<OrderBook>(1), resetOnError: true, resetOnComplete: true, resetOnRefCountZero: true }),
-              ),
-            ),
-          ),
-        ),
-      );
-    },
+    incrementalBook: (symbol, options) => incrementalBookStream(topics, status, bookGaps, symbol, options),
     klines: (symbol, interval, options) => {
       const history = options?.history;
       if (history !== undefined && !(Number.isInteger(history) && history > 0)) return throwError(() => new ConfigError('history', 'must be a positive integer'));

@@ -2,6 +2,7 @@ import { defer, finalize, type Observable, Subject, throwError } from 'rxjs';
 import type * as t from 'io-ts';
 import type { SubscriptionExtraParams } from '../../codecs/requests';
 import { ConfigError } from '../../errors';
+import { flatMapArray } from '../../internal/flatMapArray';
 import type { MarketMessage, TopicOptions } from '../marketMessage';
 import { paramsKey } from './frameQueue';
 import { type MarketConfig, staleAfterOf } from './marketConfig';
@@ -12,6 +13,11 @@ const PARAM_TOPICS: ReadonlySet<string> = new Set(['depth', 'mergedDepth', 'diff
 
 /** A record codec with its name. @internal */
 export type NamedDecoder<R> = t.Decoder<unknown, R> & { name: string };
+
+/** The records of each message in order: `mergeMap((m) => m.data)` without an inner subscription per message. @internal */
+export function records<R>(source: Observable<MarketMessage<R>>): Observable<R> {
+  return source.pipe(flatMapArray((m: MarketMessage<R>) => m.data));
+}
 
 /**
  * The topics of one `marketStreams`: one shared subscription per `(symbol, topic, params)`, the `binary` wish of
