@@ -34,7 +34,7 @@ import type { DepthOptions, MarketMessage, MergedDepthOptions, TopicOptions } fr
 import type { BookGap } from '../operators/incrementalBook';
 import type { OrderBook } from '../operators/orderBook';
 import type { SubscriptionExtraParams } from '../codecs/requests';
-import type { MarketCounters, MarketStatus } from './marketStatus';
+import type { MarketStatus } from './marketStatus';
 
 /**
  * Configuration of {@link marketStreams}. Only `url` (or a `venue`) is required.
@@ -406,8 +406,6 @@ function openMarketStreams(
   const gaps = new Subject<TradeGap>();
   const klineGaps = new Subject<KlineGap>();
   const { conn, status, ctx } = marketContext(cfg, forwarding, errors);
-  const { counters } = status;
-  const count = (change: (c: MarketCounters) => Partial<MarketCounters>): void => status.count(change);
 
   const topics = new MarketTopics(ctx, cfg);
   const bookGaps = new Subject<BookGap>();
@@ -415,7 +413,7 @@ function openMarketStreams(
     topics.messages(symbol, topic, codec, options, params);
 
   const onGap = (gap: TradeGap): void => {
-    count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
+    status.count((c) => ({ tradeGaps: c.tradeGaps + 1 }));
     gaps.next(gap);
   };
 
@@ -467,7 +465,7 @@ function openMarketStreams(
           ),
         ),
       ),
-    status$: streamStatus(conn.status$, counters, scheduler),
+    status$: streamStatus(conn.status$, status.counters, scheduler),
     errors$: merge(conn.errors$, errors),
     gaps$: gaps.asObservable(),
     klineGaps$: klineGaps.asObservable(),

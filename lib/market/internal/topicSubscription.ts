@@ -155,6 +155,31 @@ export function topicSubscription<R>(ctx: TopicContext, request: TopicRequest<R>
 }
 
 /**
+ * The first of: the wait's outcome (at most one), a resend the batcher asks for (its delay), or a fresh start
+ * `resync$` asks for. Not `merge` and `take`: a live topic holds this wait, two fewer subscribers each
+ * (notes/performance-history.md, memory). @internal
+ */
+function nextStep(hearing: Hearing, waitForAnswer: Observable<NextStep>, resync$: Observable<unknown> | undefined): Observable<NextStep> {
+  return new Observable<NextStep>((subscriber) => {
+    const resend = (delayMs: number): void => {
+      subscriber.next(delayMs);
+      subscriber.complete();
+    };
+    hearing.onResend = resend;
+    const waiting = waitForAnswer.subscribe(subscriber);
+    const resyncing = resync$?.subscribe(() => {
+      subscriber.next('resync');
+      subscriber.complete();
+    });
+    return () => {
+      if (hearing.onResend === resend) hearing.onResend = undefined;
+      waiting.unsubscribe();
+      resyncing?.unsubscribe();
+    };
+  });
+}
+
+/**
  * The `sub` loop of one subscription, per socket (`epoch`): hands its `sub` to the batcher, then waits for its
  * answer (sent again when none came in time, after `reconnect`'s jittered backoff, at least `subscribeTimeoutMs`,
  * capped at a minute), watches for silence once answered (`staleAfterMs`: `cancel`, then `sub` again), and follows
@@ -200,26 +225,7 @@ function subLoop<R>(
         const delay = Math.max(timeout, backoffDelayMs(sends, timeout, maxWait, 2, random));
         waitForAnswer = timer(delay, scheduler).pipe(switchMap(() => (hearing.heard ? silence() : of<NextStep>('unanswered'))));
       } else waitForAnswer = silence();
-      // The first of: the wait's outcome (at most one), or a resend the batcher asks for. Not `merge` and `take`:
-      // a live topic holds this wait, two fewer subscribers each (notes/performance-history.md, memory).
-      const next$ = new Observable<NextStep>((subscriber) => {
-        const resend = (delayMs: number): void => {
-          subscriber.next(delayMs);
-          subscriber.complete();
-        };
-        hearing.onResend = resend;
-        const waiting = waitForAnswer.subscribe(subscriber);
-        const resyncing = resync$?.subscribe(() => {
-          subscriber.next('resync');
-          subscriber.complete();
-        });
-        return () => {
-          if (hearing.onResend === resend) hearing.onResend = undefined;
-          waiting.unsubscribe();
-          resyncing?.unsubscribe();
-        };
-      });
-      return next$.pipe(
+      return nextStep(hearing, waitForAnswer, resync$).pipe(
         switchMap((step) => {
           if (step === 'unanswered') {
             ctx.status.resubscribed();
