@@ -151,6 +151,8 @@ const POSITION = /position (\d+)/;
  *
  * @example
  * ```ts
+ * import { parseJson } from '../../lib/frame/json'; // internal: not an entry of the package
+ *
  * parseJson('{"i":1291488620385157122,"p":"0.1"}'); // right({ i: '1291488620385157122', p: '0.1' })
  * parseJson('{"a":');                                 // left(DecodeError { kind: 'json', ... })
  * ```
