@@ -1,7 +1,7 @@
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import type { SubscriptionExtraParams } from '../../codecs/requests';
 import { ConfigError } from '../../errors';
-import type { MarketStreamsConfig } from '../marketStreams';
+import type { MarketStreamsConfig } from '../marketStreamsConfig';
 import type { MergedDepthOptions } from '../marketMessage';
 import { symbolChecker } from './symbolCheck';
 
