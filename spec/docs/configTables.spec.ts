@@ -55,7 +55,7 @@ const TABLES: ReadonlyArray<{ readonly doc: string; readonly heading: string; re
   { doc: 'docs/user-stream.md', heading: 'Configuration (`UserStreamConfig`)', config: 'UserStreamConfig' },
   { doc: 'docs/rest.md', heading: '## Configuration', config: 'RestClientConfig' },
   { doc: 'docs/simulator.md', heading: '## Options (`startSimulator(options?)`)', config: 'SimulatorOptions' },
-  { doc: 'docs/simulator.md', heading: '## Chaos schedule (`startChaos`)', config: 'ChaosOptions' },
+  { doc: 'docs/simulator.md', heading: '## Chaos schedule', config: 'ChaosOptions' },
   { doc: 'docs/scaling.md', heading: 'Gateway, `publishMarket(config)`', config: 'PublishMarketConfig' },
   { doc: 'docs/testing.md', heading: '`testExchange(config?)`', config: 'TestExchangeConfig' },
   { doc: 'docs/user-stream.md', heading: 'counters since the `userStream` was created', config: 'UserCounters' },
