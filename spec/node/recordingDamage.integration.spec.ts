@@ -190,9 +190,12 @@ describe('a damaged recording (files written by the recorder)', () => {
       } else {
         // A flip that leaves zlib waiting for more input reads as a file cut by a crash (format 1 and 2 cannot tell
         // the two apart: no checksum before the trailer): the lines before it, exactly as recorded, then one line
-        // said cut short. Never an altered line.
+        // said cut short (the flip may first have made the text zlib gave out of one line no longer JSON: that line is
+        // refused, never delivered). Never an altered line.
         expect({ at, events: got.events }).toEqual({ at, events: expected.slice(0, got.events.length) });
-        expect({ at, corrupt: got.corrupt.map((c) => c.error.message) }).toEqual({ at, corrupt: [expect.stringMatching(/cut short/)] });
+        const messages = got.corrupt.map((c) => c.error.message);
+        expect({ at, last: messages[messages.length - 1] }).toEqual({ at, last: expect.stringMatching(/cut short/) });
+        for (const m of messages.slice(0, -1)) expect({ at, m }).toEqual({ at, m: expect.stringMatching(/is not JSON/) });
       }
     }
     expect(detected).toBeGreaterThan(0);
