@@ -129,6 +129,11 @@ export interface StructReaderOptions {
    * makes each its own. Default `false`.
    */
   readonly remember?: boolean | undefined;
+  /**
+   * Declared fields read by a reader of the caller's instead (a value no struct reader reads, e.g. a book's levels):
+   * what it reads is the field's value, unchecked (the reader checks what it accepts as the field's check would).
+   */
+  readonly fieldReaders?: Readonly<Record<string, Reader>> | undefined;
 }
 
 /** Undeclared fields a reader keeps in locals (and, remembering, whose keys and text it remembers); more go in arrays. */
@@ -231,7 +236,11 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
     if (dependent !== undefined && dependent.on === key) line(`        if ((${seenWord(dependentField)} & ${seenBit(dependentField)}) !== 0) return FAIL;`);
     const nested = structReader(field, { undeclared: options.undeclared, remember });
     const element = field instanceof t.ArrayType ? structReader((field as t.ArrayType<t.Mixed>).type, { undeclared: options.undeclared, remember }) : undefined;
-    if (dependent !== undefined && dependent.field === key) {
+    const fieldReader = options.fieldReaders?.[key];
+    if (fieldReader !== undefined) {
+      readers[n] = fieldReader;
+      line(`        p.i = i; v = readers[${n}](s, p); if (v === FAIL) return FAIL; i = p.i;`);
+    } else if (dependent !== undefined && dependent.field === key) {
       const on = keys.indexOf(dependent.on);
       if (on < 0) return undefined;
       line(`        { const r = dependent(x${on}); if (r === undefined) return FAIL; p.i = i; v = readArray(s, p, r); if (v === FAIL) return FAIL; i = p.i; }`);

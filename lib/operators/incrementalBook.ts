@@ -101,22 +101,28 @@ function sequenceOf(o: string | number | undefined): Sequence | undefined {
 /** Price order of one side: bids descending (`sign` -1), asks ascending (1). */
 type Sign = 1 | -1;
 
-const isLevel = (l: unknown): l is OrderBookLevel =>
-  Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string' && isNonNegativeDecimal(l[0]) && isNonNegativeDecimal(l[1]);
+/** Whether plain decimal text (see `plainIntLength`) is zero: only zeros and the point. */
+function isPlainZero(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 48 && c !== 46) return false;
+  }
+  return true;
+}
+
 
 /**
  * One side of a kept book: its levels sorted by price (`sign`), each price's integer-part length beside it
  * (`plainIntLength`, -1 when not plain) so a search compares plain prices as text without scanning them again.
- * The levels array is handed out as the emitted side when all of it is emitted, and copied on the first change after
- * that (copy on write: an emitted array is never written), so a delta costs one copy of each side it changes, a binary
- * search per level and a move of the copy's tail.
+ * The levels array is the side's own, changed in place (it is never handed out: the engine keeps room to grow it),
+ * and the emitted side is a copy of its best levels, made once after a change and handed out again while the side
+ * is unchanged (an emitted array is never written). A delta costs a binary search and a move of the tail per changed
+ * level and one copy of each side it changed (`npm run bench -- --only=incremental`).
  */
 class BookSide {
-  private levels: OrderBookLevel[] = [];
+  private readonly levels: OrderBookLevel[] = [];
   private readonly ints: number[] = [];
-  /** `levels` was handed out (as the emitted side): copied before the next change. */
-  private shared = false;
-  /** The emitted copy of the best `viewLimit` levels (when the side has more) while the side is unchanged since. */
+  /** The emitted copy of the best `viewLimit` levels while the side is unchanged since. */
   private view: readonly OrderBookLevel[] | undefined;
   private viewLimit = Infinity;
 
@@ -127,10 +133,7 @@ class BookSide {
   }
 
   clear(): void {
-    if (this.shared) {
-      this.levels = [];
-      this.shared = false;
-    } else this.levels.length = 0;
+    this.levels.length = 0;
     this.ints.length = 0;
     this.view = undefined;
   }
@@ -151,49 +154,54 @@ class BookSide {
     return -lo - 1;
   }
 
-  /** The levels, ready to be written (copied first if they were handed out). */
-  private writable(): OrderBookLevel[] {
-    if (this.shared) {
-      this.levels = this.levels.slice();
-      this.shared = false;
-    }
-    this.view = undefined;
-    return this.levels;
-  }
-
   /** Applies the changed levels; returns how many were not valid levels (dropped). */
   apply(changes: DepthSnapshot['a']): number {
     let invalid = 0;
+    const { levels, ints } = this;
     for (let i = 0; i < changes.length; i++) {
       const level: unknown = changes[i];
-      if (!isLevel(level)) {
+      if (!Array.isArray(level)) {
         invalid++;
         continue;
       }
-      const int = plainIntLength(level[0]);
-      const at = this.find(level[0], int);
-      const remove = compareDecimal(level[1], '0') === 0;
+      const price: unknown = level[0];
+      const quantity: unknown = level[1];
+      if (typeof price !== 'string' || typeof quantity !== 'string') {
+        invalid++;
+        continue;
+      }
+      // checked above: the level is two texts; plain text (the market's form) is a non-negative decimal already
+      const int = plainIntLength(price);
+      if (int < 0 && !isNonNegativeDecimal(price)) {
+        invalid++;
+        continue;
+      }
+      let remove: boolean;
+      if (plainIntLength(quantity) >= 0) remove = isPlainZero(quantity);
+      else if (isNonNegativeDecimal(quantity)) remove = compareDecimal(quantity, '0') === 0;
+      else {
+        invalid++;
+        continue;
+      }
+      const at = this.find(price, int);
       if (at >= 0) {
         if (remove) {
-          this.writable().splice(at, 1);
-          this.ints.splice(at, 1);
-        } else this.writable()[at] = level;
+          levels.splice(at, 1);
+          ints.splice(at, 1);
+        } else levels[at] = level as unknown as OrderBookLevel;
       } else if (!remove) {
-        this.writable().splice(-at - 1, 0, level);
-        this.ints.splice(-at - 1, 0, int);
-      } // else deleting a level not kept changes nothing
+        levels.splice(-at - 1, 0, level as unknown as OrderBookLevel);
+        ints.splice(-at - 1, 0, int);
+      } else continue; // deleting a level not kept changes nothing
+      this.view = undefined;
     }
     return invalid;
   }
 
   /** The best `limit` levels, as an array no one writes to. */
   emitted(limit: number): readonly OrderBookLevel[] {
-    if (this.levels.length <= limit) {
-      this.shared = true;
-      return this.levels;
-    }
     if (this.view === undefined || this.viewLimit !== limit) {
-      this.view = this.levels.slice(0, limit);
+      this.view = this.levels.length <= limit ? this.levels.slice() : this.levels.slice(0, limit);
       this.viewLimit = limit;
     }
     return this.view;

@@ -71,7 +71,8 @@ function compileMarketFrameReader(): MarketFrameReader | undefined {
     if (reader !== undefined) records.set(topic, { codec, reader });
   }
   // An incremental book's delta: a few levels, read by the depth record's reader (full books keep the levels scanner)
-  records.set('diffMergedDepth', { codec: DepthRecordCodec, reader: depthRecordReader() });
+  const deltas = depthRecordReader();
+  if (deltas !== undefined) records.set('diffMergedDepth', { codec: DepthRecordCodec, reader: deltas });
   const envelope = structReader(RawEnvelopeCodec, {
     undeclared: 'drop',
     // A heartbeat key beside an envelope's is the heartbeat's to answer: such a frame is parsed.

@@ -13,7 +13,9 @@ import type { OrderBook } from '../../../lib/operators/orderBook';
 import { diffMergedDepthFrame, realFrame } from '../../bench/realFrames';
 import { standInSockets } from '../../bench/standInSocket';
 
-const reader = depthRecordReader();
+const compiledReader = depthRecordReader();
+if (compiledReader === undefined) throw new Error('the depth record reader did not compile');
+const reader = compiledReader;
 const read = (text: string): unknown => readText(text, reader);
 
 /** The general path of a record's text: the exact parse (long integers quoted), then the record's codec. */
