@@ -4,7 +4,7 @@ import { isDecimalGrammar, quotedDecimalEnd, skipDigits } from '../decimal/gramm
 import { LONG_DIGITS } from '../frame/json';
 import { ownQuotedText, ownText } from '../internal/ownText';
 import { AsIs, asIsOf, compiled, FAIL, fastCheckOf, type FastCheck, inlineTest } from './fastCheck';
-import { EXACT_DIGITS } from './primitives';
+import { EXACT_DIGITS, IdFromNumberOrString } from './primitives';
 import { fieldsOf } from './struct';
 
 /**
@@ -267,6 +267,13 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
         line(`        v = c === 34 ? plainIntegerText(s, i + 1, p) : FAIL;`);
         line(`        if (v !== FAIL) i = p.i;`);
         line(`        else { ${general} }`);
+      } else if (field === IdFromNumberOrString) {
+        // The common form of an id sent as a number (a delta's sequence `o`), at most 15 digits: its text is what
+        // `String` of its number gives, taken from the frame (no number, no conversion: `String` of each new number
+        // puts its text in the engine's number-to-string cache, which keeps it alive into the old generation).
+        line(`        v = c >= 48 && c <= 57 ? integerDigits(s, i, p) : FAIL;`);
+        line(`        if (v !== FAIL) i = p.i;`);
+        line(`        else { ${general} }`);
       } else if (kind === AsIs.boolean) {
         // The common form, a bare `true` or `false`, recognised by its letters (what follows is checked as any value's end).
         line('        if (c === 116 && s.charCodeAt(i + 1) === 114 && s.charCodeAt(i + 2) === 117 && s.charCodeAt(i + 3) === 101) { v = true; i += 4; }');
@@ -322,9 +329,9 @@ export function structReader(codec: t.Decoder<unknown, unknown>, options: Struct
   }
   line('};');
   return compiled(
-    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalGrammar', 'plainStringEnd', 'quotedDecimalEnd', 'plainIntegerText', 'ownText', 'ownQuotedText', 'textAt'],
+    ['FAIL', 'checks', 'readers', 'dependent', 'readPrimitive', 'readArray', 'isDecimalGrammar', 'plainStringEnd', 'quotedDecimalEnd', 'plainIntegerText', 'integerDigits', 'ownText', 'ownQuotedText', 'textAt'],
     lines,
-    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalGrammar, plainStringEnd, quotedDecimalEnd, plainIntegerText, ownText, ownQuotedText, textAt],
+    [FAIL, checks, readers, dependent?.reader, readPrimitive, readArray, isDecimalGrammar, plainStringEnd, quotedDecimalEnd, plainIntegerText, integerDigits, ownText, ownQuotedText, textAt],
   ) as Reader | undefined;
 }
 
@@ -369,6 +376,21 @@ export function plainIntegerText(s: string, from: number, p: ReadPosition): numb
   if (i === from || i - from > EXACT_DIGITS || d !== QUOTE - DIGIT_0) return FAIL;
   p.i = i + 1;
   return value;
+}
+
+/**
+ * The text of the bare JSON integer of 1 to 15 digits starting at `from` (`p.i` then past it): `String` of its
+ * number, exactly (no sign, no leading zero, no fraction or exponent after it); or {@link FAIL} when the number
+ * there is not of that form (then it is read the general way). @internal
+ */
+export function integerDigits(s: string, from: number, p: ReadPosition): string | typeof FAIL {
+  const end = skipDigits(s, from, s.length);
+  const n = end - from;
+  if (n === 0 || n > EXACT_DIGITS || (n > 1 && s.charCodeAt(from) === DIGIT_0)) return FAIL;
+  const next = s.charCodeAt(end);
+  if (next === DOT || next === 0x65 || next === 0x45) return FAIL;
+  p.i = end;
+  return ownText(s, from, end);
 }
 
 /** Field kinds whose check accepts a string of digits, `.`, `-` or the words `true`/`false` only: no escape gets through. */

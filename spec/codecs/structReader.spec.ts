@@ -138,7 +138,11 @@ const marketFrame: fc.Arbitrary<string> = fc
         case 'sendTime':
           return mostly(fc.constantFrom('"1731300000123"', '1731300000123'), fc.constantFrom('"x"', '1.5', '12345678901234567'));
         case 'id':
-          return mostly(fc.constantFrom('"7"', '7', '1447335405363150849'), fc.constantFrom('""', '-1.5', 'null'));
+          // an id as a number: the reader's form (at most 15 digits) and the forms it leaves to the general path
+          return mostly(
+            fc.constantFrom('"7"', '7', '0', '123456789012345', '1447335405363150849'),
+            fc.constantFrom('""', '-1.5', 'null', '-7', '1e3', '1E3', '1.0', '01', '1234567890123456', '0.5'),
+          );
         default:
           return fc.oneof({ weight: 20, arbitrary: fc.constant('"BTCUSDT"') }, { weight: 1, arbitrary: primitiveValue });
       }

@@ -59,7 +59,8 @@ const recordText = fc
     s: often(fc.constant('BTCUSDT')),
     e: often(fc.constantFrom(301, '301')),
     v: often(fc.constant('6583_18')),
-    o: often(fc.oneof(fc.nat(), fc.nat().map(String))),
+    // numbers near the reader's 15-digit form and past it, signed, with a fraction or in exponent form
+    o: often(fc.oneof(fc.nat(), fc.nat().map(String), fc.constantFrom(0, 123456789012345, 999999999999999, 1e15, 9007199254740993, 1e21, -7, 1.5))),
     a: fc.oneof({ weight: 9, arbitrary: levels }, { weight: 1, arbitrary: anyValue }),
     b: fc.oneof({ weight: 9, arbitrary: levels }, { weight: 1, arbitrary: anyValue }),
     extra: fc.oneof({ weight: 2, arbitrary: fc.constant({}) }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('x', 'y', '__proto__', 'a', 't'), anyValue, { maxKeys: 2 }) }),
