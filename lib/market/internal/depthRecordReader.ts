@@ -2,8 +2,7 @@
 import { DepthRecordCodec } from '../../codecs/depth';
 import { FAIL } from '../../codecs/fastCheck';
 import { type ReadPosition, type Reader, structReader } from '../../codecs/structReader';
-import { quotedDecimalEnd } from '../../decimal/grammar';
-import { ownQuotedText } from '../../internal/ownText';
+import { scanLevels } from '../../frame/levelsJson';
 
 /**
  * The reader of a depth record (`DepthRecordCodec`) from compact JSON text, for the market frame reader's
@@ -12,7 +11,8 @@ import { ownQuotedText } from '../../internal/ownText';
  * other declared field read as a JSON string or primitive through the field's own check, a time's text becoming its
  * number, an id's number its text; an undeclared field with a primitive value kept, as the check keeps it), with
  * its level arrays (`a`, `b`: arrays of `DepthLevelCodec` tuples, which `structReader` does not read) read as
- * `[["price","quantity"],…]`, both in the common form `digits[.digits]` (decimal text, as the levels' check requires).
+ * `[["price","quantity"],…]` by the full books' levels scanner (`scanLevels`), both in the common form `digits[.digits]`
+ * (decimal text, as the levels' check requires).
  *
  * What it reads, it reads exactly as the exact parse (`parseJsonValue`, long integers quoted) followed by the
  * record's check: the same value, field by field. Anything else (whitespace, an escape, a control character, a
@@ -24,37 +24,22 @@ import { ownQuotedText } from '../../internal/ownText';
  * @module
  */
 
-const QUOTE = 0x22;
-const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 
 /** The levels `[["p","q"],…]` at `p.i` (its `[`), each price and quantity decimal text `digits[.digits]`. */
 function readLevels(s: string, p: ReadPosition): [string, string][] | typeof FAIL {
-  let i = p.i;
+  const i = p.i;
   if (s.charCodeAt(i) !== OPEN_BRACKET) return FAIL;
   const out: [string, string][] = [];
-  if (s.charCodeAt(++i) === CLOSE_BRACKET) {
-    p.i = i + 1;
+  if (s.charCodeAt(i + 1) === CLOSE_BRACKET) {
+    p.i = i + 2;
     return out;
   }
-  for (;;) {
-    if (s.charCodeAt(i) !== OPEN_BRACKET || s.charCodeAt(i + 1) !== QUOTE) return FAIL;
-    const p0 = i + 2;
-    const p1 = quotedDecimalEnd(s, p0);
-    if (p1 < 0 || s.charCodeAt(p1 + 1) !== COMMA || s.charCodeAt(p1 + 2) !== QUOTE) return FAIL;
-    const q0 = p1 + 3;
-    const q1 = quotedDecimalEnd(s, q0);
-    if (q1 < 0 || s.charCodeAt(q1 + 1) !== CLOSE_BRACKET) return FAIL;
-    out.push([ownQuotedText(s, p0, p1), ownQuotedText(s, q0, q1)]);
-    i = q1 + 2;
-    const c = s.charCodeAt(i++);
-    if (c === CLOSE_BRACKET) {
-      p.i = i;
-      return out;
-    }
-    if (c !== COMMA) return FAIL;
-  }
+  const end = scanLevels(s, i, out);
+  if (end < 0) return FAIL;
+  p.i = end;
+  return out;
 }
 
 /** The one reader, made on first use (`null`: code cannot be compiled here). */
