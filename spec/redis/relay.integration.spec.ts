@@ -184,6 +184,12 @@ describe.each(['push', 'xread'] as const)('read: %s', (read) => {
       await simulator();
       const frames: string[] = [];
       const g = gateway({ maxQueued: 20, WebSocketCtor: recordingWs(frames) });
+      // What could lose trades before the kill: the gateway's venue socket lost (a new epoch: a loaded machine may
+      // stall it past its heartbeat) or Redis not written (drops).
+      let disturbed = false;
+      keep(g.status$, (s) => {
+        if (s.venue.epoch > 1 || s.venue.type === 'reconnecting' || s.dropped > 0 || s.redis === 'down') disturbed = true;
+      });
       await written(g, 30);
       const relay = consumer();
       const seen: string[] = [];
@@ -191,7 +197,10 @@ describe.each(['push', 'xread'] as const)('read: %s', (read) => {
       keep(relay.gaps$, (gap) => tradeGaps.push(gap));
       keep(relay.trades('BTCUSDT'), (t) => seen.push(t.v));
       await firstValueFrom(relay.trades('BTCUSDT').pipe(skip(30)));
-      expect(tradeGaps).toEqual([]); // nothing lost so far: no false gap
+      // nothing lost so far: no false gap (a loss the gateway reported is signalled, and checked below with the rest)
+      const disturbedBeforeKill = disturbed;
+      if (!disturbedBeforeKill) expect(tradeGaps).toEqual([]);
+      const gapsBeforeKill = tradeGaps.length;
       // Listened to before the kill: the gap may come before the restarted Redis answers the test's own PING.
       const signalled = firstValueFrom(relay.gaps$);
       await redis.kill('SIGKILL');
@@ -212,10 +221,8 @@ describe.each(['push', 'xread'] as const)('read: %s', (read) => {
         tradeGaps.some((gap) => gap.symbol === 'BTCUSDT' && compareDecimal(gap.lastSeenId, v) < 0 && compareDecimal(v, gap.firstNewId) < 0);
       expect(missing.filter((v) => !covered(v))).toEqual([]);
       // The gap names ids this consumer saw on both sides of the hole, in the epoch it was seen in.
-      for (const gap of tradeGaps) {
-        expect(got.has(gap.lastSeenId) && got.has(gap.firstNewId)).toBe(true);
-        expect(gap.epoch).toBeGreaterThanOrEqual(2);
-      }
+      for (const gap of tradeGaps) expect(got.has(gap.lastSeenId) && got.has(gap.firstNewId)).toBe(true);
+      for (const gap of tradeGaps.slice(gapsBeforeKill)) expect(gap.epoch).toBeGreaterThanOrEqual(2);
       expect(seen.length).toBeGreaterThan(after);
       expect((await firstValueFrom(relay.status$)).tradeGaps).toBe(tradeGaps.length);
     });
