@@ -5,7 +5,9 @@
  * `realFrames.ts`' `v2DepthText`, a fresh `t` each push; the pairs' pushes spread evenly over the period: 3 000 books
  * a second). The client, in this process, is `marketStreams({ url: …/quote/ws/v2 })` with `depth(symbol)` subscribed
  * for every pair; its CPU (`process.cpuUsage`, user + system) over windows of wall time is its share of one core
- * (target < 25 %). The venue's own share over the same windows is reported beside it. Alone:
+ * (target < 25 %). Then, in the same run, a bare client (one `ws` socket, a V2 `sub` per pair, `JSON.parse` of each
+ * frame, nothing checked) over the same windows: the machine's floor for these books. The venue's own share over
+ * the same windows is reported beside each. Alone:
  *
  *   node --expose-gc -r ts-node/register/transpile-only spec/bench/venueV2.ts [--quick] [--pairs=300] [--rounds=3] [--seconds=10]
  */
@@ -110,6 +112,7 @@ function venueChild(pairs: number): void {
       t0 = performance.now();
     }
     if (m.type === 'end') process.send?.({ type: 'report', cpuUs: cpuUs() - c0, wallMs: performance.now() - t0 });
+    if (m.type === 'clients') process.send?.({ type: 'clients', open: server.clients.size });
     if (m.type === 'exit') {
       for (const c of server.clients) c.terminate();
       server.close(() => process.exit(0));
@@ -130,7 +133,7 @@ export interface VenueOptions {
 
 /** The whole case: the venue forked, the client subscribed to every pair's depth, `rounds` windows of `seconds`. */
 export async function venueV2Bench(options: VenueOptions, log: (line: string) => void = () => undefined): Promise<VenueRow[]> {
-  const { pairs, rounds, seconds, warmupSeconds } = options;
+  const { pairs } = options;
   const child = fork(__filename, ['--role=venue', `--pairs=${pairs}`], { execArgv: ['-r', 'ts-node/register/transpile-only'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiters: Array<(m: Record<string, unknown>) => void> = [];
   child.on('message', (m: Record<string, unknown>) => waiters.shift()?.(m));
@@ -144,6 +147,76 @@ export async function venueV2Bench(options: VenueOptions, log: (line: string) =>
   const url = String(ready['url']);
   const bytes = Number(ready['bytes']);
   log(`venue (V2): ${pairs} pairs, depth every ${PERIOD_MS} ms (${bytes} bytes a frame) at ${url}`);
+  const rows: VenueRow[] = [];
+  try {
+    rows.push(await libraryClient(url, bytes, options, { request, send: (type) => child.send({ type }) }, log));
+    rows.push(await bareClient(url, bytes, options, { request, send: (type) => child.send({ type }) }, log));
+  } finally {
+    child.send({ type: 'exit' });
+    await new Promise<void>((resolve) => {
+      if (child.exitCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+  }
+  return rows;
+}
+
+/** The venue process, as the clients' windows use it: `begin` / `end` of its CPU count. */
+interface Venue {
+  readonly request: (type: string) => Promise<Record<string, unknown>>;
+  readonly send: (type: string) => void;
+}
+
+/** `rounds` windows of `seconds` of the client in this process, counting the books `books()` says it got. */
+async function windows(name: string, bytes: number, options: VenueOptions, venue: Venue, books: () => number, log: (line: string) => void): Promise<VenueRow> {
+  const { pairs, rounds, seconds, warmupSeconds } = options;
+  const shares: number[] = [];
+  const rates: number[] = [];
+  const perBook: number[] = [];
+  const venueShares: number[] = [];
+  const loads: string[] = [];
+  log(`  ${name}: every pair live; warm-up ${warmupSeconds} s`);
+  await sleep(warmupSeconds * 1000);
+  for (let r = 0; r < rounds; r++) {
+    const loadAt = load();
+    venue.send('begin');
+    const b0 = books();
+    const c0 = cpuUs();
+    const t0 = performance.now();
+    await sleep(seconds * 1000);
+    const cpu = cpuUs() - c0;
+    const wallMs = performance.now() - t0;
+    const got = books() - b0;
+    const report = await venue.request('end');
+    const share = cpu / 1000 / wallMs;
+    shares.push(share);
+    rates.push((got / wallMs) * 1000);
+    perBook.push(cpu / got);
+    venueShares.push(Number(report['cpuUs']) / 1000 / Number(report['wallMs']));
+    loads.push(loadAt);
+    log(
+      `  round ${r + 1}: load ${loadAt}; ${Math.round((got / wallMs) * 1000)} books/s; client ${(share * 100).toFixed(1)} % of a core ` +
+        `(${(cpu / got).toFixed(1)} µs/book); venue ${((venueShares[r] ?? 0) * 100).toFixed(1)} %`,
+    );
+  }
+  return {
+    case: name,
+    pairs,
+    rounds,
+    seconds,
+    bytes,
+    booksPerSec: Math.round(median(rates)),
+    clientShare: [median(shares), Math.min(...shares), Math.max(...shares)],
+    usPerBook: Math.round(median(perBook) * 10) / 10,
+    venueShare: median(venueShares),
+    target: name.startsWith('marketStreams') ? 0.25 : NaN,
+    loads,
+  };
+}
+
+/** The library's client: `marketStreams` over V2, `depth(symbol)` for every pair. */
+async function libraryClient(url: string, bytes: number, options: VenueOptions, venue: Venue, log: (line: string) => void): Promise<VenueRow> {
+  const { pairs } = options;
   // The subscriptions paced as the fan-out case's (the default, 10 a second, would take 30 s for 300 pairs).
   const market = marketStreams({ url, WebSocketCtor: WebSocket as never, resubscribeRatePerSecond: 200, subscribeBurst: 100 });
   const errors: Error[] = [];
@@ -159,61 +232,45 @@ export async function venueV2Bench(options: VenueOptions, log: (line: string) =>
       }),
     );
   }
-  const shares: number[] = [];
-  const rates: number[] = [];
-  const perBook: number[] = [];
-  const venueShares: number[] = [];
-  const loads: string[] = [];
   try {
     await until(() => seen.size === pairs, 60_000, `every pair's first book`);
-    log(`  every pair live; warm-up ${warmupSeconds} s`);
-    await sleep(warmupSeconds * 1000);
-    for (let r = 0; r < rounds; r++) {
-      const loadAt = load();
-      child.send({ type: 'begin' });
-      const b0 = books;
-      const c0 = cpuUs();
-      const t0 = performance.now();
-      await sleep(seconds * 1000);
-      const cpu = cpuUs() - c0;
-      const wallMs = performance.now() - t0;
-      const got = books - b0;
-      const venue = await request('end');
-      const share = cpu / 1000 / wallMs;
-      shares.push(share);
-      rates.push((got / wallMs) * 1000);
-      perBook.push(cpu / got);
-      venueShares.push(Number(venue['cpuUs']) / 1000 / Number(venue['wallMs']));
-      loads.push(loadAt);
-      log(
-        `  round ${r + 1}: load ${loadAt}; ${Math.round((got / wallMs) * 1000)} books/s; client ${(share * 100).toFixed(1)} % of a core ` +
-          `(${(cpu / got).toFixed(1)} µs/book); venue ${((venueShares[r] ?? 0) * 100).toFixed(1)} %`,
-      );
-    }
+    const row = await windows('marketStreams (V2) depth(symbol) for every pair', bytes, options, venue, () => books, log);
+    if (errors.length > 0) throw new Error(`venue (V2): ${errors.length} errors on the client, the first: ${errors[0]!.message}`);
+    return row;
   } finally {
+    // the last unsubscription closes the socket: the venue stops pushing to it
     for (const s of subscriptions) s.unsubscribe();
-    child.send({ type: 'exit' });
-    await new Promise<void>((resolve) => {
-      if (child.exitCode !== null) resolve();
-      else child.once('exit', () => resolve());
-    });
   }
-  if (errors.length > 0) throw new Error(`venue (V2): ${errors.length} errors on the client, the first: ${errors[0]!.message}`);
-  return [
-    {
-      case: 'marketStreams (V2) depth(symbol) for every pair',
-      pairs,
-      rounds,
-      seconds,
-      bytes,
-      booksPerSec: Math.round(median(rates)),
-      clientShare: [median(shares), Math.min(...shares), Math.max(...shares)],
-      usPerBook: Math.round(median(perBook) * 10) / 10,
-      venueShare: median(venueShares),
-      target: 0.25,
-      loads,
-    },
-  ];
+}
+
+/** The bare client of the same run: one `ws` socket, a V2 `sub` per pair, `JSON.parse` of every frame, nothing checked. */
+async function bareClient(url: string, bytes: number, options: VenueOptions, venue: Venue, log: (line: string) => void): Promise<VenueRow> {
+  const { pairs } = options;
+  // the library's socket closed first (its last unsubscription): nothing else pushed to this process meanwhile
+  for (let waited = 0; Number((await venue.request('clients'))['open']) > 0; waited += 100) {
+    if (waited > 10_000) throw new Error('venue (V2): the library client did not close its socket');
+    await sleep(100);
+  }
+  const socket = new WebSocket(url, { perMessageDeflate: false });
+  let books = 0;
+  const seen = new Set<string>();
+  socket.on('message', (data: Buffer) => {
+    const m = JSON.parse(data.toString()) as { data?: { s?: string }; params?: { symbol?: string } };
+    if (m.data === undefined) return;
+    books++;
+    if (seen.size < pairs && m.params?.symbol !== undefined) seen.add(m.params.symbol);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    for (let i = 0; i < pairs; i++) socket.send(JSON.stringify({ topic: 'depth', event: 'sub', params: { symbol: symbolOf(i) } }));
+    await until(() => seen.size === pairs, 60_000, `every pair's first book (bare client)`);
+    return await windows('bare client: ws + JSON.parse, the same books', bytes, options, venue, () => books, log);
+  } finally {
+    socket.terminate();
+  }
 }
 
 /** The markdown table of {@link venueV2Bench}'s rows. */
@@ -223,10 +280,13 @@ export function venueTable(rows: readonly VenueRow[]): string {
     '| case (frame bytes) | pairs | books/s (median) | client CPU, share of one core (median) | range | µs/book | venue process | target |\n|---|---:|---:|---:|---:|---:|---:|---:|';
   const body = rows.map(
     (r) =>
-      `| ${r.case} (${r.bytes}) | ${r.pairs} | ${r.booksPerSec.toLocaleString('en')} | ${pct(r.clientShare[0])} | ${pct(r.clientShare[1])} - ${pct(r.clientShare[2])} | ${r.usPerBook} | ${pct(r.venueShare)} | < ${pct(r.target)} |`,
+      `| ${r.case} (${r.bytes}) | ${r.pairs} | ${r.booksPerSec.toLocaleString('en')} | ${pct(r.clientShare[0])} | ${pct(r.clientShare[1])} - ${pct(r.clientShare[2])} | ${r.usPerBook} | ${pct(r.venueShare)} | ${Number.isNaN(r.target) ? '—' : `< ${pct(r.target)}`} |`,
   );
+  const [library, bare] = rows;
+  const ratio =
+    library !== undefined && bare !== undefined ? [`Library / bare client, CPU per book: ${(library.usPerBook / bare.usPerBook).toFixed(2)}x (${library.usPerBook} µs against ${bare.usPerBook} µs).`] : [];
   const loads = rows.map((r) => `${r.rounds} windows of ${r.seconds} s, load averages ${r.loads.join(' / ')}`).join('; ');
-  return [head, ...body, '', `Venue: a process of its own on loopback, 200-level V2 depth every ${PERIOD_MS} ms per pair, pushes spread over the period; ${loads}.`].join('\n');
+  return [head, ...body, '', ...ratio, `Venue: a process of its own on loopback, 200-level V2 depth every ${PERIOD_MS} ms per pair, pushes spread over the period; ${loads}.`].join('\n');
 }
 
 const argValue = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
