@@ -93,6 +93,9 @@ async function main(): Promise<void> {
 
   fs.mkdirSync(path.join(root, '.tmp'), { recursive: true });
   const work = fs.mkdtempSync(path.join(root, '.tmp', 'runtimes-'));
+  // Deno's caches of its own, for this run: its code caches, kept by file path, ran an earlier build's dist/cjs (an
+  // index.js requiring a chunk gone since) from a clone at the same path.
+  process.env['DENO_DIR'] = path.join(work, 'deno-dir');
   const running: Running[] = [];
   const outcomes: Outcome[] = [];
   try {
