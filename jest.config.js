@@ -20,6 +20,7 @@ const SLOW_FILES = [
   '/spec/socket/connection.stall.integration.spec.ts',
   '/spec/redis/consumerTeardown.spec.ts',
   '/spec/redis/relay.integration.spec.ts',
+  '/spec/redis/relayV2.integration.spec.ts',
   '/spec/market/marketStreams.faults.integration.spec.ts',
   '/spec/orders/orderGaps.property.spec.ts',
   '/spec/testing/replayMarket.busyDay.spec.ts',

@@ -17,7 +17,8 @@ import { NOT_CONNECTED_REASON, RedisRelayError, relayError, targetSecrets } from
 import type { RedisTarget } from './redisTarget';
 
 /**
- * A topic the gateway publishes: `trade`, `depth`, `realtimes` or `kline_<interval>`.
+ * A topic the gateway publishes: `trade`, `depth`, `realtimes`, `kline_<interval>`, or `bbo` (the V2 stream's best
+ * bid and offer: a gateway of the V2 stream only).
  *
  * @example
  * ```ts
@@ -26,7 +27,7 @@ import type { RedisTarget } from './redisTarget';
  * const topics: RelayTopic[] = ['trade', 'depth', 'kline_1m'];
  * ```
  */
-export type RelayTopic = 'trade' | 'depth' | 'realtimes' | `kline_${KlineInterval}`;
+export type RelayTopic = 'trade' | 'depth' | 'realtimes' | 'bbo' | `kline_${KlineInterval}`;
 
 /**
  * Configuration of {@link publishMarket}. `redis`, `url`, `symbols` and `topics` are required.
@@ -134,7 +135,7 @@ export interface MarketGateway {
 const START_WAIT_MS = 2000;
 
 /** Whether `topic` is one the gateway can publish. */
-const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
+const KNOWN_TOPIC = /^(trade|depth|realtimes|bbo|kline_\w+)$/;
 
 /**
  * The gateway of the Redis relay: one venue connection (`marketStreams`) whose every data frame of the configured
@@ -162,8 +163,8 @@ const KNOWN_TOPIC = /^(trade|depth|realtimes|kline_\w+)$/;
  *   next ids; it reads the stream's newest id, says so on `errors$`, and writes those entries and the later ones above it.
  *
  * Throws a `ConfigError` at once for a bad `redis` URL, no topics, an unknown topic, a non-positive `shards`,
- * `maxLen` or `maxQueued`, `symbols: 'all'` without `rest`, or the V2 stream (`/quote/ws/v2` or `market.dialect: 'v2'`: the
- * relay carries the V1 stream's frames).
+ * `maxLen` or `maxQueued`, `symbols: 'all'` without `rest`, or `bbo` on the V1 stream. The V2 stream (`/quote/ws/v2`, or
+ * `market.dialect: 'v2'`) is relayed as it is sent: its consumers read it with `market: { dialect: 'v2' }`.
  *
  * @example
  * ```ts
@@ -248,10 +249,9 @@ function gatewaySettings(config: PublishMarketConfig) {
   for (const [name, value] of [['shards', shards], ['maxLen', maxLen], ['maxQueued', maxQueued], ['answerTimeoutMs', answerTimeoutMs]] as const) {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
   }
-  // The relay's entries are V1 frames (a top-level symbol, an array of records): V2's would be written nowhere.
-  if (marketOptions.dialect === 'v2' || (marketOptions.dialect === undefined && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url))) {
-    throw new ConfigError('url', 'the relay carries the V1 stream (/quote/ws/v1): the V2 stream is not relayed');
-  }
+  // The relay carries the frames of the stream it reads, V1's or V2's (their consumers say `market: { dialect: 'v2' }`).
+  const v2 = marketOptions.dialect === 'v2' || (marketOptions.dialect === undefined && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url));
+  if (!v2 && topics.includes('bbo')) throw new ConfigError('topics', 'has bbo, a topic of the V2 stream (/quote/ws/v2) only');
   if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
   return { target, url, wanted, topics, rest, prefix, shards, maxLen, maxQueued, push, answerTimeoutMs, marketOptions, WebSocketCtor, scheduler };
 }

@@ -102,4 +102,20 @@ describe('frameRoute', () => {
     expect(frameRoute('{"topic": oops')).toBeUndefined();
     expect(frameRoute('{"symbol":"A","topic":"kline","data":[]}')).toBeUndefined();
   });
+
+  it('reads a V2 data frame (the pair in params.symbol, else the record\'s s), never an answer or an error frame', () => {
+    // the shapes of HashKey's "Public Stream (WS v2)"
+    const bbo = '{"topic":"bbo","params":{"symbol":"BTCUSDT"},"data":{"s":"BTCUSDT","t":1,"b":"1","bz":"2","a":"3","az":"4"}}';
+    expect(frameRoute(bbo)).toEqual({ symbol: 'BTCUSDT', topic: 'bbo' });
+    expect(frameRoute('{"topic":"depth","params":{"symbol":"ETHUSDT"},"data":{"s":"ETHUSDT","t":1,"b":[["1","2"]],"a":[]}}')).toEqual({ symbol: 'ETHUSDT', topic: 'depth' });
+    expect(frameRoute('{"topic":"trade","params":{"symbol":"ETHBTC"},"data":[{"v":"1","t":1,"p":"1","q":"1","m":true}]}')).toEqual({ symbol: 'ETHBTC', topic: 'trade' });
+    expect(frameRoute('{"topic":"kline","params":{"symbol":"A","klineType":"5m"},"data":{"t":1,"s":"A"}}')).toEqual({ symbol: 'A', topic: 'kline_5m' });
+    // the record's own pair when params has none (the whole frame parsed: its data is read)
+    expect(frameRoute('{"data":{"s":"BTCUSDT","t":1},"topic":"bbo"}')).toEqual({ symbol: 'BTCUSDT', topic: 'bbo' });
+    // answers and refusals carry `code`; a request echoed without data is no data message
+    expect(frameRoute('{"topic":"bbo","event":"sub","params":{"symbol":"BTCUSDT"},"code":"0","msg":"Success"}')).toBeUndefined();
+    expect(frameRoute('{"topic":"bbo","event":"sub","params":{"symbol":"A,B"},"code":"-100011","msg":"Parameter error!"}')).toBeUndefined();
+    expect(frameRoute('{"topic":"bbo","params":{},"data":{"t":1}}')).toBeUndefined();
+    expect(frameRoute('{"topic":"kline","params":{"symbol":"A"},"data":{"t":1}}')).toBeUndefined();
+  });
 });

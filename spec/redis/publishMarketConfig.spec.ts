@@ -14,9 +14,9 @@ describe('publishMarket options', () => {
     ['topics', { topics: [] }],
     ['topics', { topics: ['kline'] as unknown as PublishMarketConfig['topics'] }],
     ['redis', { redis: 'http://127.0.0.1:6379' }],
-    // the relay carries V1 frames: a V2 stream would be written nowhere, so it is refused rather than silently empty
-    ['url', { url: 'ws://127.0.0.1:1/quote/ws/v2' }],
-    ['url', { market: { dialect: 'v2' } }],
+    // bbo is a topic of the V2 stream: a V1 gateway would hold a topic its venue does not have
+    ['topics', { topics: ['trade', 'bbo'] }],
+    ['topics', { url: 'ws://127.0.0.1:1/quote/ws/v2', market: { dialect: 'v1' }, topics: ['bbo'] }],
   ] as const)('refuses a bad %s with a ConfigError naming it', (option, bad) => {
     let thrown: unknown;
     try {
@@ -26,5 +26,13 @@ describe('publishMarket options', () => {
     }
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).option).toBe(option);
+  });
+
+  it.each([
+    ['the url', { url: 'ws://127.0.0.1:1/quote/ws/v2' }],
+    ['market.dialect', { market: { dialect: 'v2' } }],
+  ] as const)('takes the V2 stream (by %s), bbo among its topics', async (_by, v2) => {
+    const gateway = publishMarket({ ...base, ...v2, topics: ['bbo', 'depth'] } as PublishMarketConfig);
+    await gateway.stop();
   });
 });

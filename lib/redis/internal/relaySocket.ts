@@ -7,7 +7,7 @@ export const RELAY_GAP_CLOSE = 4010;
 
 /**
  * A {@link WebSocketCtor} whose sockets speak the venue's public protocol over a {@link RelayReader}: `sub` and
- * `cancel` frames (symbols comma-joined) add and drop topics of interest, a `ping` is answered with a pong carrying
+ * `cancel` frames (symbols comma-joined; V2's, one symbol in `params`, each answered with code "0") add and drop topics of interest, a `ping` is answered with a pong carrying
  * the time once Redis answers a `PING`, and each entry of a topic of interest arrives as a `message` event with the
  * venue's frame text (its request id made this consumer's). It opens once Redis answers, and closes with 1006
  * when it cannot, or with {@link RELAY_GAP_CLOSE} on a gap. @internal
@@ -37,7 +37,7 @@ export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, s
 
     send(data: string): void {
       if (this.readyState !== 1) return;
-      let request: { ping?: unknown; event?: unknown; symbol?: unknown; topic?: unknown; id?: unknown };
+      let request: { ping?: unknown; event?: unknown; symbol?: unknown; topic?: unknown; id?: unknown; params?: { symbol?: unknown; klineType?: unknown } | null };
       try {
         request = JSON.parse(data) as typeof request;
       } catch {
@@ -49,12 +49,25 @@ export function relaySocketCtor(reader: RelayReader, scheduler: SchedulerLike, s
         });
         return;
       }
-      const { event, symbol, topic, id } = request;
-      if (typeof symbol !== 'string' || typeof topic !== 'string') return;
-      for (const s of symbol.split(',')) {
-        if (event === 'sub') reader.sub(s, topic, String(id));
-        else if (event === 'cancel') reader.cancel(s, topic);
+      const { event, symbol, topic, id, params } = request;
+      if (typeof topic !== 'string') return;
+      if (typeof symbol === 'string') {
+        for (const s of symbol.split(',')) {
+          if (event === 'sub') reader.sub(s, topic, String(id));
+          else if (event === 'cancel') reader.cancel(s, topic);
+        }
+        return;
       }
+      // V2 (`market: { dialect: 'v2' }`): one symbol a request, a candle's interval in `params`, each request answered
+      // as the venue answers it (echoed with code "0"), after this call; its frames carry no request id
+      const pair = typeof params === 'object' && params !== null ? params.symbol : undefined;
+      if (typeof pair !== 'string' || (event !== 'sub' && event !== 'cancel')) return;
+      const interval = topic === 'kline' ? params?.klineType : undefined;
+      const relayTopic = typeof interval === 'string' ? `kline_${interval}` : topic;
+      if (event === 'sub') reader.sub(pair, relayTopic, '');
+      else reader.cancel(pair, relayTopic);
+      const answer = JSON.stringify({ ...request, code: '0', msg: 'Success' });
+      queueMicrotask(() => this.deliver(answer));
     }
 
     close(code = 1000, reason = ''): void {
