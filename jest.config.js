@@ -24,10 +24,13 @@ const SLOW_FILES = [
   '/spec/market/marketStreams.faults.integration.spec.ts',
   '/spec/orders/orderGaps.property.spec.ts',
   '/spec/testing/replayMarket.busyDay.spec.ts',
-  // Longer integration suites on real files, processes and sockets (6-8 s each), kept out of `npm test`'s 90 s.
+  // Longer integration suites on real files, processes and sockets (5-10 s each), kept out of `npm test`'s 90 s.
   '/spec/replay/pastHistory.integration.spec.ts',
   '/spec/node/recordingDamage.integration.spec.ts',
   '/spec/redis/relayTampered.integration.spec.ts',
+  '/spec/replay/example.spec.ts',
+  '/spec/redis/gatewayWriter.integration.spec.ts',
+  '/spec/redis/relayPush.integration.spec.ts',
   // Engine internals: these pin V8 behaviour (`--allow-natives-syntax`: pretenuring, fast string methods) that a
   // Node upgrade may change without any change of ours; they guard measured fixes, not the library's contract.
   '/spec/redis/fastStringMethods.spec.ts',
@@ -47,6 +50,7 @@ const FULL_RUN_FILES = [
   '/spec/operators/orderBook.spec.ts',
   '/spec/market/internal/v2FrameReader.spec.ts',
   '/spec/internal/plainNumberText.spec.ts',
+  '/spec/decimal/decimal.spec.ts',
 ];
 
 module.exports = {
