@@ -78,8 +78,8 @@ export function isNonNegativeDecimal(text: string): boolean {
 /** What {@link comparePlain} returns when one text is not plain. */
 const NOT_PLAIN = 2;
 
-/** Whether `s` from `i` on is only zeros and at most one point (a fraction that adds nothing). */
-function onlyZeros(s: string, i: number): boolean {
+/** Whether `s` from `i` on is only zeros and points (with plain text: a fraction that adds nothing, or zero itself). @internal */
+export function onlyZeros(s: string, i: number): boolean {
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c !== DIGIT_0 && c !== DOT) return false;

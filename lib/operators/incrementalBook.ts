@@ -1,6 +1,6 @@
 // Data path, market side (notes/architecture.md, "The data path"): step 8, an operator the user pipes after an incremental depth feed.
 import { Observable, type OperatorFunction } from 'rxjs';
-import { comparePlainText, compareDecimal, isNonNegativeDecimal } from '../decimal/compare';
+import { comparePlainText, compareDecimal, isNonNegativeDecimal, onlyZeros } from '../decimal/compare';
 import { plainIntLength } from '../decimal/grammar';
 import { midDecimal, subtractDecimal } from '../decimal/scaled';
 import type { DepthSnapshot, OrderBook, OrderBookLevel } from './orderBook';
@@ -101,16 +101,6 @@ function sequenceOf(o: string | number | undefined): Sequence | undefined {
 /** Price order of one side: bids descending (`sign` -1), asks ascending (1). */
 type Sign = 1 | -1;
 
-/** Whether plain decimal text (see `plainIntLength`) is zero: only zeros and the point. */
-function isPlainZero(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c !== 48 && c !== 46) return false;
-  }
-  return true;
-}
-
-
 /**
  * One side of a kept book: its levels sorted by price (`sign`), each price's integer-part length beside it
  * (`plainIntLength`, -1 when not plain) so a search compares plain prices as text without scanning them again.
@@ -177,7 +167,7 @@ class BookSide {
         continue;
       }
       let remove: boolean;
-      if (plainIntLength(quantity) >= 0) remove = isPlainZero(quantity);
+      if (plainIntLength(quantity) >= 0) remove = onlyZeros(quantity, 0); // plain: zero is only zeros and the point
       else if (isNonNegativeDecimal(quantity)) remove = compareDecimal(quantity, '0') === 0;
       else {
         invalid++;
@@ -201,7 +191,7 @@ class BookSide {
   /** The best `limit` levels, as an array no one writes to. */
   emitted(limit: number): readonly OrderBookLevel[] {
     if (this.view === undefined || this.viewLimit !== limit) {
-      this.view = this.levels.length <= limit ? this.levels.slice() : this.levels.slice(0, limit);
+      this.view = this.levels.slice(0, limit); // all of them when `limit` is Infinity
       this.viewLimit = limit;
     }
     return this.view;

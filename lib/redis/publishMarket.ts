@@ -10,6 +10,7 @@ import { EntryWriter } from './internal/entryWriter';
 import { tapWebSocketCtor } from '../node/internal/tapWebSocketCtor';
 import { frameRoute } from './internal/frameRoute';
 import { envelopeHead } from '../market/internal/envelopeHead';
+import { dialectOf } from '../market/internal/marketConfig';
 import { checkTarget, openRedis, type RedisClient } from './internal/openRedis';
 import { shardOf, streamKey } from './marketKeys';
 import { ErrorEpisodes } from './internal/errorEpisodes';
@@ -250,8 +251,7 @@ function gatewaySettings(config: PublishMarketConfig) {
     if (!(Number.isInteger(value) && value > 0)) throw new ConfigError(name, 'must be a positive integer');
   }
   // The relay carries the frames of the stream it reads, V1's or V2's (their consumers say `market: { dialect: 'v2' }`).
-  const v2 = marketOptions.dialect === 'v2' || (marketOptions.dialect === undefined && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url));
-  if (!v2 && topics.includes('bbo')) throw new ConfigError('topics', 'has bbo, a topic of the V2 stream (/quote/ws/v2) only');
+  if (dialectOf(marketOptions.dialect, url) !== 'v2' && topics.includes('bbo')) throw new ConfigError('topics', 'has bbo, a topic of the V2 stream (/quote/ws/v2) only');
   if (wanted === 'all' && rest === undefined) throw new ConfigError('rest', "is needed for symbols: 'all' (exchangeInfo lists them)");
   return { target, url, wanted, topics, rest, prefix, shards, maxLen, maxQueued, push, answerTimeoutMs, marketOptions, WebSocketCtor, scheduler };
 }

@@ -29,6 +29,14 @@ export interface MarketConfig {
   readonly checkSymbol: ReturnType<typeof symbolChecker>;
 }
 
+/**
+ * The public stream's dialect: `dialect` when given, else `'v2'` for an address ending in `/quote/ws/v2` (HashKey's V2
+ * stream), `'v1'` otherwise (a value other than those two is the caller's to refuse). @internal
+ */
+export function dialectOf(dialect: MarketStreamsConfig['dialect'], url: unknown): MarketStreamsConfig['dialect'] & string {
+  return dialect ?? (typeof url === 'string' && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url) ? 'v2' : 'v1');
+}
+
 /** `config` checked (a `ConfigError` at once for a bad value), with its defaults. @internal */
 export function marketConfig(config: MarketStreamsConfig): MarketConfig {
   const {
@@ -52,7 +60,7 @@ export function marketConfig(config: MarketStreamsConfig): MarketConfig {
     quarantineAfterCloses = 3,
   } = config;
   if (url === undefined) throw new ConfigError('url', 'or venue is required');
-  const dialect = config.dialect ?? (typeof url === 'string' && /\/quote\/ws\/v2\/?(?:[?#].*)?$/.test(url) ? 'v2' : 'v1');
+  const dialect = dialectOf(config.dialect, url);
   if (dialect !== 'v1' && dialect !== 'v2') throw new ConfigError('dialect', "must be 'v1' or 'v2'");
   const v2 = dialect === 'v2';
   if (v2 && defaultBinary) throw new ConfigError('binary', 'V2 sends JSON only (binary frames are V1)');

@@ -7,8 +7,8 @@ export const RELAY_GAP_CLOSE = 4010;
 
 /**
  * A {@link WebSocketCtor} whose sockets speak the venue's public protocol over a {@link RelayReader}: `sub` and
- * `cancel` frames (symbols comma-joined; V2's, one symbol in `params`, each answered with code "0") add and drop topics of interest, a `ping` is answered with a pong carrying
- * the time once Redis answers a `PING`, and each entry of a topic of interest arrives as a `message` event with the
+ * `cancel` frames (symbols comma-joined; V2's, one symbol in `params`, each answered with code "0") add and drop
+ * topics of interest, a `ping` is answered with a pong carrying the time once Redis answers a `PING`, and each entry of a topic of interest arrives as a `message` event with the
  * venue's frame text (its request id made this consumer's). It opens once Redis answers, and closes with 1006
  * when it cannot, or with {@link RELAY_GAP_CLOSE} on a gap. @internal
  */
