@@ -84,6 +84,7 @@ export function v2FrameReader(): MarketFrameReader | undefined {
 }
 
 function compileV2FrameReader(): MarketFrameReader | undefined {
+  ReadMessage.keepShape();
   const readers: { readonly name: string; readonly codec: t.Mixed; readonly reader: Reader }[] = [];
   for (const [name, { codec, array }] of Object.entries(V2_TOPICS)) {
     // `code` makes it an answer (`v2Message`), `ping` / `pong` a heartbeat's to answer: such a frame is parsed.

@@ -25,7 +25,18 @@ import { TicketInfoCodec } from '../../codecs/ticketInfo';
  */
 export class ReadEvents {
   constructor(readonly events: readonly PrivateEvent[]) {}
+
+  /**
+   * Makes (once) an instance that lives as long as the process, so that the hidden class of every instance does
+   * (why: `ReadMessage.keepShape`, the market side's). Called when the reader is compiled.
+   */
+  static keepShape(): void {
+    keeper ??= new ReadEvents([]);
+  }
 }
+
+/** The instance {@link ReadEvents.keepShape} keeps. */
+let keeper: ReadEvents | undefined;
 
 /** A private frame reader (see {@link privateFrameReader}). @internal */
 export type PrivateFrameReader = (text: string) => ReadEvents | typeof FAIL;
@@ -56,6 +67,7 @@ export function privateFrameReader(): PrivateFrameReader | undefined {
 const HEAD = '{"e":"';
 
 function compilePrivateFrameReader(): PrivateFrameReader | undefined {
+  ReadEvents.keepShape();
   // The member is chosen by the first character of `e`'s value (the members' tags start with different letters); its
   // reader then reads `e` itself, so a value that is not exactly its tag is refused (FAIL: the general path, whose
   // tagged union reports it), as is a second `e` (any duplicate key).
