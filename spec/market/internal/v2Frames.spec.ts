@@ -35,6 +35,20 @@ describe('v2Frames', () => {
     expect(v2Message({ topic: 'depth', params: {}, data: { s: 'ETHUSDT', t: 2, a: [], b: [] } })).toMatchObject({ symbol: 'ETHUSDT' });
   });
 
+  it("keeps the V1 envelope's facts a data message carries (symbolName, f, sendTime, shared, id), nothing else", () => {
+    const data = { s: 'BTCUSDT', t: 1, b: '1', bz: '2', a: '3', az: '4' };
+    const facts = { symbolName: 'BTCUSDT', f: true, sendTime: 5, shared: false, id: '7' };
+    expect(v2Message({ topic: 'bbo', params: { symbol: 'BTCUSDT', site: 'SG' }, event: 'sub', site: 'SG', ...facts, data })).toStrictEqual({
+      symbol: 'BTCUSDT',
+      topic: 'bbo',
+      params: {},
+      data: [data],
+      ...facts,
+    });
+    // the same shape as the V2 frame reader's envelope: its keys in the same order
+    expect(Object.keys(v2Message({ topic: 'bbo', params: { symbol: 'A' }, data, f: false }) as object)).toEqual(['symbol', 'topic', 'params', 'data', 'f']);
+  });
+
   it('hands on anything else as it is (heartbeats, V1 frames, bare error frames), and never throws', () => {
     for (const m of [{ pong: 1 }, { code: '-10001', msg: 'Invalid JSON!' }, { symbol: 'A', topic: 'trade', data: [] }, [1, 2], 'text', null]) expect(v2Message(m)).toBe(m);
     fc.assert(fc.property(fc.jsonValue(), (v) => void v2Message(v)));
