@@ -116,7 +116,7 @@ function compileV2FrameReader(): MarketFrameReader | undefined {
     if (symbol === undefined) return FAIL;
     const envelope: PublicEnvelope<unknown> = {
       symbol,
-      topic: message.topic,
+      topic: topic.name, // the same text, a string whose hash the router's maps have computed already
       params: params.klineType !== undefined ? { klineType: params.klineType } : NO_PARAMS!,
       data: Array.isArray(data) ? data : [data],
     };
