@@ -1,5 +1,7 @@
 import type { SubscriptionExtraParams } from '../../codecs/requests';
+import { fieldsOf } from '../../codecs/struct';
 import { isRecord } from '../../internal/guards';
+import { RawEnvelopeCodec } from './marketFrameReader';
 
 /**
  * The second dialect of the public stream, HashKey's V2 (`/quote/ws/v2`, "Public Stream (WS v2)" of HashKey's API
@@ -98,13 +100,17 @@ export function v2Message(message: unknown): unknown {
   // The V1 envelope's fields, built as the V2 frame reader builds them (one shape on both paths; a spread of the
   // message was ~1.4 µs a book, most of this function's cost on the 100 ms depth stream).
   const envelope: Record<string, unknown> = { symbol: s, topic, params: klineType !== undefined ? { klineType } : {}, data: Array.isArray(data) ? data : [data] };
-  for (let k = 0; k < ENVELOPE_FACTS.length; k++) {
-    const key = ENVELOPE_FACTS[k]!;
+  const facts = (envelopeFacts ??= Object.keys(fieldsOf(RawEnvelopeCodec)!.optional).filter((key) => key !== 'params'));
+  for (let k = 0; k < facts.length; k++) {
+    const key = facts[k]!;
     const value = message[key];
     if (value !== undefined) envelope[key] = value;
   }
   return envelope;
 }
 
-/** The facts of a V1 envelope a V2 data message may carry beside `topic`, `params` and `data` (checked by the router as V1's). */
-const ENVELOPE_FACTS = ['symbolName', 'f', 'sendTime', 'shared', 'id'] as const;
+/**
+ * The facts of a V1 envelope a V2 data message may carry beside `topic`, `params` and `data` (checked by the router as
+ * V1's): the envelope's declared optional fields but `params`, read from its declaration on first use.
+ */
+let envelopeFacts: readonly string[] | undefined;
